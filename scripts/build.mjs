@@ -1,0 +1,22 @@
+// Bundles our TypeScript into dist/ with esbuild. Dependencies stay external (they are
+// installed beside us), so ESM imports of CJS packages work natively; the service is a
+// separate chunk, loaded by dynamic import only inside `lic serve`.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+await build({
+  entryPoints: { cli: 'src/cli/index.ts', server: 'src/server/index.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { __LIC_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: 'warning',
+});

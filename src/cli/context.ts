@@ -1,0 +1,45 @@
+/**
+ * Everything a command may touch of the outside world (STYLE §1). `systemContext()`
+ * builds the real one for bin/lic.js; tests build their own with captured streams,
+ * a temporary profile dir and scripted prompt answers.
+ */
+export interface OutStream {
+  write(chunk: string): unknown;
+  isTTY: boolean;
+  /** terminal width when a TTY */
+  columns?: number;
+}
+
+export interface InStream {
+  isTTY: boolean;
+  /** reads all of stdin as bytes (for `--api-key-stdin`, `--data-file -`) */
+  readAll(): Promise<Buffer>;
+}
+
+/** Asks the person at the terminal; only used when stdin and stderr are TTYs. */
+export interface Prompter {
+  confirm(message: string): Promise<boolean>;
+  /** hidden input */
+  secret(message: string): Promise<string>;
+}
+
+export interface Context {
+  env: Record<string, string | undefined>;
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: InStream;
+  prompter: Prompter;
+  now: () => Date;
+  /** profile store directory; undefined = conf's default (the user's config dir) */
+  configDir?: string;
+  /** where `lic serve` keeps its default database */
+  dataDir: string;
+  /** calls `handler` on SIGINT/SIGTERM until the returned function is called */
+  onInterrupt(handler: (signal: string) => void): () => void;
+  /** milliseconds sleep (injectable for `log tail --follow`) */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+declare const __LIC_VERSION__: string;
+/** The version baked in at build time (package.json). */
+export const VERSION: string = typeof __LIC_VERSION__ === 'string' ? __LIC_VERSION__ : '0.0.0-dev';

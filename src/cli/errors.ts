@@ -1,0 +1,60 @@
+import { ApiError, AuthError, NetworkError, ProtocolError } from '../client/errors.js';
+
+/** Bad flags or arguments: nothing was sent. Exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The user stopped the command (Ctrl-C). Exit code 130. */
+export class InterruptedError extends Error {
+  constructor(message = 'interrupted') {
+    super(message);
+    this.name = 'InterruptedError';
+  }
+}
+
+/** The user answered no to a confirmation: nothing was changed. Exit code 1. */
+export class DeclinedError extends Error {
+  constructor(message = 'cancelled: nothing was changed') {
+    super(message);
+    this.name = 'DeclinedError';
+  }
+}
+
+/** Documented, stable exit codes (README "Exit codes"). */
+export const ExitCode = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  AUTH: 3,
+  NOT_FOUND: 4,
+  NETWORK: 5,
+  INTERRUPTED: 130,
+} as const;
+
+/** The one mapping from an error to an exit code (STYLE §5). */
+export function exitCodeFor(e: unknown): number {
+  if (e instanceof UsageError) return ExitCode.USAGE;
+  if (e instanceof AuthError) return ExitCode.AUTH;
+  if (e instanceof ApiError) {
+    if (e.status === 401 || e.status === 403) return ExitCode.AUTH;
+    if (e.status === 404) return ExitCode.NOT_FOUND;
+    return ExitCode.ERROR;
+  }
+  if (e instanceof NetworkError) return ExitCode.NETWORK;
+  if (e instanceof InterruptedError) return ExitCode.INTERRUPTED;
+  if (e instanceof ProtocolError) return ExitCode.ERROR;
+  return ExitCode.ERROR;
+}
+
+/** One line for stderr: `lic: <what went wrong>`, with the HTTP status for API errors. */
+export function messageFor(e: unknown): string {
+  if (e instanceof ApiError) {
+    return `${e.message} (HTTP ${e.status}${e.code >= 0 ? `, code ${e.code}` : ''}, ${e.method} ${e.path})`;
+  }
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

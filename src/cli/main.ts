@@ -1,0 +1,29 @@
+import { CommanderError } from 'commander';
+import type { Context } from './context.js';
+import { ExitCode, InterruptedError, exitCodeFor, messageFor } from './errors.js';
+import { buildProgram } from './program.js';
+
+/**
+ * Runs one command line (`argv` without node and script) and returns the exit code.
+ * The only place errors become exit codes and stderr lines (STYLE §5); no stack trace
+ * unless LIC_DEBUG=1.
+ */
+export async function main(argv: string[], ctx: Context): Promise<number> {
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ExitCode.OK;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // help and version print and exit 0; every other commander error is usage (already printed)
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
+      if (e.code === 'commander.executeSubCommandAsync') return ExitCode.ERROR;
+      return ExitCode.USAGE;
+    }
+    // @inquirer prompts throw ExitPromptError on Ctrl-C
+    const err = (e as Error)?.name === 'ExitPromptError' ? new InterruptedError() : e;
+    ctx.stderr.write(`lic: ${messageFor(err)}\n`);
+    if (ctx.env.LIC_DEBUG === '1' && err instanceof Error && err.stack) ctx.stderr.write(`${err.stack}\n`);
+    return exitCodeFor(err);
+  }
+}

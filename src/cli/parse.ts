@@ -1,0 +1,123 @@
+/**
+ * Flag value parsers. Each throws commander's InvalidArgumentError with the allowed
+ * forms, which commander reports naming the flag; main() maps it to exit code 2.
+ */
+import { InvalidArgumentError } from 'commander';
+import { UsageError } from './errors.js';
+import { INT32_MAX, LOG_LEVELS, TAKE_MAX } from '../wire.js';
+
+const PERM_NAMES: Record<string, number> = { read: 1, write: 2, delete: 4 };
+const PERM_LETTERS: Record<string, number> = { r: 1, w: 2, d: 4 };
+const PERM_FORMS = 'a number 0..7 (Read=1, Write=2, Delete=4), letters from "rwd" (e.g. rw), or names "read,write,delete"';
+
+/** `--perm`: 0..7, letters `rwd`, or names `read,write,delete` → permission bitmask (spec: Read 1, Write 2, Delete 4). */
+export function parsePermissions(value: string): number {
+  const v = value.trim().toLowerCase();
+  if (/^[0-7]$/.test(v)) return Number(v);
+  if (/^[rwd]+$/.test(v) && new Set(v).size === v.length) {
+    return [...v].reduce((m, ch) => m | PERM_LETTERS[ch]!, 0);
+  }
+  const names = v.split(',').map((s) => s.trim());
+  if (v && names.every((n) => n in PERM_NAMES) && new Set(names).size === names.length) {
+    return names.reduce((m, n) => m | PERM_NAMES[n]!, 0);
+  }
+  throw new InvalidArgumentError(`expected ${PERM_FORMS}.`);
+}
+
+/** Bitmask → `rwd`-style letters with dashes, e.g. 5 → `r-d`. */
+export function permissionLetters(bits: number): string {
+  return `${bits & 1 ? 'r' : '-'}${bits & 2 ? 'w' : '-'}${bits & 4 ? 'd' : '-'}`;
+}
+
+/** An id: a positive int32, 1..2147483647 (contract §2). */
+export function parseId(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a positive integer id (1..2147483647).');
+  const n = Number(value.trim());
+  if (n < 1 || n > INT32_MAX) throw new InvalidArgumentError('expected a positive integer id (1..2147483647).');
+  return n;
+}
+
+/** `--take`: 0..1000 (contract §5: the service's maximum page). */
+export function parseTake(value: string): number {
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || Number(v) > TAKE_MAX) throw new InvalidArgumentError(`expected an integer 0..${TAKE_MAX}.`);
+  return Number(v);
+}
+
+/** `--skip`, `--limit`: a non-negative int32. */
+export function parseCount(value: string): number {
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || Number(v) > INT32_MAX) throw new InvalidArgumentError('expected an integer 0..2147483647.');
+  return Number(v);
+}
+
+/** `--level`: a Serilog level, case-insensitive → canonical spelling (contract §6). */
+export function parseLevel(value: string): string {
+  const found = LOG_LEVELS.find((l) => l.toLowerCase() === value.trim().toLowerCase());
+  if (!found) throw new InvalidArgumentError(`expected one of ${LOG_LEVELS.join(', ')}.`);
+  return found;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const TIME_FORMS = 'an RFC 3339 time (2025-01-18T14:04:02Z), a date (2025-01-18), or a relative age (90s, 30m, 24h, 7d, 2w)';
+
+/**
+ * A point in time: RFC 3339 with a zone, a plain date (midnight UTC), or an age before
+ * `now` (`30m`, `24h`, `7d`). Returns RFC 3339 UTC (contract §2).
+ */
+export function parseTime(value: string, now: Date): string {
+  const v = value.trim();
+  const rel = /^(\d+)([smhdw])$/.exec(v);
+  if (rel) return new Date(now.getTime() - Number(rel[1]) * UNIT_MS[rel[2]!]!).toISOString();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+    const ms = Date.parse(`${v}T00:00:00Z`);
+    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+  }
+  if (/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/.test(v)) {
+    const ms = Date.parse(v);
+    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+  }
+  throw new InvalidArgumentError(`expected ${TIME_FORMS}.`);
+}
+
+/** A duration: `500ms`, `2s`, `1m`, or bare seconds → milliseconds (> 0). */
+export function parseDuration(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!m || Number(m[1]) <= 0) throw new InvalidArgumentError('expected a duration such as 500ms, 2s or 1m.');
+  const n = Number(m[1]);
+  return Math.round(m[2] === 'ms' ? n : n * (m[2] === 'm' ? 60_000 : m[2] === 'h' ? 3_600_000 : 1000));
+}
+
+/** A base URL: http or https, no query. */
+export function parseBaseUrl(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL such as http://127.0.0.1:8765.');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InvalidArgumentError('expected an http:// or https:// URL.');
+  if (u.username || u.password) throw new InvalidArgumentError('the URL must not carry credentials; store the API key in a profile.');
+  return u.toString().replace(/\/+$/, '');
+}
+
+/** Date-range flags share this check: `--since` must come before `--until`. */
+export function checkRange(since: string | undefined, until: string | undefined): void {
+  if (since && until && Date.parse(since) >= Date.parse(until)) {
+    throw new UsageError('--since must be earlier than --until.');
+  }
+}
+
+/**
+ * `--expires`: RFC 3339, a date, or a relative age *ahead* of `now` (`90d`, `12h`).
+ * Returns RFC 3339 UTC.
+ */
+export function parseExpiry(value: string, now: Date): string {
+  const rel = /^\+?(\d+)([smhdw])$/.exec(value.trim());
+  if (rel) return new Date(now.getTime() + Number(rel[1]) * UNIT_MS[rel[2]!]!).toISOString();
+  try {
+    return parseTime(value, now);
+  } catch {
+    throw new InvalidArgumentError('expected an RFC 3339 time (2027-01-18T00:00:00Z), a date (2027-01-18), or a time ahead such as 90d or 12h.');
+  }
+}

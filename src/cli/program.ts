@@ -1,0 +1,50 @@
+/**
+ * The root command: global flags, then one registration per noun. Declarations only;
+ * every verb parses its flags into an options object and calls its `runX` (STYLE §2).
+ */
+import { Command, Option } from 'commander';
+import { registerKeys } from '../commands/keys/index.js';
+import { registerLog } from '../commands/log/index.js';
+import { registerProfile } from '../commands/profile/index.js';
+import { registerServe } from '../commands/serve/index.js';
+import { VERSION, type Context } from './context.js';
+import { OUTPUT_FORMATS } from './output.js';
+import { parseBaseUrl } from './parse.js';
+import { Runtime, type GlobalOptions } from './runtime.js';
+
+/** Gives a verb its Runtime, built from the global flags of the command line it runs in. */
+export type RuntimeOf = (cmd: Command) => Runtime;
+
+/** What every noun's registration receives: the context (for the clock in flag parsers) and the runtime factory. */
+export interface Cli {
+  ctx: Context;
+  runtimeOf: RuntimeOf;
+}
+
+/** Builds a fresh program for one invocation; output goes to the context's streams. */
+export function buildProgram(ctx: Context): Command {
+  const program = new Command('lic')
+    .description('Administer a software-licensing service: API keys, resources, assemblies, log, orders, license templates, products.')
+    .version(VERSION, '-V, --version')
+    .option('--profile <name>', 'profile to use (env LIC_PROFILE; default: the default profile)')
+    .option('--base-url <url>', 'service URL, overriding the profile (env LIC_BASE_URL)', parseBaseUrl)
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
+    .option('--json', 'same as --output json')
+    .option('--no-color', 'no colour even on a terminal (also NO_COLOR)')
+    .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted)')
+    .option('-q, --quiet', 'no progress or notes on stderr')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+    });
+
+  const runtimeOf: RuntimeOf = (cmd) => new Runtime(ctx, cmd.optsWithGlobals() as GlobalOptions);
+  const cli: Cli = { ctx, runtimeOf };
+  registerProfile(program, cli);
+  registerKeys(program, cli);
+  registerLog(program, cli);
+  registerServe(program, cli);
+  return program;
+}

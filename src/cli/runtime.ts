@@ -1,0 +1,120 @@
+/**
+ * The factory of a command's dependencies (gh's cmdutil.Factory): built from the global
+ * flags, lazily, so `--help` needs no key and nothing loads undici or conf until a
+ * command asks for a client or the profile store.
+ */
+import type { ApiClient } from '../client/request.js';
+import { AuthError } from '../client/errors.js';
+import type { Profile, ProfileStore } from '../config/profiles.js';
+import { VERSION, type Context } from './context.js';
+import { DeclinedError, UsageError } from './errors.js';
+import { Renderer, colorEnabled, type OutputFormat } from './output.js';
+
+/** The local service's default address (`lic serve` without --port). */
+export const DEFAULT_PORT = 8765;
+export const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
+
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  output?: OutputFormat;
+  json?: boolean;
+  color?: boolean;
+  verbose?: boolean;
+  quiet?: boolean;
+}
+
+export interface Target {
+  profileName?: string;
+  baseUrl: string;
+  apiKey?: string;
+}
+
+export class Runtime {
+  readonly out: Renderer;
+  private store?: Promise<ProfileStore>;
+  private clientP?: Promise<ApiClient>;
+  private targetP?: Promise<Target>;
+
+  constructor(
+    readonly ctx: Context,
+    readonly globals: GlobalOptions,
+  ) {
+    const format: OutputFormat = globals.json ? 'json' : (globals.output ?? 'table');
+    this.out = new Renderer(ctx, { format, color: colorEnabled(ctx, globals.color), quiet: Boolean(globals.quiet) });
+  }
+
+  /** The profile store (conf), opened on first use. */
+  profiles(): Promise<ProfileStore> {
+    this.store ??= import('../config/profiles.js').then((m) => m.ProfileStore.open(this.ctx.configDir));
+    return this.store;
+  }
+
+  /**
+   * Where to send requests and with which key. Precedence: flag > env > profile
+   * (`--profile`/LIC_PROFILE/default profile; `--base-url`/LIC_BASE_URL; LIC_API_KEY).
+   * Throws UsageError for a named profile that does not exist.
+   */
+  target(): Promise<Target> {
+    this.targetP ??= (async () => {
+      const env = this.ctx.env;
+      const flagUrl = this.globals.baseUrl ?? (env.LIC_BASE_URL || undefined);
+      const envKey = env.LIC_API_KEY || undefined;
+      const named = this.globals.profile ?? (env.LIC_PROFILE || undefined);
+      let profileName: string | undefined;
+      let profile: Profile | undefined;
+      // with both URL and key from flag/env and no profile named, the store is not even opened
+      if (named || !(flagUrl && envKey)) {
+        const store = await this.profiles();
+        profileName = named ?? store.defaultName();
+        profile = profileName ? store.get(profileName) : undefined;
+        if (named && !profile) {
+          const names = store.list().map((p) => p.name);
+          throw new UsageError(`no profile named "${named}"${names.length ? `; profiles: ${names.join(', ')}` : '; add one with `lic profile add`'}`);
+        }
+      }
+      return { profileName: profile ? profileName : undefined, baseUrl: flagUrl ?? profile?.baseUrl ?? DEFAULT_BASE_URL, apiKey: envKey ?? profile?.apiKey };
+    })();
+    return this.targetP;
+  }
+
+  /** The API client for the target; throws AuthError when no key is configured. */
+  client(): Promise<ApiClient> {
+    this.clientP ??= (async () => {
+      const t = await this.target();
+      if (!t.apiKey) {
+        throw new AuthError(
+          t.profileName
+            ? `profile "${t.profileName}" has no API key; run \`lic profile add ${t.profileName} --base-url ${t.baseUrl}\``
+            : 'no API key: start `lic serve` (it saves profile "local"), run `lic profile add`, or set LIC_API_KEY',
+        );
+      }
+      const { ApiClient } = await import('../client/request.js');
+      const timeout = Number(this.ctx.env.LIC_TIMEOUT_MS);
+      return new ApiClient({
+        baseUrl: t.baseUrl,
+        apiKey: t.apiKey,
+        userAgent: `lic/${VERSION}`,
+        timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+        trace: this.globals.verbose ? (line) => this.ctx.stderr.write(`${line}\n`) : undefined,
+      });
+    })();
+    return this.clientP;
+  }
+
+  /**
+   * Confirms a destructive action (gh style): on a TTY asks, naming profile, host and
+   * what will go; off a TTY requires `--yes`. Throws UsageError (no TTY, no --yes) or
+   * DeclinedError (answered no).
+   */
+  async confirm(what: string, yes: boolean | undefined): Promise<void> {
+    if (yes) return;
+    if (!this.ctx.stdin.isTTY || !this.ctx.stderr.isTTY) {
+      throw new UsageError(`refusing to ${what} without confirmation: not a terminal, so pass --yes`);
+    }
+    const t = await this.target();
+    const host = new URL(t.baseUrl).host;
+    const ok = await this.ctx.prompter.confirm(`${what} on ${host} (profile ${t.profileName ?? '(none)'})?`);
+    if (!ok) throw new DeclinedError();
+  }
+}

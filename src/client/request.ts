@@ -1,0 +1,152 @@
+import { request as undiciRequest, errors as undiciErrors } from 'undici';
+import { ApiError, AuthError, NetworkError, ProtocolError } from './errors.js';
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface ClientOptions {
+  /** e.g. `http://127.0.0.1:8765`; a trailing slash is ignored */
+  baseUrl: string;
+  /** sent as `x-api-key`; never logged */
+  apiKey?: string;
+  /** `lic/<version>` */
+  userAgent: string;
+  /** per request, headers and body each; default 30 000 ms */
+  timeoutMs?: number;
+  /** extra attempts for GET on network errors, 429 and 502/503/504; default 2 */
+  retries?: number;
+  /** receives one line per request and reply for `--verbose`; the key is shown redacted */
+  trace?: (line: string) => void;
+  /** waits between retries; injectable for tests */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** skip the API key (no endpoint needs this today) */
+  anonymous?: boolean;
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+/** Builds `baseUrl + path + ?query`, dropping undefined values (octokit/request.js style: pure). */
+export function buildUrl(baseUrl: string, path: string, query?: Query): string {
+  const u = new URL(baseUrl.replace(/\/+$/, '') + path);
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+  return u.toString();
+}
+
+/** Thin HTTP layer (STYLE §4): JSON in and out, envelope checks, typed errors, retries. */
+export class ApiClient {
+  constructor(readonly opts: ClientOptions) {}
+
+  /**
+   * Sends one API call and returns the parsed JSON body on success.
+   * Throws ApiError (non-2xx or `success:false`), NetworkError, ProtocolError (2xx not JSON),
+   * AuthError (no key configured).
+   */
+  async request<T = Record<string, unknown>>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
+    if (!o.anonymous && !this.opts.apiKey) {
+      throw new AuthError('no API key: run `lic profile add`, or set LIC_API_KEY');
+    }
+    const url = buildUrl(this.opts.baseUrl, path, o.query);
+    const retries = method === 'GET' ? (this.opts.retries ?? 2) : 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { status, body, retryAfter } = await this.once(method, url, path, o);
+        if (RETRYABLE_STATUS.has(status) && attempt < retries) {
+          await this.wait(attempt, retryAfter);
+          continue;
+        }
+        return this.interpret<T>(status, body, method, path);
+      } catch (e) {
+        if (e instanceof NetworkError && attempt < retries) {
+          await this.wait(attempt);
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+
+  private async wait(attempt: number, retryAfter?: string): Promise<void> {
+    const fromHeader = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
+    const ms = Math.min(fromHeader ?? 200 * 2 ** attempt, 5000);
+    this.opts.trace?.(`* retrying in ${ms} ms`);
+    await (this.opts.sleep ?? ((t) => new Promise((r) => setTimeout(r, t))))(ms);
+  }
+
+  private async once(method: string, url: string, path: string, o: RequestOptions) {
+    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+    if (!o.anonymous && this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
+    let payload: string | undefined;
+    if (o.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(o.body);
+    }
+    const timeout = this.opts.timeoutMs ?? 30_000;
+    const started = Date.now();
+    this.opts.trace?.(`> ${method} ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}${payload ? ` (${payload.length} bytes)` : ''}`);
+    try {
+      const res = await undiciRequest(url, { method: method as 'GET', headers, body: payload, headersTimeout: timeout, bodyTimeout: timeout });
+      const text = await res.body.text();
+      this.opts.trace?.(`< ${res.statusCode} ${path} (${Date.now() - started} ms, ${text.length} bytes)`);
+      const ra = res.headers['retry-after'];
+      return { status: res.statusCode, body: text, retryAfter: Array.isArray(ra) ? ra[0] : ra };
+    } catch (e) {
+      throw new NetworkError(describeNetworkError(e, url, timeout), method, path);
+    }
+  }
+
+  private interpret<T>(status: number, text: string, method: string, path: string): T {
+    let json: unknown;
+    try {
+      json = text.length ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const env = json && typeof json === 'object' ? (json as { success?: unknown; code?: unknown; message?: unknown; details?: unknown }) : undefined;
+    if (status < 200 || status >= 300 || env?.success === false) {
+      const message = typeof env?.message === 'string' && env.message
+        ? env.message
+        : `HTTP ${status}${text && !env ? `: ${text.slice(0, 200).replace(/\s+/g, ' ')}` : ''}`;
+      throw new ApiError(status, typeof env?.code === 'number' ? env.code : -1, message, method, path, Array.isArray(env?.details) ? (env.details as never) : undefined);
+    }
+    if (!env || Array.isArray(json)) {
+      throw new ProtocolError(`the service at ${path} replied ${status} with ${text.length ? 'a body that is not a JSON object' : 'an empty body'}`, method, path);
+    }
+    return json as T;
+  }
+}
+
+function describeNetworkError(e: unknown, url: string, timeoutMs: number): string {
+  const origin = new URL(url).origin;
+  const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+  if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `timed out after ${timeoutMs} ms waiting for ${origin}`;
+  }
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `cannot connect to ${origin}: connection refused (is the service running? try \`lic serve\`)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot resolve the host of ${origin}`;
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return `connection to ${origin} was reset`;
+    default:
+      return `request to ${origin} failed: ${(e as Error).message ?? String(e)}`;
+  }
+}
+
+/**
+ * Checks that a list reply holds `arrayField` as an array (contract §1 tolerance: the
+ * original omits defaults, so a missing total reads as the array's length).
+ * Throws ProtocolError otherwise.
+ */
+export function expectList<T>(body: Record<string, unknown>, arrayField: string, method: string, path: string): T[] {
+  const arr = body[arrayField];
+  if (arr === undefined) return [];
+  if (!Array.isArray(arr)) throw new ProtocolError(`the reply of ${path} has no "${arrayField}" array`, method, path);
+  return arr as T[];
+}

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { createApiKey } from '../../client/endpoints.js';
+import { parseExpiry, parsePermissions } from '../../cli/parse.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+
+export interface KeysCreateOptions {
+  perm: number;
+  name?: string;
+  owner?: string;
+  description?: string;
+  expires?: string;
+}
+
+/** `lic keys create --perm P`: POST /v1/api-keys; prints the id and the secret once. */
+export async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promise<void> {
+  const client = await rt.client();
+  const body = await createApiKey(client, {
+    permissions: opts.perm,
+    name: opts.name,
+    ownerId: opts.owner,
+    description: opts.description,
+    expireDate: opts.expires,
+  });
+  await rt.out.record(body, [
+    ['id', body.apiKeyId],
+    ['key', body.key],
+  ]);
+  rt.out.warn('Store this API key now: it will not be shown again.');
+}
+
+export function registerKeysCreate(parent: Command, cli: Cli): void {
+  parent
+    .command('create')
+    .description('Create an API key and print it once')
+    .requiredOption('--perm <perm>', 'permission bitmask: 0..7, letters rwd, or names read,write,delete', parsePermissions)
+    .option('--name <name>', 'display name')
+    .option('--owner <userId>', 'owning user id (default: the caller)')
+    .option('--description <text>', 'free text')
+    .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, cli.ctx.now()))
+    .addHelpText('after', '\nExamples:\n  lic keys create --perm 7\n  lic keys create --perm rw --name ci --expires 90d\n  KEY=$(lic keys create --perm read -o json | jq -r .key)')
+    .action(async (o: KeysCreateOptions, cmd: Command) => runKeysCreate(o, cli.runtimeOf(cmd)));
+}

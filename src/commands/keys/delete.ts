@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { deleteApiKey } from '../../client/endpoints.js';
+import { parseId } from '../../cli/parse.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+
+export interface KeysDeleteOptions {
+  id: number;
+  yes?: boolean;
+}
+
+/** `lic keys delete ID`: confirms, then DELETE /v1/api-keys/{id}. */
+export async function runKeysDelete(opts: KeysDeleteOptions, rt: Runtime): Promise<void> {
+  await rt.confirm(`delete API key ${opts.id}`, opts.yes);
+  const client = await rt.client();
+  const body = await deleteApiKey(client, opts.id);
+  if (rt.out.opts.format === 'json') rt.out.json(body);
+  else rt.out.info(`Deleted API key ${opts.id}.`);
+}
+
+export function registerKeysDelete(parent: Command, cli: Cli): void {
+  parent
+    .command('delete')
+    .alias('rm')
+    .description('Delete an API key (asks first; --yes off a terminal)')
+    .argument('<id>', 'API key id', parseId)
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runKeysDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
+}

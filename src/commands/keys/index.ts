@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import type { Cli } from '../../cli/program.js';
+import { registerKeysCreate } from './create.js';
+import { registerKeysDelete } from './delete.js';
+import { registerKeysList } from './list.js';
+import { registerKeysUpdate } from './update.js';
+
+/** `lic keys`: API keys (contract §4). */
+export function registerKeys(program: Command, cli: Cli): void {
+  const keys = program.command('keys').description('Manage API keys (Administrator)');
+  registerKeysList(keys, cli);
+  registerKeysCreate(keys, cli);
+  registerKeysUpdate(keys, cli);
+  registerKeysDelete(keys, cli);
+}

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { updateApiKey, type ApiKeyInput } from '../../client/endpoints.js';
+import { UsageError } from '../../cli/errors.js';
+import { parseExpiry, parseId, parsePermissions } from '../../cli/parse.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+
+export interface KeysUpdateOptions {
+  id: number;
+  perm?: number;
+  name?: string;
+  description?: string;
+  expires?: string;
+  revoke?: boolean;
+  unrevoke?: boolean;
+}
+
+/** `lic keys update ID`: PUT /v1/api-keys with only the flags given. */
+export async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promise<void> {
+  if (opts.revoke && opts.unrevoke) throw new UsageError('--revoke and --unrevoke cannot be used together');
+  const change: ApiKeyInput & { id: number } = { id: opts.id };
+  if (opts.perm !== undefined) change.permissions = opts.perm;
+  if (opts.name !== undefined) change.name = opts.name;
+  if (opts.description !== undefined) change.description = opts.description;
+  if (opts.expires !== undefined) change.expireDate = opts.expires;
+  if (opts.revoke) change.revoked = true;
+  if (opts.unrevoke) change.revoked = false;
+  if (Object.keys(change).length === 1) {
+    throw new UsageError('nothing to change: give at least one of --perm, --name, --description, --expires, --revoke, --unrevoke');
+  }
+  const client = await rt.client();
+  const body = await updateApiKey(client, change);
+  if (rt.out.opts.format === 'json') rt.out.json(body);
+  else rt.out.info(`Updated API key ${opts.id}.`);
+}
+
+export function registerKeysUpdate(parent: Command, cli: Cli): void {
+  parent
+    .command('update')
+    .description('Change an API key: permissions, name, description, expiry, revocation')
+    .argument('<id>', 'API key id', parseId)
+    .option('--perm <perm>', 'permission bitmask: 0..7, letters rwd, or names read,write,delete', parsePermissions)
+    .option('--name <name>', 'display name')
+    .option('--description <text>', 'free text')
+    .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, cli.ctx.now()))
+    .option('--revoke', 'revoke the key (calls with it get 401 at once)')
+    .option('--unrevoke', 'lift a revocation')
+    .action(async (id: number, o: Omit<KeysUpdateOptions, 'id'>, cmd: Command) => runKeysUpdate({ ...o, id }, cli.runtimeOf(cmd)));
+}

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { Cli } from '../../cli/program.js';
+import { registerProfileAdd } from './add.js';
+import { registerProfileList } from './list.js';
+import { registerProfileRemove } from './remove.js';
+import { registerProfileShow } from './show.js';
+import { registerProfileUse } from './use.js';
+
+/** `lic profile`: named base URL + API key pairs on this machine. */
+export function registerProfile(program: Command, cli: Cli): void {
+  const p = program.command('profile').description('Manage profiles: base URL and API key per service');
+  registerProfileAdd(p, cli);
+  registerProfileList(p, cli);
+  registerProfileUse(p, cli);
+  registerProfileRemove(p, cli);
+  registerProfileShow(p, cli);
+}

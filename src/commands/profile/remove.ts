@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { UsageError } from '../../cli/errors.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+
+/** `lic profile remove NAME`: forgets a profile and its key (local only; the key stays valid on the service). */
+export async function runProfileRemove(name: string, rt: Runtime): Promise<void> {
+  const store = await rt.profiles();
+  if (!store.remove(name)) throw new UsageError(`no profile named "${name}"`);
+  rt.out.info(`Removed profile "${name}". The API key itself is still valid on the service; revoke it with \`lic keys update ID --revoke\`.`);
+}
+
+export function registerProfileRemove(parent: Command, cli: Cli): void {
+  parent
+    .command('remove')
+    .alias('rm')
+    .description('Remove a profile from this machine')
+    .argument('<name>', 'profile name')
+    .action(async (name: string, _o: unknown, cmd: Command) => runProfileRemove(name, cli.runtimeOf(cmd)));
+}

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+import { maskKey } from '../../config/profiles.js';
+
+/** `lic profile show`: the profile, base URL and (masked) key a command would use now, and where each comes from. */
+export async function runProfileShow(rt: Runtime): Promise<void> {
+  const t = await rt.target();
+  const env = rt.ctx.env;
+  const urlFrom = rt.globals.baseUrl ? '--base-url' : env.LIC_BASE_URL ? 'LIC_BASE_URL' : t.profileName ? `profile ${t.profileName}` : 'built-in default';
+  const keyFrom = env.LIC_API_KEY ? 'LIC_API_KEY' : t.apiKey ? `profile ${t.profileName}` : 'none';
+  const store = await rt.profiles();
+  const body = { profile: t.profileName ?? null, baseUrl: t.baseUrl, baseUrlFrom: urlFrom, apiKey: maskKey(t.apiKey), apiKeyFrom: keyFrom, store: store.path };
+  await rt.out.record(body, [
+    ['profile', body.profile ?? '(none)'],
+    ['base URL', `${body.baseUrl} (from ${urlFrom})`],
+    ['API key', `${body.apiKey} (from ${keyFrom})`],
+    ['store', body.store],
+  ]);
+}
+
+export function registerProfileShow(parent: Command, cli: Cli): void {
+  parent
+    .command('show')
+    .description('Show the profile, URL and key (masked) that commands use now')
+    .action(async (_o: unknown, cmd: Command) => runProfileShow(cli.runtimeOf(cmd)));
+}

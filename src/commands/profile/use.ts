@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { UsageError } from '../../cli/errors.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+
+/** `lic profile use NAME`: makes NAME the default profile. */
+export async function runProfileUse(name: string, rt: Runtime): Promise<void> {
+  const store = await rt.profiles();
+  if (!store.get(name)) throw new UsageError(`no profile named "${name}"; profiles: ${store.list().map((p) => p.name).join(', ') || '(none)'}`);
+  store.use(name);
+  rt.out.info(`Default profile is now "${name}".`);
+}
+
+export function registerProfileUse(parent: Command, cli: Cli): void {
+  parent
+    .command('use')
+    .description('Make a profile the default')
+    .argument('<name>', 'profile name')
+    .action(async (name: string, _o: unknown, cmd: Command) => runProfileUse(name, cli.runtimeOf(cmd)));
+}

@@ -1,0 +1,96 @@
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { UsageError } from '../../cli/errors.js';
+import type { Cli } from '../../cli/program.js';
+import { DEFAULT_PORT, type Runtime } from '../../cli/runtime.js';
+
+export interface ServeOptions {
+  db?: string;
+  host: string;
+  port: number;
+  seed?: string;
+  /** false with --no-profile */
+  profile: boolean;
+  keysFile?: string;
+  logRequests?: boolean;
+}
+
+function parsePort(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('expected a port 0..65535 (0 = any free port).');
+  return Number(v);
+}
+
+/**
+ * `lic serve`: runs the local reference service until SIGINT/SIGTERM. Prints the URL it
+ * bound on stdout (one line, for scripts); keys made on this start go to stderr once,
+ * or to `--keys-file` (mode 0600). Saves the Administrator key as profile `local`.
+ */
+export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
+  const ctx = rt.ctx;
+  const { startService, SeedError } = await import('../../server/index.js');
+  const dbPath = opts.db ?? join(ctx.dataDir, 'lic.db');
+  if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true });
+  let svc;
+  try {
+    svc = await startService({ dbPath, host: opts.host, port: opts.port, seed: opts.seed, now: ctx.now, logger: opts.logRequests });
+  } catch (e) {
+    if (e instanceof SeedError) throw new UsageError(e.message);
+    const code = (e as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new Error(`port ${opts.port} on ${opts.host} is already in use; choose another with --port (0 = any free port)`);
+    if (code === 'EACCES') throw new Error(`not allowed to listen on ${opts.host}:${opts.port}`);
+    throw e;
+  }
+  const stopped = new Promise<string>((resolve) => {
+    const off = ctx.onInterrupt((sig) => {
+      off();
+      resolve(sig);
+    });
+  });
+  try {
+    ctx.stdout.write(`${svc.url}\n`);
+    rt.out.info(`lic serve: listening on ${svc.url} (database ${dbPath}); Ctrl-C stops it`);
+    if (svc.seedSkipped) rt.out.warn(`lic serve: --seed ignored: the database ${dbPath} already holds data (use a new --db)`);
+    if (svc.issuedKeys.length > 0) {
+      if (opts.keysFile) {
+        await writeFile(opts.keysFile, JSON.stringify({ baseUrl: svc.url, keys: svc.issuedKeys }, null, 2) + '\n', { mode: 0o600 });
+        await chmod(opts.keysFile, 0o600);
+        rt.out.warn(`lic serve: ${svc.issuedKeys.length} API key(s) written to ${opts.keysFile} (mode 0600)`);
+      } else {
+        rt.out.warn('lic serve: new API keys, shown this once:');
+        for (const k of svc.issuedKeys) rt.out.warn(`  ${k.role.padEnd(14)} user ${k.userId.padEnd(12)} ${k.key}`);
+      }
+      const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
+      if (opts.profile && admin) {
+        const store = await rt.profiles();
+        store.set('local', { baseUrl: svc.url, apiKey: admin.key });
+        rt.out.warn(`lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}`);
+      }
+    } else if (!svc.seedSkipped) {
+      rt.out.info('lic serve: existing database; use the keys made on its first start (profile "local")');
+    }
+    const sig = await stopped;
+    rt.out.info(`lic serve: ${sig}: finishing in-flight requests and closing the database`);
+  } finally {
+    await svc.close();
+  }
+}
+
+/** `lic serve`: the local reference service (loaded by dynamic import only here). */
+export function registerServe(program: Command, cli: Cli): void {
+  program
+    .command('serve')
+    .description('Run the local reference service (fastify + SQLite) for trying lic and for tests')
+    .option('--db <path>', 'SQLite database file, or :memory: (default: lic.db in the user data dir)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', `port; 0 = any free port (default ${DEFAULT_PORT})`, parsePort, DEFAULT_PORT)
+    .option('--seed <dataset>', 'load a dataset into an empty database: "demo" or a JSON file')
+    .option('--keys-file <path>', 'write the API keys made on this start to this file (0600) instead of stderr')
+    .option('--no-profile', 'do not save the Administrator key as profile "local"')
+    .option('--log-requests', 'log each request to stderr')
+    .addHelpText('after', '\nExamples:\n  lic serve                      # http://127.0.0.1:8765, profile "local"\n  lic serve --seed demo --db /tmp/demo.db --port 0')
+    .action(async (o: ServeOptions, cmd: Command) => {
+      // serve's own --no-profile shadows the global --profile, so build the runtime from the root's flags
+      await runServe(o, cli.runtimeOf(cmd.parent!));
+    });
+}

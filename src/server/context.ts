@@ -1,0 +1,35 @@
+import type { Db } from './db.js';
+import type { Role } from '../wire.js';
+
+/** Who is calling: resolved from the `x-api-key` header by auth.ts. */
+export interface Caller {
+  keyId: number;
+  ownerId: string;
+  role: Role;
+  permissions: number;
+  /** customer code of a Customer user (contract §3), else null */
+  customerCode: string | null;
+}
+
+/** Everything a route needs from the outside world; injected so tests are deterministic. */
+export interface ServiceContext {
+  db: Db;
+  /** the clock */
+  now: () => Date;
+  /** a new API key: `api_` + 24 chars of [a-z0-9] from a CSPRNG (contract §3) */
+  generateKey: () => string;
+  /** forget cached key lookups; call after any change to api_keys or users */
+  invalidateKeys: () => void;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+    /** set by a write handler: what the audit entry of this request should record */
+    audit?: { recordId?: number | string; properties?: Record<string, unknown>; note?: string };
+  }
+  interface FastifyContextConfig {
+    /** roles allowed to call the route (spec role lists; contract §3); absent = public */
+    roles?: readonly Role[];
+  }
+}

@@ -1,0 +1,29 @@
+import { Code } from '../wire.js';
+
+/**
+ * A failure the service reports with the envelope of contract §1:
+ * HTTP `status`, gRPC `code`, one-sentence `message` naming the field or value at fault.
+ */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly details?: { field: string; reason: string }[],
+  ) {
+    super(message);
+    this.name = 'ApiFailure';
+  }
+}
+
+/** 400 INVALID_ARGUMENT naming the field. */
+export const badRequest = (message: string, field?: string) =>
+  new ApiFailure(400, Code.INVALID_ARGUMENT, message, field ? [{ field, reason: message }] : undefined);
+/** 401 UNAUTHENTICATED. */
+export const unauthenticated = (message: string) => new ApiFailure(401, Code.UNAUTHENTICATED, message);
+/** 403 PERMISSION_DENIED. */
+export const forbidden = (message: string) => new ApiFailure(403, Code.PERMISSION_DENIED, message);
+/** 404 NOT_FOUND. */
+export const notFound = (message: string) => new ApiFailure(404, Code.NOT_FOUND, message);
+/** 409 ALREADY_EXISTS. */
+export const conflict = (message: string) => new ApiFailure(409, Code.ALREADY_EXISTS, message);

@@ -1,0 +1,134 @@
+/**
+ * The local reference service (`lic serve`). Loaded by dynamic import only; imports
+ * nothing from the CLI or the client (STYLE: the server stands alone).
+ */
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
+import { openDatabase, type Db } from './db.js';
+
+export { buildApp } from './app.js';
+export { openDatabase } from './db.js';
+export { generateApiKey, hashApiKey } from './auth.js';
+
+export interface StartOptions {
+  /** SQLite file, or `:memory:` */
+  dbPath: string;
+  host?: string;
+  /** 0 = ephemeral */
+  port?: number;
+  /** `demo` for the built-in dataset, or the path of a dataset JSON file; applied to an empty database only */
+  seed?: string;
+  now?: () => Date;
+  generateKey?: () => string;
+  logger?: boolean;
+}
+
+export interface IssuedKey {
+  userId: string;
+  role: string;
+  name: string;
+  key: string;
+}
+
+export interface RunningService {
+  app: FastifyInstance;
+  db: Db;
+  /** `http://host:port` it bound */
+  url: string;
+  /** keys made on this start (bootstrap Administrator, or the seeded users'); empty on a reused database */
+  issuedKeys: IssuedKey[];
+  /** true when `seed` was given but the database already held data, so nothing was loaded */
+  seedSkipped: boolean;
+  /** stops accepting, finishes in-flight requests, closes the database */
+  close(): Promise<void>;
+}
+
+/** Thrown for a dataset that cannot be loaded; the message names the path of the bad field. */
+export class SeedError extends Error {}
+
+function isEmpty(db: Db): boolean {
+  return db.prepare('SELECT count(*) FROM users').pluck().get() === 0;
+}
+
+/** First start: an Administrator user and a key with permissions 7 (issue #2). */
+function bootstrap(db: Db, now: Date, generateKey: () => string): IssuedKey {
+  const key = generateKey();
+  db.transaction(() => {
+    db.prepare("INSERT INTO users (id, name, email, role, created_at) VALUES ('admin', 'Administrator', '', 'Administrator', ?)").run(now.getTime());
+    db.prepare(
+      `INSERT INTO api_keys (name, owner_id, permissions, description, created_at, key_prefix, key_hash)
+       VALUES ('bootstrap', 'admin', 7, 'made on first start of lic serve', ?, ?, ?)`,
+    ).run(now.getTime(), keyPrefix(key), hashApiKey(key));
+  })();
+  return { userId: 'admin', role: 'Administrator', name: 'bootstrap', key };
+}
+
+async function seedDatabase(db: Db, seed: string, now: Date, generateKey: () => string): Promise<IssuedKey[]> {
+  const { parseDataset, DatasetError } = await import('./seed/dataset.js');
+  const { loadDataset } = await import('./seed/load.js');
+  let dataset;
+  if (seed === 'demo') {
+    const { buildDemoDataset } = await import('./seed/demo.js');
+    dataset = buildDemoDataset(now);
+  } else {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(seed, 'utf8'));
+    } catch (e) {
+      throw new SeedError(`cannot read dataset ${seed}: ${(e as Error).message}`);
+    }
+    try {
+      dataset = parseDataset(json);
+    } catch (e) {
+      if (e instanceof DatasetError) throw new SeedError(`dataset ${seed}: ${e.message}`);
+      throw e;
+    }
+  }
+  const { keys } = loadDataset(db, dataset, { now, hashKey: hashApiKey, generateKey });
+  return keys.map((k) => ({ userId: k.userId, role: k.role, name: k.name, key: k.key }));
+}
+
+/**
+ * Opens the database, seeds or bootstraps an empty one, and listens.
+ * Returns the running service; throws SeedError for a bad dataset (nothing loaded),
+ * or the listen error (EADDRINUSE…).
+ */
+export async function startService(opts: StartOptions): Promise<RunningService> {
+  const now = opts.now ?? (() => new Date());
+  const generateKey = opts.generateKey ?? generateApiKey;
+  const db = openDatabase(opts.dbPath);
+  try {
+    let issuedKeys: IssuedKey[] = [];
+    let seedSkipped = false;
+    if (isEmpty(db)) {
+      issuedKeys = opts.seed ? await seedDatabase(db, opts.seed, now(), generateKey) : [bootstrap(db, now(), generateKey)];
+    } else if (opts.seed) {
+      seedSkipped = true;
+    }
+    const app = await buildApp({ db, now, generateKey, logger: opts.logger });
+    await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+    const addr = app.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+    const host = opts.host ?? '127.0.0.1';
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    let closed = false;
+    return {
+      app,
+      db,
+      url,
+      issuedKeys,
+      seedSkipped,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        db.close();
+      },
+    };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}

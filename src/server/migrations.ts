@@ -1,0 +1,149 @@
+/**
+ * Versioned schema migrations of the local service's SQLite database. Each entry runs
+ * once, in order, inside a transaction; `PRAGMA user_version` records how many ran.
+ * Never edit a shipped migration: append a new one.
+ *
+ * Conventions: timestamps are INTEGER milliseconds since the Unix epoch (UTC), NULL when
+ * unset; booleans are 0/1; absent strings are ''.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: users, API keys, the log
+  `
+  CREATE TABLE users (
+    id            TEXT PRIMARY KEY,
+    name          TEXT NOT NULL DEFAULT '',
+    email         TEXT NOT NULL DEFAULT '',
+    role          TEXT NOT NULL CHECK (role IN ('Administrator','LicenseManager','Sales','Customer')),
+    customer_code TEXT,
+    created_at    INTEGER NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    name        TEXT NOT NULL DEFAULT '',
+    owner_id    TEXT NOT NULL REFERENCES users(id),
+    permissions INTEGER NOT NULL CHECK (permissions BETWEEN 0 AND 7),
+    description TEXT NOT NULL DEFAULT '',
+    created_at  INTEGER NOT NULL,
+    expire_date INTEGER,
+    revoked     INTEGER NOT NULL DEFAULT 0,
+    key_prefix  TEXT NOT NULL,
+    key_hash    TEXT NOT NULL UNIQUE
+  );
+  CREATE TABLE log (
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
+    time_stamp       INTEGER NOT NULL,
+    level            TEXT NOT NULL,
+    message          TEXT NOT NULL DEFAULT '',
+    message_template TEXT NOT NULL DEFAULT '',
+    exception        TEXT NOT NULL DEFAULT '',
+    properties       TEXT NOT NULL DEFAULT ''
+  );
+  -- serves the default sort (TimeStamp desc, Id desc) and time ranges
+  CREATE INDEX log_time ON log (time_stamp, id);
+  -- serves level filters with a time range or the default sort
+  CREATE INDEX log_level_time ON log (level, time_stamp, id);
+  `,
+  // 2: the other nouns: resources, assemblies, and the read-only dataset
+  `
+  CREATE TABLE resources (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    name        TEXT NOT NULL UNIQUE,
+    type        TEXT NOT NULL DEFAULT '',
+    code        TEXT NOT NULL DEFAULT '',
+    description TEXT NOT NULL DEFAULT '',
+    source      TEXT NOT NULL DEFAULT '',
+    password    TEXT NOT NULL DEFAULT '',
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    data        BLOB NOT NULL DEFAULT x'',
+    data_format TEXT NOT NULL DEFAULT ''
+  );
+  CREATE UNIQUE INDEX resources_code ON resources (code) WHERE code <> '';
+  CREATE TABLE assemblies (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    name              TEXT NOT NULL,
+    version           TEXT NOT NULL DEFAULT '',
+    culture           TEXT NOT NULL DEFAULT '',
+    public_key_token  TEXT NOT NULL DEFAULT '',
+    mapping_file_id   INTEGER NOT NULL DEFAULT 0,
+    debug_symbols_key TEXT NOT NULL DEFAULT '',
+    UNIQUE (name, version, culture, public_key_token)
+  );
+  CREATE TABLE customers (
+    id         INTEGER PRIMARY KEY,
+    code       TEXT NOT NULL UNIQUE,
+    name       TEXT NOT NULL DEFAULT '',
+    email      TEXT NOT NULL DEFAULT '',
+    country    TEXT NOT NULL DEFAULT '',
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE products (
+    id                INTEGER PRIMARY KEY,
+    code              TEXT NOT NULL UNIQUE,
+    name              TEXT NOT NULL DEFAULT '',
+    description       TEXT NOT NULL DEFAULT '',
+    url               TEXT NOT NULL DEFAULT '',
+    copyright         TEXT NOT NULL DEFAULT '',
+    created_at        INTEGER NOT NULL,
+    image             TEXT NOT NULL DEFAULT '',
+    price             REAL NOT NULL DEFAULT 0,
+    reseller_price    REAL NOT NULL DEFAULT 0,
+    currency          TEXT NOT NULL DEFAULT '',
+    signature_keys_id INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE releases (
+    id           INTEGER PRIMARY KEY,
+    product_id   INTEGER NOT NULL REFERENCES products(id),
+    version      TEXT NOT NULL DEFAULT '',
+    name         TEXT NOT NULL DEFAULT '',
+    release_date INTEGER
+  );
+  CREATE INDEX releases_product ON releases (product_id);
+  CREATE TABLE license_templates (
+    id                INTEGER PRIMARY KEY,
+    product_id        INTEGER NOT NULL REFERENCES products(id),
+    release_id        INTEGER NOT NULL REFERENCES releases(id),
+    name              TEXT NOT NULL DEFAULT '',
+    code              TEXT NOT NULL DEFAULT '',
+    format            TEXT NOT NULL DEFAULT 'Xml',
+    license_file_name TEXT NOT NULL DEFAULT '',
+    generate_key_info INTEGER NOT NULL DEFAULT 0,
+    description       TEXT NOT NULL DEFAULT '',
+    template          TEXT NOT NULL DEFAULT '',
+    signature_keys_id INTEGER NOT NULL DEFAULT 0,
+    -- JSON arrays, stored as text: components, assemblies, fields, features, restrictions
+    components        TEXT NOT NULL DEFAULT '[]',
+    assemblies        TEXT NOT NULL DEFAULT '[]',
+    fields            TEXT NOT NULL DEFAULT '[]',
+    features          TEXT NOT NULL DEFAULT '[]',
+    restrictions      TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE INDEX license_templates_release ON license_templates (product_id, release_id, id);
+  CREATE TABLE customer_products (
+    customer_id INTEGER NOT NULL REFERENCES customers(id),
+    product_id  INTEGER NOT NULL REFERENCES products(id),
+    PRIMARY KEY (customer_id, product_id)
+  );
+  CREATE TABLE orders (
+    id             INTEGER PRIMARY KEY,
+    order_number   TEXT NOT NULL UNIQUE,
+    status         TEXT NOT NULL DEFAULT '',
+    processed_by   TEXT NOT NULL DEFAULT '',
+    purchase_order TEXT NOT NULL DEFAULT '',
+    total          REAL NOT NULL DEFAULT 0,
+    currency       TEXT NOT NULL DEFAULT '',
+    created_at     INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL,
+    invoice_number TEXT NOT NULL DEFAULT '',
+    payment_type   TEXT NOT NULL DEFAULT '',
+    payment_number TEXT NOT NULL DEFAULT '',
+    payment_status TEXT NOT NULL DEFAULT '',
+    payment_date   INTEGER,
+    description    TEXT NOT NULL DEFAULT '',
+    customer_id    INTEGER NOT NULL REFERENCES customers(id),
+    reseller_id    INTEGER NOT NULL DEFAULT 0,
+    created_by_id  TEXT NOT NULL DEFAULT ''
+  );
+  CREATE INDEX orders_customer ON orders (customer_id, id);
+  `,
+];

@@ -1,0 +1,57 @@
+/**
+ * The contract between list routes and the query language (contract §5).
+ * A route describes its record's fields once; compileListQuery (./compile.ts) turns the
+ * user's `filter`, `sort` and `select` into parameterised SQL pieces over those fields.
+ */
+
+/** Types a field can have; `timestamp` columns hold INTEGER ms since epoch (UTC). */
+export type FieldType = 'int' | 'number' | 'string' | 'bool' | 'timestamp';
+
+export interface FieldSpec {
+  /** wire name as in the JSON record, camelCase (`timeStamp`); matched case-insensitively */
+  name: string;
+  /** SQL expression for the column, written by us, never by a user (`l.time_stamp`) */
+  column: string;
+  type: FieldType;
+  /** false for fields that can be selected but not filtered or sorted (blobs, JSON arrays) */
+  queryable?: boolean;
+  /** converts the stored value to its wire form; default by type (timestamp → RFC 3339, bool → boolean) */
+  toWire?: (value: unknown) => unknown;
+}
+
+export interface SortKey {
+  field: FieldSpec;
+  desc: boolean;
+}
+
+export interface ListSpec {
+  fields: readonly FieldSpec[];
+  /** sort used when `sort` is absent, e.g. [{id, desc:false}] or the log's TimeStamp desc, Id desc */
+  defaultSort: readonly { name: string; desc: boolean }[];
+}
+
+export interface CompiledQuery {
+  /** SQL boolean expression to AND into the WHERE clause; `1` when there is no filter */
+  where: string;
+  /** positional parameters for the `?` placeholders of `where`, in order */
+  params: (string | number | null)[];
+  /** SQL ORDER BY list; always ends with the `id` field as a tiebreak so pages are stable */
+  orderBy: string;
+  sort: SortKey[];
+  /** fields to put in each record, in spec order; all fields when `select` is absent */
+  select: FieldSpec[];
+}
+
+/** A bad filter/sort/select: becomes HTTP 400, code 3, with this message. */
+export class QueryError extends Error {
+  constructor(
+    /** which query parameter: 'filter' | 'sort' | 'select' */
+    readonly param: string,
+    /** 0-based character offset in that parameter's text */
+    readonly position: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QueryError';
+  }
+}

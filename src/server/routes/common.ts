@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import { INT32_MAX, type Role } from '../../wire.js';
+import type { Caller } from '../context.js';
+import { badRequest } from '../errors.js';
+
+export const OK = { success: true, code: 0, message: 'OK' } as const;
+
+/** JSON schema of an int32 id, 1..2147483647 (contract §2). */
+export const idSchema = { type: 'integer', minimum: 1, maximum: INT32_MAX } as const;
+
+/** The authenticated caller; routes with a role list always have one. */
+export function callerOf(req: FastifyRequest): Caller {
+  if (!req.caller) throw new Error('route reached without authentication');
+  return req.caller;
+}
+
+export const ADMIN_ONLY: readonly Role[] = ['Administrator'];
+
+/**
+ * Parses a `startDate`/`endDate`-style value: RFC 3339 with zone, or a plain date
+ * `YYYY-MM-DD` (midnight UTC) (contract §2). Returns ms since epoch; 400 naming `field` otherwise.
+ */
+export function parseTimestamp(value: string, field: string): number {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const full = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/.test(value);
+  const ms = date ? Date.parse(`${value}T00:00:00Z`) : full ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) {
+    throw badRequest(`${field} must be an RFC 3339 timestamp (2025-01-18T14:04:02Z) or a date (2025-01-18), got "${value}"`, field);
+  }
+  return ms;
+}

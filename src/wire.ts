@@ -1,0 +1,160 @@
+/**
+ * Wire types shared by the CLI and the local reference service: the JSON shapes of
+ * ../shared/spec/management-api.md as fixed by contract.md. The only file both sides import.
+ */
+
+/** gRPC status numbers used as the envelope `code` (contract §1). */
+export const Code = {
+  OK: 0,
+  INVALID_ARGUMENT: 3,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  INTERNAL: 13,
+  UNAUTHENTICATED: 16,
+} as const;
+
+/** Permission bitmask bits of an API key (spec: Read = 1, Write = 2, Delete = 4). */
+export const Permission = { Read: 1, Write: 2, Delete: 4 } as const;
+
+/** Roles of the owner of a key (spec, Authentication §2). */
+export const ROLES = ['Administrator', 'LicenseManager', 'Sales', 'Customer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Serilog levels, the allowed values of LogEntry.level (contract §6). */
+export const LOG_LEVELS = ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Fields every response body carries (spec, Common rules §2). */
+export interface Envelope {
+  success: boolean;
+  code: number;
+  message: string;
+  details?: { field: string; reason: string }[];
+}
+
+/** An API key as listed (contract §4); never carries the full secret. */
+export interface ApiKey {
+  id: number;
+  name: string;
+  ownerId: string;
+  permissions: number;
+  description: string;
+  createdAt: string;
+  expireDate: string;
+  revoked: boolean;
+  keyPrefix: string;
+}
+
+export interface LogEntry {
+  id: number;
+  message: string;
+  messageTemplate: string;
+  level: string;
+  timeStamp: string;
+  exception: string;
+  properties: string;
+}
+
+export interface Resource {
+  id: number;
+  name: string;
+  type: string;
+  code: string;
+  description: string;
+  source: string;
+  password: string;
+  createdAt: string;
+  updatedAt: string;
+  /** base64 of the stored bytes (contract §2) */
+  data: string;
+  dataFormat: string;
+}
+
+export interface Assembly {
+  id: number;
+  name: string;
+  version: string;
+  culture: string;
+  publicKeyToken: string;
+  mappingFileId: number;
+  debugSymbolsKey: string;
+}
+
+export interface Order {
+  id: number;
+  orderNumber: string;
+  status: string;
+  processedBy: string;
+  purchaseOrder: string;
+  total: number;
+  currency: string;
+  createdAt: string;
+  updatedAt: string;
+  invoiceNumber: string;
+  paymentType: string;
+  paymentNumber: string;
+  paymentStatus: string;
+  paymentDate: string;
+  description: string;
+  customerId: number;
+  resellerId: number;
+  createdById: string;
+}
+
+export interface LicenseTemplate {
+  id: number;
+  name: string;
+  code: string;
+  format: string;
+  licenseFileName: string;
+  generateKeyInfo: boolean;
+  description: string;
+  template: string;
+  productId: number;
+  signatureKeysId: number;
+  releaseId: number;
+  product: { id: string; name: string; version: string; copyright: string; url: string; description: string };
+  components: string[];
+  assemblies: Assembly[];
+  fields: { name: string; value: string }[];
+  features: { id: string; name: string; description: string; expireDate: string; key: string; data: string }[];
+  restrictions: { id: string; name: string; expireDate: string; properties: Record<string, string> }[];
+}
+
+export interface CustomerProduct {
+  id: number;
+  code: string;
+  name: string;
+  description: string;
+  url: string;
+  copyright: string;
+  createdAt: string;
+  image: string;
+  price: number;
+  resellerPrice: number;
+  currency: string;
+  signatureKeysId: number;
+}
+
+/** Query parameters every list endpoint takes (spec, Common rules §3; contract §5). */
+export interface ListQuery {
+  select?: string;
+  filter?: string;
+  sort?: string;
+  take?: number;
+  skip?: number;
+}
+
+export const TAKE_DEFAULT = 100;
+export const TAKE_MAX = 1000;
+export const INT32_MAX = 2147483647;
+
+export type ApiKeyList = Envelope & { apiKeys: ApiKey[]; totalApiKeysCount: number };
+export type LogList = Envelope & { logEntries: LogEntry[]; totalLogEntriesCount: number };
+export type ResourceList = Envelope & { resources: Resource[]; totalResourcesCount: number };
+export type AssemblyList = Envelope & { assemblies: Assembly[]; totalAssembliesCount: number };
+export type OrderList = Envelope & { orders: Order[]; totalOrdersCount: number };
+export type LicenseTemplateList = Envelope & { licenseTemplates: LicenseTemplate[]; totalLicenseTemplatesCount: number };
+export type CustomerProductList = Envelope & { products: CustomerProduct[] };

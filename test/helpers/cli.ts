@@ -1,0 +1,73 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import type { Context } from '../../src/cli/context.js';
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  /** bytes on stdin */
+  stdin?: string;
+  /** stdout/stderr/stdin are terminals */
+  tty?: boolean;
+  /** profile store directory (default: a fresh temporary one per call) */
+  configDir?: string;
+  /** scripted answers for confirm() prompts, in order */
+  confirm?: boolean[];
+  /** scripted answers for secret() prompts, in order */
+  secret?: string[];
+  now?: () => Date;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** prompts that were shown */
+  prompts: string[];
+}
+
+/** A fresh temporary directory for a profile store. */
+export function tempDir(prefix = 'lic-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs `lic ARGS` in-process with a test context; nothing touches the real process or home. */
+export async function runCli(args: string[], o: RunOptions = {}): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const prompts: string[] = [];
+  const confirms = [...(o.confirm ?? [])];
+  const secrets = [...(o.secret ?? [])];
+  const tty = Boolean(o.tty);
+  const ctx: Context = {
+    env: { ...o.env },
+    stdout: { write: (s: string) => (stdout += s), isTTY: tty, columns: 120 },
+    stderr: { write: (s: string) => (stderr += s), isTTY: tty, columns: 120 },
+    stdin: { isTTY: tty, readAll: async () => Buffer.from(o.stdin ?? '') },
+    prompter: {
+      async confirm(message) {
+        prompts.push(message);
+        const a = confirms.shift();
+        if (a === undefined) throw new Error(`unexpected confirm prompt: ${message}`);
+        return a;
+      },
+      async secret(message) {
+        prompts.push(message);
+        const a = secrets.shift();
+        if (a === undefined) throw new Error(`unexpected secret prompt: ${message}`);
+        return a;
+      },
+    },
+    now: o.now ?? (() => new Date()),
+    configDir: o.configDir ?? tempDir(),
+    dataDir: tempDir('lic-data-'),
+    onInterrupt: () => () => {},
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  };
+  const code = await main(args, ctx);
+  return { code, stdout, stderr, prompts };
+}
+
+/** Env that points the CLI at a service with a key, bypassing profiles. */
+export const envFor = (svc: { url: string }, key: string) => ({ LIC_BASE_URL: svc.url, LIC_API_KEY: key });

@@ -1,0 +1,21 @@
+import { test } from 'vitest';
+import { compileListQuery } from '../../../src/server/query/index.js';
+import { logSource } from '../../../src/server/routes/log.js';
+test('smoke', () => {
+  const show = (f: string, s?: string, sel?: string) => { try { console.log(f, '=>', JSON.stringify(compileListQuery(logSource.spec, { filter: f, sort: s, select: sel }), (k, v) => k === 'field' ? v.name : k==='select' ? v.map((x: any)=>x.name) : v)); } catch (e) { console.log(f, '=>', (e as Error).name, (e as Error).message); } };
+  show('Level="Warning" and Message.Contains("activation")');
+  show('Level =');
+  show('Lvl = 1');
+  show('not Level = "x"');
+  show('!(TimeStamp < "2025-01-18") || message.endswith("x")');
+  show('TimeStamp >= "2025-01-18T14:04:02.659+01:00"');
+  show("Level = 'x'");
+  show('Level = "x" Message');
+  show('(Level = "x"');
+  show('Id = 1 = 2');
+  show('Id.Contains("1")');
+  show('', 'TimeStamp desc, Id', 'Id, message, id');
+  show('', 'TimeStamp down');
+  show('', 'Level, level');
+  show('', 'TimeStamp desc');
+});
