@@ -3,6 +3,7 @@
  * every verb parses its flags into an options object and calls its `runX` (STYLE §2).
  */
 import { Command, Option } from 'commander';
+import { registerCompletion } from '../commands/completion/index.js';
 import { registerKeys } from '../commands/keys/index.js';
 import { registerLog } from '../commands/log/index.js';
 import { registerProfile } from '../commands/profile/index.js';
@@ -46,5 +47,6 @@ export function buildProgram(ctx: Context): Command {
   registerKeys(program, cli);
   registerLog(program, cli);
   registerServe(program, cli);
+  registerCompletion(program, cli);
   return program;
 }

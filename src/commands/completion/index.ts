@@ -1,0 +1,15 @@
+import { Argument, type Command } from 'commander';
+import type { Cli } from '../../cli/program.js';
+import { SHELLS, completionScript, type Shell } from './generate.js';
+
+/** `lic completion SHELL`: prints the completion script (generated from the command tree). */
+export function registerCompletion(program: Command, cli: Cli): void {
+  program
+    .command('completion')
+    .description('Print a shell completion script (bash, zsh, fish)')
+    .addArgument(new Argument('<shell>', 'shell').choices(SHELLS))
+    .addHelpText('after', '\nExamples:\n  lic completion bash > ~/.local/share/bash-completion/completions/lic\n  lic completion zsh > "${fpath[1]}/_lic"\n  lic completion fish > ~/.config/fish/completions/lic.fish')
+    .action((shell: Shell) => {
+      cli.ctx.stdout.write(completionScript(program, shell));
+    });
+}
