@@ -116,6 +116,8 @@ const ESCAPES: Readonly<Record<string, string>> = {
 /** a lone (unpaired) UTF-16 surrogate; static, never built from input */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const HEX4 = /^[0-9A-Fa-f]{4}$/;
+/** a character that shows as itself in an error message */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isIdStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
@@ -231,7 +233,9 @@ class Parser {
           this.fail(pos, `unexpected character "${one}"`, `write ${one}${one} (or ${one === '&' ? 'and' : 'or'})`);
         } else {
           const cp = s.codePointAt(i) ?? c;
-          this.fail(pos, `unexpected character ${JSON.stringify(String.fromCodePoint(cp))}`);
+          const ch = String.fromCodePoint(cp);
+          const shown = PRINTABLE.test(ch) ? JSON.stringify(ch) : `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+          this.fail(pos, `unexpected character ${shown}`);
         }
       }
       tok = { t: 'punct', v: p, pos };

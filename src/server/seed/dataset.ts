@@ -220,7 +220,6 @@ const embeddedAssemblySchema = record({ ...assemblyProps, id: refOrZero });
  * `parseDataset` registers.
  */
 export const DATASET_SCHEMA: SchemaObject = {
-  $id: 'https://lic.invalid/schemas/dataset.json',
   title: 'lic serve seed dataset',
   ...record(
     {

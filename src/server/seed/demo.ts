@@ -357,8 +357,8 @@ export function buildDemoDataset(now: Date, seed = 1): Dataset {
       description: `1024-bit RSA strong-name key pair (public key token ${token}) that signs the demo licenses. It is public: never sign real licenses with it.`,
       source: 'Generated with node:crypto for the lic demo dataset',
       password: '',
-      createdAt: iso(nowMs - 1020 * DAY),
-      updatedAt: iso(nowMs - 1020 * DAY),
+      createdAt: iso(nowMs - 1200 * DAY),
+      updatedAt: iso(nowMs - 1200 * DAY),
       data: DEMO_SNK_BASE64,
       dataFormat: 'SNK',
     },
@@ -370,7 +370,7 @@ export function buildDemoDataset(now: Date, seed = 1): Dataset {
       description: 'Sent to the customer when an order is completed and its licenses are issued.',
       source: 'Halvard Software marketing, rev. 3',
       password: '',
-      createdAt: iso(nowMs - 990 * DAY),
+      createdAt: iso(nowMs - 1150 * DAY),
       updatedAt: iso(nowMs - 141 * DAY),
       data: Buffer.from(NEW_LICENSE_EMAIL_HTML, 'utf8').toString('base64'),
       dataFormat: 'html',
@@ -699,10 +699,10 @@ function makeOrders(
     total = roundMoney(total, currency);
 
     const status =
-      ageDays < 3
+      ageDays < 7
         ? r.weighted([['Pending', 45], ['Processing', 30], ['Completed', 20], ['Cancelled', 5]] as const)
-        : ageDays < 30
-          ? r.weighted([['Pending', 12], ['Processing', 18], ['Completed', 58], ['Cancelled', 7], ['Refunded', 5]] as const)
+        : ageDays < 45
+          ? r.weighted([['Pending', 15], ['Processing', 20], ['Completed', 55], ['Cancelled', 6], ['Refunded', 4]] as const)
           : r.weighted([['Completed', 82], ['Cancelled', 9], ['Refunded', 9]] as const);
     const paymentType = r.weighted([
       ['CreditCard', 40],
@@ -712,9 +712,14 @@ function makeOrders(
       ['PurchaseOrder', 10],
     ] as const);
     const online = paymentType === 'CreditCard' || paymentType === 'PayPal';
+    // licenses of invoiced orders go out before the money comes in (payment terms)
     const paymentStatus =
       status === 'Completed'
-        ? 'Paid'
+        ? online
+          ? 'Paid'
+          : ageDays < 30
+            ? r.weighted([['Unpaid', 40], ['PartiallyPaid', 20], ['Paid', 40]] as const)
+            : r.weighted([['Paid', 94], ['PartiallyPaid', 6]] as const)
         : status === 'Refunded'
           ? 'Refunded'
           : status === 'Pending'
@@ -806,6 +811,8 @@ interface EventDef {
   template: string;
   source: string;
   values: (c: Ctx) => Values;
+  /** concerns a concurrent-use license (picked among licenses with 5+ seats) */
+  floating?: true;
   exception?: (c: Ctx, v: Values) => string;
 }
 
@@ -883,6 +890,7 @@ const EVENTS: EventDef[] = [
   {
     level: 'Debug', weight: 20, source: `${SVC}.FloatingPool`,
     template: 'Floating pool of license {LicenseId} has {Available} of {Seats} seats free',
+    floating: true,
     values: (c) => {
       const seats = c.lic.seats;
       return { LicenseId: c.lic.id, Available: c.r.int(0, seats), Seats: seats };
@@ -907,11 +915,13 @@ const EVENTS: EventDef[] = [
   {
     level: 'Information', weight: 90, source: `${SVC}.FloatingPool`,
     template: 'Floating license {LicenseId} granted to {UserName} on {MachineId} ({InUse} of {Seats} seats in use)',
+    floating: true,
     values: (c) => ({ LicenseId: c.lic.id, UserName: c.user, MachineId: c.machine, InUse: c.r.int(1, c.lic.seats), Seats: c.lic.seats }),
   },
   {
     level: 'Information', weight: 80, source: `${SVC}.FloatingPool`,
     template: 'Floating license {LicenseId} released by {UserName} on {MachineId} after {Minutes} min',
+    floating: true,
     values: (c) => ({ LicenseId: c.lic.id, UserName: c.user, MachineId: c.machine, Minutes: c.r.int(2, 540) }),
   },
   {
@@ -936,6 +946,7 @@ const EVENTS: EventDef[] = [
   {
     level: 'Warning', weight: 30, source: `${SVC}.FloatingPool`,
     template: 'Floating license request for {LicenseId} by {UserName} denied: all {Seats} seats in use',
+    floating: true,
     values: (c) => ({ LicenseId: c.lic.id, UserName: c.user, Seats: c.lic.seats }),
   },
   {
@@ -963,6 +974,7 @@ const EVENTS: EventDef[] = [
   {
     level: 'Error', weight: 12, source: `${SVC}.FloatingPool`,
     template: 'Could not release floating license {LicenseId} held by {MachineId}',
+    floating: true,
     values: (c) => ({ LicenseId: c.lic.id, MachineId: c.machine }),
     exception: (c) =>
       trace('System.InvalidOperationException', `No lease of license ${c.lic.id} is held by "${c.machine}"; it may have timed out already.`, [
@@ -1039,6 +1051,9 @@ function makeLog(r: Rng, nowMs: number, customers: DatasetCustomer[], owned: num
     }
   });
 
+  const floating = licenses.filter((l) => l.seats >= 5);
+  if (floating.length === 0) floating.push(...licenses);
+
   const levels: LogLevel[] = ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'];
   const levelWeights: [LogLevel, number][] = [
     ['Verbose', 8],
@@ -1056,7 +1071,7 @@ function makeLog(r: Rng, nowMs: number, customers: DatasetCustomer[], owned: num
     // the first six recent entries cover every level, so `--since 24h` shows all of them
     const level = recent && i < levels.length ? levels[i]! : r.weighted(levelWeights);
     const def = r.weighted(EVENTS.filter((d) => d.level === level).map((d) => [d, d.weight] as const));
-    const lic = r.pick(licenses);
+    const lic = r.pick(def.floating ? floating : licenses);
     const ctx: Ctx = {
       r,
       lic,

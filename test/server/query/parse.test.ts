@@ -252,3 +252,14 @@ describe('parseFilter: limits', () => {
     expect(n?.kind === 'or' && n.operands.length).toBe(1000);
   });
 });
+
+describe('parseFilter: invisible characters are named by code point', () => {
+  it.each([
+    ['a\u00a0= 1', 'filter: unexpected character U+00A0 at position 1'],
+    ['\u202Ea', 'filter: unexpected character U+202E at position 0'],
+    ['a = 1\u0000', 'filter: unexpected character U+0000 at position 5'],
+    ['\uD800', 'filter: unexpected character U+D800 at position 0'],
+  ])('%j', (text, message) => {
+    expect(err(text).message).toBe(message);
+  });
+});
