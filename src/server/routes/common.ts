@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { INT32_MAX, type Role } from '../../wire.js';
 import type { Caller } from '../context.js';
 import { badRequest } from '../errors.js';
+import { parseTimeLiteral } from '../query/index.js';
 
 export const OK = { success: true, code: 0, message: 'OK' } as const;
 
@@ -21,10 +22,8 @@ export const ADMIN_ONLY: readonly Role[] = ['Administrator'];
  * `YYYY-MM-DD` (midnight UTC) (contract §2). Returns ms since epoch; 400 naming `field` otherwise.
  */
 export function parseTimestamp(value: string, field: string): number {
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const full = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/.test(value);
-  const ms = date ? Date.parse(`${value}T00:00:00Z`) : full ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) {
+  const ms = parseTimeLiteral(value);
+  if (ms === undefined) {
     throw badRequest(`${field} must be an RFC 3339 timestamp (2025-01-18T14:04:02Z) or a date (2025-01-18), got "${value}"`, field);
   }
   return ms;
