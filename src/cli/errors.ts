@@ -8,6 +8,14 @@ export class UsageError extends Error {
   }
 }
 
+/** A lookup the CLI made (e.g. a list filtered by id) found nothing. Exit code 4. */
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
 /** The user stopped the command (Ctrl-C). Exit code 130. */
 export class InterruptedError extends Error {
   constructor(message = 'interrupted') {
@@ -38,6 +46,7 @@ export const ExitCode = {
 /** The one mapping from an error to an exit code (STYLE §5). */
 export function exitCodeFor(e: unknown): number {
   if (e instanceof UsageError) return ExitCode.USAGE;
+  if (e instanceof NotFoundError) return ExitCode.NOT_FOUND;
   if (e instanceof AuthError) return ExitCode.AUTH;
   if (e instanceof ApiError) {
     if (e.status === 401 || e.status === 403) return ExitCode.AUTH;

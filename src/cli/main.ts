@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import type { Context } from './context.js';
+import { VERSION, type Context } from './context.js';
 import { ExitCode, InterruptedError, exitCodeFor, messageFor } from './errors.js';
 import { buildProgram } from './program.js';
 
@@ -9,6 +9,10 @@ import { buildProgram } from './program.js';
  * unless LIC_DEBUG=1.
  */
 export async function main(argv: string[], ctx: Context): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    ctx.stdout.write(`${VERSION}\n`);
+    return ExitCode.OK;
+  }
   const program = buildProgram(ctx);
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -16,7 +20,9 @@ export async function main(argv: string[], ctx: Context): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       // help and version print and exit 0; every other commander error is usage (already printed)
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.OK;
+      // help shown because no subcommand was given (`lic`, `lic keys`) is a usage error
+      if (e.code === 'commander.help') return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
       if (e.code === 'commander.executeSubCommandAsync') return ExitCode.ERROR;
       return ExitCode.USAGE;
     }

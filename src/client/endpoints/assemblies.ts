@@ -1,0 +1,26 @@
+/** `/v1/assemblies` (spec Assemblies; contract §7). */
+import type { AssemblyList, Envelope, ListQuery } from '../../wire.js';
+import type { ApiClient } from '../request.js';
+import { toQuery } from './query.js';
+
+/** Writable fields of an assembly (contract §7). */
+export interface AssemblyInput {
+  name?: string;
+  version?: string;
+  culture?: string;
+  publicKeyToken?: string;
+  mappingFileId?: number;
+  debugSymbolsKey?: string;
+}
+
+/** GET /v1/assemblies (rule 3 query). */
+export const listAssemblies = (c: ApiClient, query?: ListQuery) =>
+  c.request<AssemblyList>('GET', '/v1/assemblies', { query: toQuery(query) });
+/** POST /v1/assemblies → `assemblyId` (contract §7). */
+export const createAssembly = (c: ApiClient, assembly: AssemblyInput) =>
+  c.request<Envelope & { assemblyId: number }>('POST', '/v1/assemblies', { body: { assembly } });
+/** PUT /v1/assemblies: only the fields present change; a missing id is a 404 (contract §7). */
+export const updateAssembly = (c: ApiClient, assembly: AssemblyInput & { id: number }) =>
+  c.request<Envelope>('PUT', '/v1/assemblies', { body: { assembly } });
+/** DELETE /v1/assemblies/{assemblyId}. */
+export const deleteAssembly = (c: ApiClient, id: number) => c.request<Envelope>('DELETE', `/v1/assemblies/${id}`);

@@ -1,0 +1,28 @@
+/** `/v1/resources` (spec Resources; contract §2, §7). */
+import type { Envelope, ListQuery, ResourceList } from '../../wire.js';
+import type { ApiClient } from '../request.js';
+import { toQuery } from './query.js';
+
+/** Writable fields of a resource; `data` is base64 of the bytes, `password` write-only (contract §2, §7). */
+export interface ResourceInput {
+  name?: string;
+  type?: string;
+  code?: string;
+  description?: string;
+  source?: string;
+  password?: string;
+  data?: string;
+  dataFormat?: string;
+}
+
+/** GET /v1/resources (rule 3 query). */
+export const listResources = (c: ApiClient, query?: ListQuery) =>
+  c.request<ResourceList>('GET', '/v1/resources', { query: toQuery(query) });
+/** POST /v1/resources → `resourceId` (contract §7). */
+export const createResource = (c: ApiClient, resource: ResourceInput) =>
+  c.request<Envelope & { resourceId: number }>('POST', '/v1/resources', { body: { resource } });
+/** PUT /v1/resources: only the fields present change; a missing id is a 404 (contract §7). */
+export const updateResource = (c: ApiClient, resource: ResourceInput & { id: number }) =>
+  c.request<Envelope>('PUT', '/v1/resources', { body: { resource } });
+/** DELETE /v1/resources/{resourceId}. */
+export const deleteResource = (c: ApiClient, id: number) => c.request<Envelope>('DELETE', `/v1/resources/${id}`);

@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import type { Cli } from '../../cli/program.js';
+import { registerAssembliesCreate } from './create.js';
+import { registerAssembliesDelete } from './delete.js';
+import { registerAssembliesList } from './list.js';
+import { registerAssembliesUpdate } from './update.js';
+
+/** `lic assemblies`: .NET assemblies under licensing (spec Assemblies; contract §7). */
+export function registerAssemblies(program: Command, cli: Cli): void {
+  const assemblies = program.command('assemblies').description('Manage .NET assemblies under licensing (Administrator, LicenseManager)');
+  registerAssembliesList(assemblies, cli);
+  registerAssembliesCreate(assemblies, cli);
+  registerAssembliesUpdate(assemblies, cli);
+  registerAssembliesDelete(assemblies, cli);
+}

@@ -1,0 +1,109 @@
+/**
+ * What `assemblies create` and `assemblies update` share: the identity flags, their
+ * client-side checks, and reading an identity from a DLL with the ECMA-335 reader.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { AssemblyInput } from '../../client/endpoints/assemblies.js';
+import { UsageError } from '../../cli/errors.js';
+import { parseId } from '../../cli/parse.js';
+import { NotAnAssemblyError, readAssemblyIdentity } from '../../dotnet/assembly-identity.js';
+
+/** The identity flags as parsed: `--version` (or its alias `--assembly-version`). */
+export interface AssemblyFieldOptions {
+  fromDll?: string;
+  name?: string;
+  version?: string;
+  assemblyVersion?: string;
+  culture?: string;
+  publicKeyToken?: string;
+  mappingFileId?: number;
+  debugSymbolsKey?: string;
+}
+
+/** `--assembly-version`: `a.b.c.d`, each part 0..65535 (ECMA-335 II.22.2) → canonical form without leading zeros. */
+export function parseAssemblyVersion(value: string): string {
+  const m = /^(\d{1,5})\.(\d{1,5})\.(\d{1,5})\.(\d{1,5})$/.exec(value.trim());
+  if (!m || m.slice(1).some((p) => Number(p) > 65535)) {
+    throw new InvalidArgumentError('expected a version a.b.c.d with each part 0..65535, e.g. 4.0.0.0.');
+  }
+  return m.slice(1).map(Number).join('.');
+}
+
+/** `--public-key-token`: 16 hex digits → lowercase; `""` or `null` (as .NET writes it) → '' for none (contract §7). */
+export function parsePublicKeyToken(value: string): string {
+  const v = value.trim();
+  if (v === '' || v.toLowerCase() === 'null') return '';
+  if (!/^[0-9a-fA-F]{16}$/.test(v)) throw new InvalidArgumentError('expected 16 hex digits (e.g. b77a5c561934e089), or "null" for none.');
+  return v.toLowerCase();
+}
+
+/** `--culture`: a culture name (`de`, `zh-Hans`); `neutral` or `""` → '' (ECMA-335 II.22.2: empty Culture column). */
+export function parseCulture(value: string): string {
+  const v = value.trim();
+  if (v === '' || v.toLowerCase() === 'neutral') return '';
+  if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(v)) throw new InvalidArgumentError('expected a culture name such as de or zh-Hans, or "neutral".');
+  return v;
+}
+
+/** `--mapping-file-id`: a resource id (parseId), or 0 for none (contract §7). */
+export function parseMappingFileId(value: string): number {
+  if (value.trim() === '0') return 0;
+  try {
+    return parseId(value);
+  } catch {
+    throw new InvalidArgumentError('expected a resource id (1..2147483647), or 0 for none.');
+  }
+}
+
+/** `--name`: 1..256 characters (contract §9). */
+export function parseAssemblyName(value: string): string {
+  if (value.length === 0 || value.length > 256) throw new InvalidArgumentError('expected 1..256 characters.');
+  return value;
+}
+
+/** Adds the identity flags shared by create and update to `cmd`. */
+export function addAssemblyFieldOptions(cmd: Command): Command {
+  return cmd
+    .option('--from-dll <path>', 'read name, version, culture and public key token from this .NET assembly (the flags below override)')
+    .option('--name <name>', 'simple name, e.g. System.Xml.Linq', parseAssemblyName)
+    .option('--version <a.b.c.d>', 'version, each part 0..65535', parseAssemblyVersion)
+    .addOption(new Option('--assembly-version <a.b.c.d>', 'same as --version').argParser(parseAssemblyVersion).hideHelp())
+    .option('--culture <name>', 'culture name such as de, or neutral', parseCulture)
+    .option('--public-key-token <hex>', '16 hex digits, or null when not strong-named', parsePublicKeyToken)
+    .option('--mapping-file-id <id>', 'id of the resource holding the obfuscation mapping file, or 0 for none', parseMappingFileId)
+    .option('--debug-symbols-key <key>', 'symbol server key of the PDB');
+}
+
+/** Reads the identity of the assembly at `path`. UsageError naming `--from-dll` and the file, with the reason, for anything else. */
+export async function identityFromDll(path: string): Promise<Required<Pick<AssemblyInput, 'name' | 'version' | 'culture' | 'publicKeyToken'>>> {
+  let bytes: Buffer;
+  try {
+    if ((await stat(path)).isDirectory()) throw new UsageError(`--from-dll ${path}: is a directory, not a file`);
+    bytes = await readFile(path);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`--from-dll ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+  }
+  try {
+    const id = readAssemblyIdentity(bytes);
+    return { name: id.name, version: id.version, culture: id.culture === 'neutral' ? '' : id.culture, publicKeyToken: id.publicKeyToken };
+  } catch (e) {
+    if (e instanceof NotAnAssemblyError) throw new UsageError(`--from-dll ${path}: not a .NET assembly: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Flags (and `--from-dll`) → the fields to send; flags win over what the DLL says. */
+export async function assemblyInputFrom(o: AssemblyFieldOptions): Promise<AssemblyInput> {
+  const input: AssemblyInput = o.fromDll ? await identityFromDll(o.fromDll) : {};
+  if (o.name !== undefined) input.name = o.name;
+  const version = o.version ?? o.assemblyVersion;
+  if (version !== undefined) input.version = version;
+  if (o.culture !== undefined) input.culture = o.culture;
+  if (o.publicKeyToken !== undefined) input.publicKeyToken = o.publicKeyToken;
+  if (o.mappingFileId !== undefined) input.mappingFileId = o.mappingFileId;
+  if (o.debugSymbolsKey !== undefined) input.debugSymbolsKey = o.debugSymbolsKey;
+  return input;
+}

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { updateAssembly } from '../../client/endpoints/assemblies.js';
+import { UsageError } from '../../cli/errors.js';
+import { parseId } from '../../cli/parse.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
+
+export type AssembliesUpdateOptions = AssemblyFieldOptions & { id: number };
+
+const FLAGS = '--from-dll, --name, --version, --culture, --public-key-token, --mapping-file-id, --debug-symbols-key';
+
+/** `lic assemblies update ID`: PUT /v1/assemblies with only the flags given (contract §7). */
+export async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Runtime): Promise<void> {
+  const { id, ...fields } = opts;
+  if (Object.values(fields).every((v) => v === undefined)) throw new UsageError(`nothing to change: give at least one of ${FLAGS}`);
+  const input = await assemblyInputFrom(fields);
+  const client = await rt.client();
+  const body = await updateAssembly(client, { id, ...input });
+  if (rt.out.opts.format === 'json') rt.out.json(body);
+  else rt.out.info(`Updated assembly ${id}.`);
+}
+
+/** Declares `assemblies update ID` with the create flags, all optional. */
+export function registerAssembliesUpdate(parent: Command, cli: Cli): void {
+  const cmd = parent
+    .command('update')
+    .description('Change an assembly: only the fields given are sent (--from-dll sends the identity read from the file)')
+    .argument('<id>', 'assembly id', parseId);
+  addAssemblyFieldOptions(cmd)
+    .addHelpText('after', '\nExamples:\n  lic assemblies update 3 --from-dll bin/Release/MyLib.dll\n  lic assemblies update 3 --mapping-file-id 0')
+    .action(async (id: number, o: AssemblyFieldOptions, c: Command) => runAssembliesUpdate({ ...o, id }, cli.runtimeOf(c)));
+}

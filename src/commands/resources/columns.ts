@@ -1,0 +1,26 @@
+import type { Column } from '../../cli/output.js';
+import type { Resource } from '../../wire.js';
+
+/**
+ * Bytes of a resource's data: the service's `dataSize` when it sends one (lic serve
+ * does), else computed from the base64 `data` (contract §2), padding and URL-safe
+ * alphabet allowed. '' when neither is present (a `select` without them).
+ */
+export function resourceSize(r: Partial<Resource> & { dataSize?: number }): number | '' {
+  if (typeof r.dataSize === 'number') return r.dataSize;
+  if (typeof r.data !== 'string') return '';
+  const body = r.data.replace(/[=\s]+$/, '');
+  return Math.floor((body.length * 3) / 4);
+}
+
+/** Table columns of a resource: the size of its data, never the data or the password. */
+export const RESOURCE_COLUMNS: Column<Resource>[] = [
+  { header: 'ID', get: (r) => r.id },
+  { header: 'NAME', get: (r) => r.name },
+  { header: 'TYPE', get: (r) => r.type },
+  { header: 'FORMAT', get: (r) => r.dataFormat },
+  { header: 'CODE', get: (r) => r.code },
+  { header: 'SIZE', get: (r) => resourceSize(r) },
+  { header: 'UPDATED', get: (r) => r.updatedAt },
+  { header: 'DESCRIPTION', get: (r) => r.description },
+];

@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { createResource } from '../../client/endpoints/resources.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
+
+export type ResourcesCreateOptions = ResourceFieldOptions & { name: string; type: string };
+
+/** `lic resources create --name N --type T ...`: POST /v1/resources; prints the new id. */
+export async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runtime): Promise<void> {
+  const input = await resourceInputFrom(opts, rt, `resource "${opts.name}"`);
+  const client = await rt.client();
+  const body = await createResource(client, input);
+  await rt.out.record(body, [['id', body.resourceId]]);
+}
+
+/** Declares `resources create` and its flags (parse only; the work is runResourcesCreate). */
+export function registerResourcesCreate(parent: Command, cli: Cli): void {
+  const cmd = parent.command('create').description('Create a resource from a file (or stdin); the password only from stdin or a prompt');
+  addResourceFieldOptions(cmd, true)
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n' +
+        '  lic resources create --name "New license" --type email --format html --data-file - < new-license-email.html\n' +
+        '  printf %s "$PFX_PASSWORD" | lic resources create --name key2 --type RSA --format PFX --data-file key.pfx --password-stdin',
+    )
+    .action(async (o: ResourcesCreateOptions, c: Command) => runResourcesCreate(o, cli.runtimeOf(c)));
+}

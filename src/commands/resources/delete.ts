@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { deleteResource } from '../../client/endpoints/resources.js';
+import { parseId } from '../../cli/parse.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+
+export interface ResourcesDeleteOptions {
+  id: number;
+  yes?: boolean;
+}
+
+/** `lic resources delete ID`: confirms, then DELETE /v1/resources/{id}. */
+export async function runResourcesDelete(opts: ResourcesDeleteOptions, rt: Runtime): Promise<void> {
+  await rt.confirm(`delete resource ${opts.id}`, opts.yes);
+  const client = await rt.client();
+  const body = await deleteResource(client, opts.id);
+  if (rt.out.opts.format === 'json') rt.out.json(body);
+  else rt.out.info(`Deleted resource ${opts.id}.`);
+}
+
+/** Declares `resources delete ID [--yes]`. */
+export function registerResourcesDelete(parent: Command, cli: Cli): void {
+  parent
+    .command('delete')
+    .alias('rm')
+    .description('Delete a resource (asks first; --yes off a terminal)')
+    .argument('<id>', 'resource id', parseId)
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runResourcesDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
+}

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, basename } from 'node:path';
+import type { Command } from 'commander';
+import { listResources } from '../../client/endpoints/resources.js';
+import { NotFoundError, UsageError } from '../../cli/errors.js';
+import { parseId } from '../../cli/parse.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+import type { Resource } from '../../wire.js';
+import { resourceSize } from './columns.js';
+import { describeFsError } from './input.js';
+
+export interface ResourcesGetOptions {
+  id: number;
+  /** a path, or `-` for stdout */
+  dataOut?: string;
+}
+
+/** Checks before any request that `--data-out PATH` can be written: its directory exists and it is not a directory itself. */
+async function checkDataOut(path: string): Promise<void> {
+  try {
+    const st = await stat(path);
+    if (st.isDirectory()) throw new UsageError(`--data-out ${path}: is a directory; give a file path`);
+    return;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`--data-out ${path}: ${describeFsError(e)}`);
+  }
+  try {
+    if (!(await stat(dirname(path))).isDirectory()) throw new UsageError(`--data-out ${path}: ${dirname(path)} is not a directory`);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`--data-out ${path}: directory ${dirname(path)}: ${describeFsError(e)}`);
+  }
+}
+
+/** Writes `bytes` to `path` whole or not at all: a temporary file beside it, then a rename. */
+async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(tmp, bytes, { flag: 'wx' });
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw new Error(`cannot write --data-out ${path}: ${describeFsError(e)}`);
+  }
+}
+
+/**
+ * `lic resources get ID`: the record via GET /v1/resources?filter=Id = ID (the API has no
+ * GET by id); ApiError 404 (exit 4) when none matches. Shows the data's size, never the
+ * data or the password; `--data-out` writes the decoded bytes as they are (contract §2).
+ */
+export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<void> {
+  const toStdout = opts.dataOut === '-';
+  if (toStdout && rt.out.opts.format === 'json') {
+    throw new UsageError('--data-out - and -o json would both write to stdout; write the data to a file instead');
+  }
+  if (opts.dataOut !== undefined && !toStdout) await checkDataOut(opts.dataOut);
+  const client = await rt.client();
+  const body = await listResources(client, { filter: `Id = ${opts.id}`, take: 1 });
+  const r = (body.resources ?? [])[0] as Resource | undefined;
+  if (!r || r.id !== opts.id) {
+    throw new NotFoundError(`no resource with id ${opts.id}`);
+  }
+  const bytes = opts.dataOut !== undefined ? Buffer.from(r.data ?? '', 'base64') : undefined;
+  if (toStdout) {
+    rt.out.raw(bytes!);
+    return;
+  }
+  if (opts.dataOut !== undefined) {
+    await writeWhole(opts.dataOut, bytes!);
+    rt.out.info(`Wrote ${bytes!.length} bytes of resource ${r.id} to ${opts.dataOut}.`);
+  }
+  await rt.out.record(body, [
+    ['id', r.id],
+    ['name', r.name],
+    ['type', r.type],
+    ['format', r.dataFormat],
+    ['code', r.code],
+    ['size', resourceSize(r)],
+    ['description', r.description],
+    ['source', r.source],
+    ['created', r.createdAt],
+    ['updated', r.updatedAt],
+  ]);
+}
+
+/** Declares `resources get ID [--data-out PATH|-]`. */
+export function registerResourcesGet(parent: Command, cli: Cli): void {
+  parent
+    .command('get')
+    .description('Show one resource (size of its data, never the data or password); --data-out writes the data')
+    .argument('<id>', 'resource id', parseId)
+    .option('--data-out <path>', 'write the data bytes to this file, or - for stdout (then nothing else goes to stdout)')
+    .addHelpText('after', '\nExamples:\n  lic resources get 1\n  lic resources get 1 --data-out Keys.snk\n  lic resources get 2 --data-out - > new-license-email.html')
+    .action(async (id: number, o: { dataOut?: string }, cmd: Command) => runResourcesGet({ id, dataOut: o.dataOut }, cli.runtimeOf(cmd)));
+}

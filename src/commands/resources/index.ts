@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import type { Cli } from '../../cli/program.js';
+import { registerResourcesCreate } from './create.js';
+import { registerResourcesDelete } from './delete.js';
+import { registerResourcesGet } from './get.js';
+import { registerResourcesList } from './list.js';
+import { registerResourcesUpdate } from './update.js';
+
+/** `lic resources`: signing keys, e-mail templates and other files kept by the service (spec Resources; contract §7). */
+export function registerResources(program: Command, cli: Cli): void {
+  const resources = program
+    .command('resources')
+    .description('Manage resources: signing keys, e-mail templates, mapping files (Administrator, LicenseManager, Sales)');
+  registerResourcesList(resources, cli);
+  registerResourcesGet(resources, cli);
+  registerResourcesCreate(resources, cli);
+  registerResourcesUpdate(resources, cli);
+  registerResourcesDelete(resources, cli);
+}

@@ -1,0 +1,132 @@
+/**
+ * What `resources create` and `resources update` share: the field flags, reading the
+ * data file (or stdin), and taking the password from stdin or a hidden prompt, never
+ * from an option value (brief: secrets never in argv).
+ */
+import { stat, readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { ResourceInput } from '../../client/endpoints/resources.js';
+import { UsageError } from '../../cli/errors.js';
+import type { Runtime } from '../../cli/runtime.js';
+
+/**
+ * Largest `--data-file` in bytes: 7 MiB. Its base64 (4/3 larger) plus the other fields
+ * must fit the service's 10 MiB body limit (contract §9), so a larger file is refused
+ * before anything is sent.
+ */
+export const MAX_DATA_BYTES = 7 * 1024 * 1024;
+/** Names and codes at most 256 characters (contract §9). */
+const MAX_NAME = 256;
+
+/** The field flags of create/update, as commander parsed them. */
+export interface ResourceFieldOptions {
+  name?: string;
+  type?: string;
+  code?: string;
+  format?: string;
+  description?: string;
+  source?: string;
+  /** a path, or `-` for stdin */
+  dataFile?: string;
+  passwordStdin?: boolean;
+  passwordPrompt?: boolean;
+}
+
+/** Adds the field flags shared by create and update to `cmd`. There is deliberately no option that takes a password. */
+export function addResourceFieldOptions(cmd: Command, required: boolean): Command {
+  const named = required ? cmd.requiredOption.bind(cmd) : cmd.option.bind(cmd);
+  named('--name <name>', 'unique name, 1..256 characters');
+  named('--type <type>', 'RSA (signing key pair), email (HTML template), or any other value');
+  return cmd
+    .option('--code <code>', 'unique code, up to 256 characters ("" for none)')
+    .option('--format <format>', 'data format: SNK for RSA key pairs, html for e-mail templates, ...')
+    .option('--description <text>', 'free text')
+    .option('--source <text>', 'where the data came from')
+    .option('--data-file <path>', `file whose bytes become the data, or - for stdin (at most ${MAX_DATA_BYTES / 1024 / 1024} MiB)`)
+    .option('--password-stdin', 'read the password of the data (e.g. of a key pair) from stdin')
+    .option('--password-prompt', 'ask for the password of the data with a hidden prompt (terminal only)');
+}
+
+/** Reads the bytes of `--data-file` (`-` = stdin). UsageError naming the flag for a missing, unreadable or too large file. */
+export async function readDataFile(path: string, rt: Runtime): Promise<Buffer> {
+  const tooBig = (n: number) =>
+    new UsageError(`--data-file ${path}: ${n} bytes is more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB; the service takes bodies up to 10 MiB and base64 adds a third)`);
+  if (path === '-') {
+    const bytes = await rt.ctx.stdin.readAll();
+    if (bytes.length > MAX_DATA_BYTES) throw tooBig(bytes.length);
+    return bytes;
+  }
+  try {
+    const st = await stat(path);
+    if (st.isDirectory()) throw new UsageError(`--data-file ${path}: is a directory, not a file`);
+    if (st.isFile() && st.size > MAX_DATA_BYTES) throw tooBig(st.size);
+    const bytes = await readFile(path);
+    // a FIFO or device has no size up front
+    if (bytes.length > MAX_DATA_BYTES) throw tooBig(bytes.length);
+    return bytes;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`--data-file ${path}: ${describeFsError(e)}`);
+  }
+}
+
+/** A node:fs error as a short reason, without the stack or the syscall noise. */
+export function describeFsError(e: unknown): string {
+  switch ((e as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory, not a file';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    default:
+      return (e as Error).message ?? String(e);
+  }
+}
+
+/** The password from stdin (one trailing newline dropped, like `docker login --password-stdin`) or a hidden prompt. */
+async function readPassword(o: ResourceFieldOptions, rt: Runtime, label: string): Promise<string> {
+  let password: string;
+  if (o.passwordStdin) {
+    password = (await rt.ctx.stdin.readAll()).toString('utf8').replace(/\n$/, '').replace(/\r$/, '');
+    if (!password) throw new UsageError('--password-stdin: stdin was empty');
+  } else {
+    if (!rt.ctx.stdin.isTTY || !rt.ctx.stderr.isTTY) {
+      throw new UsageError('--password-prompt needs a terminal; pipe the password in with --password-stdin instead');
+    }
+    password = await rt.ctx.prompter.secret(`Password for ${label}:`);
+    if (!password) throw new UsageError('the password is empty; nothing was sent');
+  }
+  return password;
+}
+
+/**
+ * Flags → the fields to send: only those given (update sends only those, contract §7).
+ * Reads the data file and the password. UsageError for conflicting stdin uses, an empty
+ * or over-long name, an over-long code, or a bad data file.
+ */
+export async function resourceInputFrom(o: ResourceFieldOptions, rt: Runtime, label: string): Promise<ResourceInput> {
+  if (o.passwordStdin && o.passwordPrompt) throw new UsageError('give one of --password-stdin and --password-prompt');
+  if (o.passwordStdin && o.dataFile === '-') {
+    throw new UsageError('--data-file - and --password-stdin both read stdin; give the data as a file path');
+  }
+  if (o.name !== undefined && (o.name.length === 0 || o.name.length > MAX_NAME)) {
+    throw new UsageError(`--name must be 1..${MAX_NAME} characters (got ${o.name.length})`);
+  }
+  if (o.code !== undefined && o.code.length > MAX_NAME) {
+    throw new UsageError(`--code must be at most ${MAX_NAME} characters (got ${o.code.length})`);
+  }
+  const input: ResourceInput = {};
+  if (o.name !== undefined) input.name = o.name;
+  if (o.type !== undefined) input.type = o.type;
+  if (o.code !== undefined) input.code = o.code;
+  if (o.format !== undefined) input.dataFormat = o.format;
+  if (o.description !== undefined) input.description = o.description;
+  if (o.source !== undefined) input.source = o.source;
+  if (o.dataFile !== undefined) input.data = (await readDataFile(o.dataFile, rt)).toString('base64');
+  if (o.passwordStdin || o.passwordPrompt) input.password = await readPassword(o, rt, label);
+  return input;
+}

@@ -1,0 +1,248 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../context.js';
+import { ApiFailure, badRequest, notFound } from '../errors.js';
+import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { OK, idSchema } from './common.js';
+import { Code, INT32_MAX, type Role } from '../../wire.js';
+
+/** Roles of every `/v1/assemblies` operation (spec, Assemblies). */
+export const ASSEMBLY_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
+
+/** Fields of an assembly in lists (spec Assembly; contract §7). */
+export const assemblySource: ListSource = {
+  from: 'assemblies a',
+  spec: {
+    fields: [
+      { name: 'id', column: 'a.id', type: 'int' },
+      { name: 'name', column: 'a.name', type: 'string' },
+      { name: 'version', column: 'a.version', type: 'string' },
+      { name: 'culture', column: 'a.culture', type: 'string' },
+      { name: 'publicKeyToken', column: 'a.public_key_token', type: 'string' },
+      { name: 'mappingFileId', column: 'a.mapping_file_id', type: 'int' },
+      { name: 'debugSymbolsKey', column: 'a.debug_symbols_key', type: 'string' },
+    ],
+    defaultSort: [{ name: 'id', desc: false }],
+  },
+};
+
+const assemblyWriteProps = {
+  id: { type: 'integer', description: 'on insert: ignored (the service assigns ids)' },
+  name: { type: 'string', minLength: 1, maxLength: 256, description: 'simple name, e.g. System.Xml.Linq' },
+  version: { type: 'string', maxLength: 64, description: 'a.b.c.d, each 0..65535, or "" for none' },
+  culture: { type: 'string', maxLength: 256, description: 'culture name such as de or zh-Hans; "" or "neutral" for none (stored as "")' },
+  publicKeyToken: { type: 'string', maxLength: 64, description: '16 hex digits, or "" when not strong-named; stored lowercase' },
+  mappingFileId: { type: 'integer', minimum: 0, maximum: INT32_MAX, description: 'id of a resource (the obfuscation mapping file), or 0 for none' },
+  debugSymbolsKey: { type: 'string', maxLength: 4096 },
+} as const;
+
+/** An assembly as returned; every property optional because `select` picks a subset. */
+const assemblyRecordSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    version: { type: 'string' },
+    culture: { type: 'string' },
+    publicKeyToken: { type: 'string' },
+    mappingFileId: { type: 'integer' },
+    debugSymbolsKey: { type: 'string' },
+  },
+} as const;
+
+const envelopeProps = {
+  success: { type: 'boolean' },
+  code: { type: 'integer' },
+  message: { type: 'string' },
+} as const;
+const envelopeSchema = { type: 'object', properties: envelopeProps } as const;
+
+interface AssemblyBody {
+  id?: number;
+  name?: string;
+  version?: string;
+  culture?: string;
+  publicKeyToken?: string;
+  mappingFileId?: number;
+  debugSymbolsKey?: string;
+}
+
+/** `a.b.c.d` with each part 0..65535 (ECMA-335 II.22.2: four 16-bit numbers) → canonical form (no leading zeros); '' stays ''. 400 otherwise. */
+export function normalizeVersion(v: string): string {
+  if (v === '') return '';
+  const m = /^(\d{1,5})\.(\d{1,5})\.(\d{1,5})\.(\d{1,5})$/.exec(v);
+  if (!m || m.slice(1).some((p) => Number(p) > 65535)) {
+    throw badRequest(`assembly.version must be a.b.c.d with each part 0..65535 (e.g. 4.0.0.0), got "${v}"`, 'assembly.version');
+  }
+  return m.slice(1).map(Number).join('.');
+}
+
+/** A public key token: 16 hex digits (stored lowercase) or '' (contract §7). 400 otherwise. */
+export function normalizeToken(t: string): string {
+  if (t === '') return '';
+  if (!/^[0-9a-fA-F]{16}$/.test(t)) {
+    throw badRequest(`assembly.publicKeyToken must be 16 hex digits or empty, got "${t}"`, 'assembly.publicKeyToken');
+  }
+  return t.toLowerCase();
+}
+
+/** A culture name (letters, digits, hyphens, like `de` or `zh-Hans`); `neutral` means none and is stored as '' (ECMA-335 II.22.2). */
+export function normalizeCulture(c: string): string {
+  if (c === '' || c.toLowerCase() === 'neutral') return '';
+  if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(c)) {
+    throw badRequest(`assembly.culture must be a culture name such as de or zh-Hans, or "neutral"/"" for none, got "${c}"`, 'assembly.culture');
+  }
+  return c;
+}
+
+interface Identity {
+  name: string;
+  version: string;
+  culture: string;
+  publicKeyToken: string;
+}
+
+const describeIdentity = (i: Identity) =>
+  `${i.name}, Version=${i.version || '(none)'}, Culture=${i.culture || 'neutral'}, PublicKeyToken=${i.publicKeyToken || 'null'}`;
+
+/** `/v1/assemblies`: list, insert, update, delete (spec Assemblies; contract §7). */
+export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+  const { db } = ctx;
+  const config = { roles: ASSEMBLY_ROLES };
+  const resourceExists = db.prepare<[number], number>('SELECT 1 FROM resources WHERE id = ?').pluck();
+  const identityOwner = db
+    .prepare<[string, string, string, string], number>(
+      'SELECT id FROM assemblies WHERE name = ? AND version = ? AND culture = ? AND public_key_token = ?',
+    )
+    .pluck();
+  const current = db.prepare<[number], Identity>(
+    'SELECT name, version, culture, public_key_token AS publicKeyToken FROM assemblies WHERE id = ?',
+  );
+
+  function checkMappingFile(id: number | undefined): void {
+    if (id !== undefined && id !== 0 && !resourceExists.get(id)) {
+      throw badRequest(`assembly.mappingFileId ${id} is not the id of a resource (use 0 for none)`, 'assembly.mappingFileId');
+    }
+  }
+
+  function checkIdentity(i: Identity, selfId: number | null): void {
+    const owner = identityOwner.get(i.name, i.version, i.culture, i.publicKeyToken);
+    if (owner !== undefined && owner !== selfId) {
+      const message = `an assembly with identity "${describeIdentity(i)}" already exists: assembly ${owner}`;
+      throw new ApiFailure(409, Code.ALREADY_EXISTS, message, [{ field: 'assembly', reason: message }]);
+    }
+  }
+
+  app.get<{ Querystring: ListParams }>('/v1/assemblies', {
+    config,
+    schema: {
+      summary: 'List assemblies',
+      querystring: { type: 'object', properties: listQuerySchema },
+      response: {
+        200: {
+          type: 'object',
+          properties: {
+            ...envelopeProps,
+            assemblies: { type: 'array', items: assemblyRecordSchema },
+            totalAssembliesCount: { type: 'integer' },
+          },
+        },
+      },
+    },
+  }, async (req) => {
+    const { records, total } = listPage(db, assemblySource, req.query);
+    return { ...OK, assemblies: records, totalAssembliesCount: total };
+  });
+
+  app.post<{ Body: { assembly: AssemblyBody & { name: string } } }>('/v1/assemblies', {
+    config,
+    schema: {
+      summary: 'Insert an assembly',
+      body: {
+        type: 'object',
+        required: ['assembly'],
+        properties: {
+          assembly: { type: 'object', required: ['name'], properties: assemblyWriteProps, additionalProperties: false },
+        },
+        additionalProperties: false,
+      },
+      response: { 200: { type: 'object', properties: { ...envelopeProps, assemblyId: { type: 'integer' } } } },
+    },
+  }, async (req) => {
+    const a = req.body.assembly;
+    const identity: Identity = {
+      name: a.name,
+      version: normalizeVersion(a.version ?? ''),
+      culture: normalizeCulture(a.culture ?? ''),
+      publicKeyToken: normalizeToken(a.publicKeyToken ?? ''),
+    };
+    checkMappingFile(a.mappingFileId);
+    checkIdentity(identity, null);
+    const r = db.prepare(
+      `INSERT INTO assemblies (name, version, culture, public_key_token, mapping_file_id, debug_symbols_key)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(identity.name, identity.version, identity.culture, identity.publicKeyToken, a.mappingFileId ?? 0, a.debugSymbolsKey ?? '');
+    const id = Number(r.lastInsertRowid);
+    req.audit = { recordId: id };
+    return { ...OK, assemblyId: id };
+  });
+
+  app.put<{ Body: { assembly: AssemblyBody & { id: number } } }>('/v1/assemblies', {
+    config,
+    schema: {
+      summary: 'Update an assembly: only the fields present change',
+      body: {
+        type: 'object',
+        required: ['assembly'],
+        properties: {
+          assembly: {
+            type: 'object',
+            required: ['id'],
+            properties: { ...assemblyWriteProps, id: idSchema },
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
+      response: { 200: envelopeSchema },
+    },
+  }, async (req) => {
+    const a = req.body.assembly;
+    const change: Partial<Identity> = {};
+    if (a.name !== undefined) change.name = a.name;
+    if (a.version !== undefined) change.version = normalizeVersion(a.version);
+    if (a.culture !== undefined) change.culture = normalizeCulture(a.culture);
+    if (a.publicKeyToken !== undefined) change.publicKeyToken = normalizeToken(a.publicKeyToken);
+    checkMappingFile(a.mappingFileId);
+    const before = current.get(a.id);
+    if (!before) throw notFound(`no assembly with id ${a.id}`);
+    checkIdentity({ ...before, ...change }, a.id);
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    const changed: string[] = [];
+    const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
+    if (change.name !== undefined) set('name', 'name', change.name);
+    if (change.version !== undefined) set('version', 'version', change.version);
+    if (change.culture !== undefined) set('culture', 'culture', change.culture);
+    if (change.publicKeyToken !== undefined) set('publicKeyToken', 'public_key_token', change.publicKeyToken);
+    if (a.mappingFileId !== undefined) set('mappingFileId', 'mapping_file_id', a.mappingFileId);
+    if (a.debugSymbolsKey !== undefined) set('debugSymbolsKey', 'debug_symbols_key', a.debugSymbolsKey);
+    if (sets.length > 0) db.prepare(`UPDATE assemblies SET ${sets.join(', ')} WHERE id = ?`).run(...params, a.id);
+    req.audit = { recordId: a.id, properties: { Changed: changed } };
+    return { ...OK };
+  });
+
+  app.delete<{ Params: { assemblyId: number } }>('/v1/assemblies/:assemblyId', {
+    config,
+    schema: {
+      summary: 'Delete an assembly',
+      params: { type: 'object', properties: { assemblyId: idSchema }, required: ['assemblyId'] },
+      response: { 200: envelopeSchema },
+    },
+  }, async (req) => {
+    const id = req.params.assemblyId;
+    const r = db.prepare('DELETE FROM assemblies WHERE id = ?').run(id);
+    if (r.changes === 0) throw notFound(`no assembly with id ${id}`);
+    req.audit = { recordId: id };
+    return { ...OK };
+  });
+}

@@ -1,0 +1,258 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../context.js';
+import { ApiFailure, badRequest, notFound } from '../errors.js';
+import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { OK, idSchema } from './common.js';
+import { Code, type Role } from '../../wire.js';
+
+/** 409 ALREADY_EXISTS whose details name `field` (contract §1). */
+const taken = (message: string, field: string) => new ApiFailure(409, Code.ALREADY_EXISTS, message, [{ field, reason: message }]);
+
+/** Roles of every `/v1/resources` operation (spec, Resources). */
+export const RESOURCE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager', 'Sales'];
+
+/** Stored BLOB (a Buffer from better-sqlite3) → base64 on the wire (contract §2). */
+const blobToBase64 = (v: unknown): string =>
+  v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : '';
+
+/**
+ * Fields of a resource in lists (spec Resource; contract §2, §7). `data` is selectable but
+ * neither filterable nor sortable; `password` is write-only: its column is the literal `''`,
+ * so the stored value is never read, returned or matched by a filter (a filter on it would
+ * let a caller guess it). `dataSize` (bytes of `data`) is our addition, so a table can show
+ * sizes without fetching the data: `select=Id,Name,DataSize`.
+ */
+export const resourceSource: ListSource = {
+  from: 'resources r',
+  spec: {
+    fields: [
+      { name: 'id', column: 'r.id', type: 'int' },
+      { name: 'name', column: 'r.name', type: 'string' },
+      { name: 'type', column: 'r.type', type: 'string' },
+      { name: 'code', column: 'r.code', type: 'string' },
+      { name: 'description', column: 'r.description', type: 'string' },
+      { name: 'source', column: 'r.source', type: 'string' },
+      { name: 'password', column: "''", type: 'string', queryable: false, toWire: () => '' },
+      { name: 'createdAt', column: 'r.created_at', type: 'timestamp' },
+      { name: 'updatedAt', column: 'r.updated_at', type: 'timestamp' },
+      { name: 'data', column: 'r.data', type: 'string', queryable: false, toWire: blobToBase64 },
+      { name: 'dataFormat', column: 'r.data_format', type: 'string' },
+      // length() of a BLOB reads the record header only, not the bytes
+      { name: 'dataSize', column: 'length(r.data)', type: 'int' },
+    ],
+    defaultSort: [{ name: 'id', desc: false }],
+  },
+};
+
+const name256 = { type: 'string', maxLength: 256 } as const;
+const text4096 = { type: 'string', maxLength: 4096 } as const;
+
+/** Writable fields of a resource (contract §7, §9); `id`, timestamps and `dataSize` are accepted and ignored. */
+const resourceWriteProps = {
+  id: { type: 'integer', description: 'on insert: ignored (the service assigns ids)' },
+  name: { type: 'string', minLength: 1, maxLength: 256, description: 'unique' },
+  type: { ...name256, description: 'RSA (signing key pair), email (HTML template), or any other value' },
+  code: { ...name256, description: 'unique when not empty' },
+  description: text4096,
+  source: text4096,
+  password: {
+    type: 'string',
+    maxLength: 1024,
+    writeOnly: true,
+    description: 'write-only: stored, always returned as ""; on update "" leaves it unchanged',
+  },
+  createdAt: { type: 'string', maxLength: 64, readOnly: true, description: 'ignored: set by the service' },
+  updatedAt: { type: 'string', maxLength: 64, readOnly: true, description: 'ignored: set by the service' },
+  data: { type: 'string', contentEncoding: 'base64', description: 'the bytes, base64 (standard or URL-safe, padding optional)' },
+  dataFormat: { ...name256, description: 'SNK for RSA key pairs, html for e-mail templates, or any other value' },
+  dataSize: { type: 'integer', readOnly: true, description: 'ignored: computed from data' },
+} as const;
+
+/** A resource as returned; every property optional because `select` picks a subset. */
+const resourceRecordSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    type: { type: 'string' },
+    code: { type: 'string' },
+    description: { type: 'string' },
+    source: { type: 'string' },
+    password: { type: 'string', description: 'always ""' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+    data: { type: 'string', contentEncoding: 'base64' },
+    dataFormat: { type: 'string' },
+    dataSize: { type: 'integer', description: 'bytes of data (lic serve extension)' },
+  },
+} as const;
+
+const envelopeProps = {
+  success: { type: 'boolean' },
+  code: { type: 'integer' },
+  message: { type: 'string' },
+} as const;
+const envelopeSchema = { type: 'object', properties: envelopeProps } as const;
+
+interface ResourceBody {
+  id?: number;
+  name?: string;
+  type?: string;
+  code?: string;
+  description?: string;
+  source?: string;
+  password?: string;
+  data?: string;
+  dataFormat?: string;
+}
+
+/**
+ * Decodes protobuf-JSON `bytes`: standard or URL-safe base64, padding optional (the
+ * protobuf JSON mapping accepts all four). Throws a 400 naming `field` for anything else.
+ */
+export function decodeBase64Field(value: string, field: string): Buffer {
+  const body = value.replace(/={1,2}$/, '');
+  const padded = body.length !== value.length;
+  if (!/^[A-Za-z0-9+/_-]*$/.test(body) || body.length % 4 === 1 || (padded && value.length % 4 !== 0)) {
+    throw badRequest(`${field} must be base64 (RFC 4648, standard or URL-safe alphabet)`, field);
+  }
+  return Buffer.from(body, 'base64');
+}
+
+/** `/v1/resources`: list, insert, update, delete (spec Resources; contract §2, §7, §9). */
+export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+  const { db } = ctx;
+  const config = { roles: RESOURCE_ROLES };
+  const nameOwner = db.prepare<[string], number>('SELECT id FROM resources WHERE name = ?').pluck();
+  const codeOwner = db.prepare<[string], number>("SELECT id FROM resources WHERE code = ? AND code <> ''").pluck();
+  const exists = db.prepare<[number], number>('SELECT 1 FROM resources WHERE id = ?').pluck();
+
+  /** 409 naming the field when name or a non-empty code is taken by another resource (contract §1, §9). */
+  function checkUnique(r: ResourceBody, selfId: number | null): void {
+    if (r.name !== undefined) {
+      const owner = nameOwner.get(r.name);
+      if (owner !== undefined && owner !== selfId) {
+        throw taken(`resource.name "${r.name}" is already taken by resource ${owner}`, 'resource.name');
+      }
+    }
+    if (r.code !== undefined && r.code !== '') {
+      const owner = codeOwner.get(r.code);
+      if (owner !== undefined && owner !== selfId) {
+        throw taken(`resource.code "${r.code}" is already taken by resource ${owner}`, 'resource.code');
+      }
+    }
+  }
+
+  app.get<{ Querystring: ListParams }>('/v1/resources', {
+    config,
+    schema: {
+      summary: 'List resources',
+      querystring: { type: 'object', properties: listQuerySchema },
+      response: {
+        200: {
+          type: 'object',
+          properties: {
+            ...envelopeProps,
+            resources: { type: 'array', items: resourceRecordSchema },
+            totalResourcesCount: { type: 'integer' },
+          },
+        },
+      },
+    },
+  }, async (req) => {
+    const { records, total } = listPage(db, resourceSource, req.query);
+    return { ...OK, resources: records, totalResourcesCount: total };
+  });
+
+  app.post<{ Body: { resource: ResourceBody } }>('/v1/resources', {
+    config,
+    schema: {
+      summary: 'Insert a resource',
+      body: {
+        type: 'object',
+        required: ['resource'],
+        properties: {
+          resource: { type: 'object', required: ['name'], properties: resourceWriteProps, additionalProperties: false },
+        },
+        additionalProperties: false,
+      },
+      response: {
+        200: { type: 'object', properties: { ...envelopeProps, resourceId: { type: 'integer' } } },
+      },
+    },
+  }, async (req) => {
+    const r = req.body.resource;
+    const data = r.data === undefined ? Buffer.alloc(0) : decodeBase64Field(r.data, 'resource.data');
+    checkUnique(r, null);
+    const now = ctx.now().getTime();
+    const res = db.prepare(
+      `INSERT INTO resources (name, type, code, description, source, password, created_at, updated_at, data, data_format)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(r.name, r.type ?? '', r.code ?? '', r.description ?? '', r.source ?? '', r.password ?? '', now, now, data, r.dataFormat ?? '');
+    const id = Number(res.lastInsertRowid);
+    req.audit = { recordId: id };
+    return { ...OK, resourceId: id };
+  });
+
+  app.put<{ Body: { resource: ResourceBody & { id: number } } }>('/v1/resources', {
+    config,
+    schema: {
+      summary: 'Update a resource: only the fields present change',
+      body: {
+        type: 'object',
+        required: ['resource'],
+        properties: {
+          resource: {
+            type: 'object',
+            required: ['id'],
+            properties: { ...resourceWriteProps, id: idSchema },
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
+      response: { 200: envelopeSchema },
+    },
+  }, async (req) => {
+    const r = req.body.resource;
+    const data = r.data === undefined ? undefined : decodeBase64Field(r.data, 'resource.data');
+    if (!exists.get(r.id)) throw notFound(`no resource with id ${r.id}`);
+    checkUnique(r, r.id);
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    const changed: string[] = [];
+    const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
+    if (r.name !== undefined) set('name', 'name', r.name);
+    if (r.type !== undefined) set('type', 'type', r.type);
+    if (r.code !== undefined) set('code', 'code', r.code);
+    if (r.description !== undefined) set('description', 'description', r.description);
+    if (r.source !== undefined) set('source', 'source', r.source);
+    // the password reads back as "": a record sent back unchanged must not wipe it
+    if (r.password !== undefined && r.password !== '') set('password', 'password', r.password);
+    if (data !== undefined) set('data', 'data', data);
+    if (r.dataFormat !== undefined) set('dataFormat', 'data_format', r.dataFormat);
+    if (sets.length > 0) {
+      sets.push('updated_at = ?');
+      params.push(ctx.now().getTime());
+      db.prepare(`UPDATE resources SET ${sets.join(', ')} WHERE id = ?`).run(...params, r.id);
+    }
+    // field names only: never the data or the password
+    req.audit = { recordId: r.id, properties: { Changed: changed } };
+    return { ...OK };
+  });
+
+  app.delete<{ Params: { resourceId: number } }>('/v1/resources/:resourceId', {
+    config,
+    schema: {
+      summary: 'Delete a resource',
+      params: { type: 'object', properties: { resourceId: idSchema }, required: ['resourceId'] },
+      response: { 200: envelopeSchema },
+    },
+  }, async (req) => {
+    const id = req.params.resourceId;
+    const r = db.prepare('DELETE FROM resources WHERE id = ?').run(id);
+    if (r.changes === 0) throw notFound(`no resource with id ${id}`);
+    req.audit = { recordId: id };
+    return { ...OK };
+  });
+}

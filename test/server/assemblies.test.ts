@@ -1,0 +1,240 @@
+/** `/v1/assemblies` over raw HTTP: spec Assemblies; contract §1-§3, §7. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(() => svc.close());
+
+let seq = 0;
+const unique = (prefix = 'Asm') => `${prefix}.N${++seq}`;
+const post = (assembly: unknown, key = svc.adminKey) => http(svc, 'POST', '/v1/assemblies', { key, body: { assembly } });
+const put = (assembly: unknown, key = svc.adminKey) => http(svc, 'PUT', '/v1/assemblies', { key, body: { assembly } });
+const list = (query = '', key = svc.adminKey) => http(svc, 'GET', `/v1/assemblies${query}`, { key });
+const q = (params: Record<string, string | number>) =>
+  '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+
+async function getAssembly(id: number) {
+  const r = await list(q({ filter: `Id = ${id}` }));
+  expect(r.status).toBe(200);
+  return r.body.assemblies[0];
+}
+async function create(fields: Record<string, unknown> = {}): Promise<number> {
+  const r = await post({ name: unique(), version: '1.0.0.0', ...fields });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.assemblyId;
+}
+const count = async () => (await list(q({ take: 0 }))).body.totalAssembliesCount as number;
+async function createResource(): Promise<number> {
+  const r = await http(svc, 'POST', '/v1/resources', { key: svc.adminKey, body: { resource: { name: `map-${++seq}`, type: 'MappingFile' } } });
+  expect(r.status).toBe(200);
+  return r.body.resourceId;
+}
+
+describe('roles and permission bits (contract §3)', () => {
+  const ROLES = ['Administrator', 'LicenseManager', 'Sales', 'Customer'] as const;
+  const ALLOWED = new Set(['Administrator', 'LicenseManager']);
+  const keys: Record<string, Record<number, string>> = {};
+  beforeAll(async () => {
+    for (const role of ROLES) {
+      keys[role] = {};
+      for (const perms of [7, 6, 5, 3]) keys[role]![perms] = await addUserWithKey(svc, `a-${role}`, role, perms, role === 'Customer' ? 'C-00000002' : undefined);
+    }
+  });
+
+  const calls: [string, number, (key: string) => Promise<{ status: number; body: any }>][] = [
+    ['GET', 1, (key) => list('', key)],
+    ['POST', 2, (key) => post({ name: unique('Role') }, key)],
+    ['PUT', 2, async (key) => put({ id: await create(), debugSymbolsKey: 'k' }, key)],
+    ['DELETE', 4, async (key) => http(svc, 'DELETE', `/v1/assemblies/${await create()}`, { key })],
+  ];
+  for (const [method, bit, call] of calls) {
+    for (const role of ROLES) {
+      if (ALLOWED.has(role)) {
+        it(`${method}: ${role} with all bits succeeds; without bit ${bit} gets 403 code 7`, async () => {
+          const ok = await call(keys[role]![7]!);
+          expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+          expect(ok.body).toMatchObject({ success: true, code: 0 });
+          const denied = await call(keys[role]![7 ^ bit]!);
+          expect(denied.status).toBe(403);
+          expect(denied.body).toMatchObject({ success: false, code: 7 });
+          expect(denied.body.message).toContain('permission');
+        });
+      } else {
+        it(`${method}: ${role} gets 403 code 7 even with all bits`, async () => {
+          const denied = await call(keys[role]![7]!);
+          expect(denied.status).toBe(403);
+          expect(denied.body).toMatchObject({ success: false, code: 7 });
+          expect(denied.body.message).toContain(`role ${role}`);
+        });
+      }
+    }
+  }
+});
+
+describe('insert and list', () => {
+  it('stores an identity; lists every Assembly field', async () => {
+    const map = await createResource();
+    const r = await post({ name: 'System.Xml.Linq', version: '4.0.0.0', culture: '', publicKeyToken: 'b77a5c561934e089', mappingFileId: map, debugSymbolsKey: 'pdb/key' });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ success: true, code: 0, message: 'OK', assemblyId: expect.any(Number) });
+    expect(await getAssembly(r.body.assemblyId)).toEqual({
+      id: r.body.assemblyId,
+      name: 'System.Xml.Linq',
+      version: '4.0.0.0',
+      culture: '',
+      publicKeyToken: 'b77a5c561934e089',
+      mappingFileId: map,
+      debugSymbolsKey: 'pdb/key',
+    });
+  });
+
+  it('normalises: token lowercase, version without leading zeros, culture "neutral" stored as ""', async () => {
+    const id = await create({ version: '04.00.010.0', culture: 'Neutral', publicKeyToken: 'B77A5C561934E089' });
+    expect(await getAssembly(id)).toMatchObject({ version: '4.0.10.0', culture: '', publicKeyToken: 'b77a5c561934e089', mappingFileId: 0 });
+  });
+
+  it('only name is required', async () => {
+    const r = await post({ name: unique() });
+    expect(r.status).toBe(200);
+    expect(await getAssembly(r.body.assemblyId)).toMatchObject({ version: '', culture: '', publicKeyToken: '', mappingFileId: 0, debugSymbolsKey: '' });
+  });
+
+  it('takes select/filter/sort/take/skip (rule 3)', async () => {
+    const name = unique('Paging');
+    for (const v of ['1.0.0.0', '2.0.0.0', '3.0.0.0']) await create({ name, version: v });
+    const r = await list(q({ filter: `Name = "${name}"`, sort: 'Version desc', take: 2, skip: 1, select: 'Version' }));
+    expect(r.body).toMatchObject({ totalAssembliesCount: 3, assemblies: [{ version: '2.0.0.0' }, { version: '1.0.0.0' }] });
+    expect(Object.keys(r.body.assemblies[0])).toEqual(['version']);
+    expect((await list(q({ filter: 'PublicKeyToken.StartsWith(' }))).status).toBe(400);
+    expect((await list(q({ take: -1 }))).status).toBe(400);
+  });
+
+  it.each([
+    [{ version: '1.0.0.0' }, 'assembly.name'],
+    [{ name: '' }, 'assembly.name'],
+    [{ name: 'x'.repeat(257) }, 'assembly.name'],
+    [{ name: 'A', version: '1.2.3' }, 'assembly.version'],
+    [{ name: 'A', version: '1.2.3.65536' }, 'assembly.version'],
+    [{ name: 'A', version: 'a.b.c.d' }, 'assembly.version'],
+    [{ name: 'A', version: '1.2.3.4.5' }, 'assembly.version'],
+    [{ name: 'A', version: 1 }, 'assembly.version'],
+    [{ name: 'A', publicKeyToken: 'b77a5c561934e08' }, 'assembly.publicKeyToken'],
+    [{ name: 'A', publicKeyToken: 'b77a5c561934e089a' }, 'assembly.publicKeyToken'],
+    [{ name: 'A', publicKeyToken: 'g77a5c561934e089' }, 'assembly.publicKeyToken'],
+    [{ name: 'A', culture: 'en US' }, 'assembly.culture'],
+    [{ name: 'A', mappingFileId: -1 }, 'assembly.mappingFileId'],
+    [{ name: 'A', mappingFileId: 2147483648 }, 'assembly.mappingFileId'],
+    [{ name: 'A', mappingFileId: '1' }, 'assembly.mappingFileId'],
+    [{ name: 'A', mappingFileId: 2147483647 }, 'assembly.mappingFileId'],
+    [{ name: 'A', extra: 1 }, 'assembly.extra'],
+  ])('%j is 400 code 3 naming %s', async (assembly, field) => {
+    const before = await count();
+    const r = await post(assembly);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ success: false, code: 3 });
+    expect(r.body.message).toContain(field);
+    expect(r.body.details?.[0]?.field).toBe(field);
+    expect(await count()).toBe(before);
+  });
+
+  it('a duplicate identity (name, version, culture, token) is 409 code 6; any difference is a new assembly', async () => {
+    const name = unique('Dup');
+    await create({ name, version: '1.0.0.0', culture: 'de', publicKeyToken: '0738eb9f132ed756' });
+    const dup = await post({ name, version: '1.0.0.0', culture: 'de', publicKeyToken: '0738EB9F132ED756' });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ success: false, code: 6 });
+    expect(dup.body.message).toContain(name);
+    for (const other of [{ version: '1.0.0.1' }, { culture: 'fr' }, { publicKeyToken: '' }]) {
+      expect((await post({ name, version: '1.0.0.0', culture: 'de', publicKeyToken: '0738eb9f132ed756', ...other })).status).toBe(200);
+    }
+    // neutral and "" are the same culture
+    await create({ name, version: '2.0.0.0', culture: '' });
+    expect((await post({ name, version: '2.0.0.0', culture: 'neutral' })).status).toBe(409);
+  });
+});
+
+describe('update', () => {
+  it('changes only the fields present', async () => {
+    const map = await createResource();
+    const id = await create({ culture: 'de', publicKeyToken: 'b77a5c561934e089', debugSymbolsKey: 'keep' });
+    const r = await put({ id, version: '1.1.0.0', mappingFileId: map });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ success: true, code: 0, message: 'OK' });
+    expect(await getAssembly(id)).toMatchObject({ version: '1.1.0.0', culture: 'de', publicKeyToken: 'b77a5c561934e089', mappingFileId: map, debugSymbolsKey: 'keep' });
+    await put({ id, mappingFileId: 0 });
+    expect((await getAssembly(id)).mappingFileId).toBe(0);
+  });
+
+  it('an unknown id is 404 code 5; bad ids are 400', async () => {
+    const r = await put({ id: 2147483647, name: 'x' });
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({ code: 5, message: 'no assembly with id 2147483647' });
+    for (const body of [{ id: 0 }, { id: 2147483648 }, { name: 'x' }, { id: 1.5 }]) {
+      const bad = await put(body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body.message).toContain('assembly.id');
+    }
+  });
+
+  it('validates fields like insert, and a mapping file that is not a resource, changing nothing', async () => {
+    const id = await create({ debugSymbolsKey: 'keep' });
+    for (const [body, field] of [
+      [{ id, version: '1' }, 'assembly.version'],
+      [{ id, publicKeyToken: 'xyz' }, 'assembly.publicKeyToken'],
+      [{ id, mappingFileId: 2147483647, debugSymbolsKey: 'new' }, 'assembly.mappingFileId'],
+      [{ id, name: '' }, 'assembly.name'],
+    ] as const) {
+      const r = await put(body);
+      expect(r.status).toBe(400);
+      expect(r.body.details[0].field).toBe(field);
+    }
+    expect((await getAssembly(id)).debugSymbolsKey).toBe('keep');
+  });
+
+  it('an update that makes a duplicate identity is 409; updating to its own identity is fine', async () => {
+    const name = unique('UpDup');
+    await create({ name, version: '1.0.0.0' });
+    const id = await create({ name, version: '2.0.0.0' });
+    const r = await put({ id, version: '1.0.0.0' });
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe(6);
+    expect((await put({ id, name, version: '2.0.0.0' })).status).toBe(200);
+  });
+});
+
+describe('delete', () => {
+  it('deletes by id; a second delete is 404', async () => {
+    const id = await create();
+    expect((await http(svc, 'DELETE', `/v1/assemblies/${id}`, { key: svc.adminKey })).status).toBe(200);
+    expect(await getAssembly(id)).toBeUndefined();
+    const again = await http(svc, 'DELETE', `/v1/assemblies/${id}`, { key: svc.adminKey });
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ code: 5, message: `no assembly with id ${id}` });
+  });
+
+  it.each(['0', '-3', '2147483648', 'x'])('id %s is 400 code 3', async (id) => {
+    const r = await http(svc, 'DELETE', `/v1/assemblies/${id}`, { key: svc.adminKey });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe(3);
+    expect(r.body.message).toContain('assemblyId');
+  });
+});
+
+describe('audit (contract §6)', () => {
+  it('each write gets one Information entry with the record id', async () => {
+    const before = svc.db.prepare('SELECT max(id) FROM log').pluck().get() as number;
+    const id = await create();
+    await put({ id, culture: 'de' });
+    await http(svc, 'DELETE', `/v1/assemblies/${id}`, { key: svc.adminKey });
+    const props = (svc.db.prepare('SELECT properties FROM log WHERE id > ? ORDER BY id').pluck().all(before) as string[]).map((p) => JSON.parse(p));
+    expect(props.map((p) => [p.Method, p.Path, p.RecordId])).toEqual([
+      ['POST', '/v1/assemblies', id],
+      ['PUT', '/v1/assemblies', id],
+      ['DELETE', `/v1/assemblies/${id}`, id],
+    ]);
+    expect(props[1].Changed).toEqual(['culture']);
+  });
+});
