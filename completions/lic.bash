@@ -7,7 +7,7 @@ _lic() {
     w="${COMP_WORDS[i]}"
     [[ $w == -* ]] && continue
     case "$path" in
-    '') subs='profile keys log serve completion' ;;
+    '') subs='profile keys log resources assemblies orders templates products serve completion' ;;
     'profile') subs='add list use remove show' ;;
     'profile add') subs='' ;;
     'profile list') subs='' ;;
@@ -19,9 +19,28 @@ _lic() {
     'keys create') subs='' ;;
     'keys update') subs='' ;;
     'keys delete') subs='' ;;
-    'log') subs='list purge' ;;
+    'log') subs='list tail purge' ;;
     'log list') subs='' ;;
+    'log tail') subs='' ;;
     'log purge') subs='' ;;
+    'resources') subs='list get create update delete' ;;
+    'resources list') subs='' ;;
+    'resources get') subs='' ;;
+    'resources create') subs='' ;;
+    'resources update') subs='' ;;
+    'resources delete') subs='' ;;
+    'assemblies') subs='list create update delete' ;;
+    'assemblies list') subs='' ;;
+    'assemblies create') subs='' ;;
+    'assemblies update') subs='' ;;
+    'assemblies delete') subs='' ;;
+    'orders') subs='list' ;;
+    'orders list') subs='' ;;
+    'templates') subs='list show' ;;
+    'templates list') subs='' ;;
+    'templates show') subs='' ;;
+    'products') subs='list' ;;
+    'products list') subs='' ;;
     'serve') subs='' ;;
     'completion') subs='' ;;
     *) subs="" ;;
@@ -29,10 +48,10 @@ _lic() {
     [[ " $subs " == *" $w "* ]] && path="${path:+$path }$w"
   done
   case "$path|$prev" in
-    *'|--output'|*'|-o') COMPREPLY=($(compgen -W 'table json' -- "$cur")); return ;;
+    *'|--output'|*'|-o') COMPREPLY=($(compgen -W 'table json ndjson csv tsv' -- "$cur")); return ;;
   esac
   case "$path" in
-    '') words='profile keys log serve completion --profile --base-url --output --json --no-color --verbose --quiet --version --help' ;;
+    '') words='profile keys log resources assemblies orders templates products serve completion --profile --base-url --output --json --no-color --verbose --quiet --version --help' ;;
     'profile') words='add list use remove show --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'profile add') words='--api-key-stdin --default --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'profile list') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
@@ -40,13 +59,32 @@ _lic() {
     'profile remove') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'profile show') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'keys') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'keys list') words='--take --skip --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'keys list') words='--owner --revoked --active --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'keys create') words='--perm --name --owner --description --expires --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'keys update') words='--perm --name --description --expires --revoke --unrevoke --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'keys delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'log') words='list purge --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'log list') words='--level --since --until --take --skip --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'log purge') words='--all --id --before --since --until --yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'log') words='list tail purge --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'log list') words='--level --since --until --contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'log tail') words='--follow --lines --level --contains --where --interval --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'log purge') words='--all --id --before --since --until --where --yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources') words='list get create update delete --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources list') words='--take --skip --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources get') words='--data-out --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources create') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources update') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'assemblies') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'assemblies list') words='--take --skip --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'assemblies create') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'assemblies update') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'assemblies delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'orders') words='list --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'orders list') words='--customer --take --skip --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'templates') words='list show --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'templates list') words='--product --release --take --skip --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'templates show') words='--product --release --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'products') words='list --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'products list') words='--customer --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'serve') words='--db --host --port --seed --keys-file --no-profile --log-requests --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'completion') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     *) words="" ;;

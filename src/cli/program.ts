@@ -3,12 +3,17 @@
  * every verb parses its flags into an options object and calls its `runX` (STYLE §2).
  */
 import { Command, Option } from 'commander';
+import { registerAssemblies } from '../commands/assemblies/index.js';
 import { registerCompletion } from '../commands/completion/index.js';
 import { registerKeys } from '../commands/keys/index.js';
 import { registerLog } from '../commands/log/index.js';
+import { registerOrders } from '../commands/orders/index.js';
+import { registerProducts } from '../commands/products/index.js';
 import { registerProfile } from '../commands/profile/index.js';
+import { registerResources } from '../commands/resources/index.js';
 import { registerServe } from '../commands/serve/index.js';
-import { VERSION, type Context } from './context.js';
+import { registerTemplates } from '../commands/templates/index.js';
+import type { Context } from './context.js';
 import { OUTPUT_FORMATS } from './output.js';
 import { parseBaseUrl } from './parse.js';
 import { Runtime, type GlobalOptions } from './runtime.js';
@@ -26,7 +31,9 @@ export interface Cli {
 export function buildProgram(ctx: Context): Command {
   const program = new Command('lic')
     .description('Administer a software-licensing service: API keys, resources, assemblies, log, orders, license templates, products.')
-    .version(VERSION, '-V, --version')
+    // `-V, --version` is answered by main() only as the first argument: a root option
+    // would be parsed after any verb too, and swallow a verb's own --version
+    .addHelpText('after', '\nRun `lic --version` for the version, `lic COMMAND --help` for a command.')
     .option('--profile <name>', 'profile to use (env LIC_PROFILE; default: the default profile)')
     .option('--base-url <url>', 'service URL, overriding the profile (env LIC_BASE_URL)', parseBaseUrl)
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
@@ -46,6 +53,11 @@ export function buildProgram(ctx: Context): Command {
   registerProfile(program, cli);
   registerKeys(program, cli);
   registerLog(program, cli);
+  registerResources(program, cli);
+  registerAssemblies(program, cli);
+  registerOrders(program, cli);
+  registerTemplates(program, cli);
+  registerProducts(program, cli);
   registerServe(program, cli);
   registerCompletion(program, cli);
   return program;

@@ -1,0 +1,30 @@
+import type { Column } from '../../cli/output.js';
+import type { Order } from '../../wire.js';
+
+type Tone = 'ok' | 'warn' | 'bad' | 'dim' | undefined;
+
+/** Status values the demo data and the original use; others render without colour (spec: values not shown). */
+const STATUS_TONE: Record<string, Tone> = { Completed: 'ok', Pending: 'warn', Cancelled: 'dim', Refunded: 'dim' };
+const PAYMENT_TONE: Record<string, Tone> = { Paid: 'ok', PartiallyPaid: 'warn', Unpaid: 'warn', Failed: 'bad', Refunded: 'dim' };
+
+/**
+ * An amount with 2 decimals, then the currency when given: `1234.50 EUR`. A value that
+ * is not a number (a server that chose otherwise) is shown as it came; absent → ''.
+ */
+export function formatMoney(amount: unknown, currency?: unknown): string {
+  if (amount === undefined || amount === null) return '';
+  const text = typeof amount === 'number' && Number.isFinite(amount) ? amount.toFixed(2) : String(amount);
+  return typeof currency === 'string' && currency !== '' ? `${text} ${currency}` : text;
+}
+
+/** Table columns of an order (spec Order): the payment status under PAYMENT, its type under TYPE. */
+export const ORDER_COLUMNS: Column<Order>[] = [
+  { header: 'ID', get: (o) => o.id },
+  { header: 'NUMBER', get: (o) => o.orderNumber },
+  { header: 'STATUS', get: (o) => o.status, tone: (o) => STATUS_TONE[o.status] },
+  { header: 'PAYMENT', get: (o) => o.paymentStatus, tone: (o) => PAYMENT_TONE[o.paymentStatus] },
+  { header: 'TYPE', get: (o) => o.paymentType },
+  { header: 'TOTAL', get: (o) => formatMoney(o.total, o.currency) },
+  { header: 'CREATED', get: (o) => o.createdAt },
+  { header: 'INVOICE', get: (o) => o.invoiceNumber },
+];

@@ -1,0 +1,9 @@
+import type { Command } from 'commander';
+import type { Cli } from '../../cli/program.js';
+import { registerOrdersList } from './list.js';
+
+/** `lic orders`: a customer's orders, read-only (spec Customer orders; contract §8). */
+export function registerOrders(program: Command, cli: Cli): void {
+  const orders = program.command('orders').description("Read customers' orders (Administrator, Sales)");
+  registerOrdersList(orders, cli);
+}

@@ -1,0 +1,11 @@
+import type { Command } from 'commander';
+import type { Cli } from '../../cli/program.js';
+import { registerTemplatesList } from './list.js';
+import { registerTemplatesShow } from './show.js';
+
+/** `lic templates`: license templates of a product release, read-only (spec License templates; contract §8). */
+export function registerTemplates(program: Command, cli: Cli): void {
+  const templates = program.command('templates').description('Read the license templates of a product release (Administrator, LicenseManager)');
+  registerTemplatesList(templates, cli);
+  registerTemplatesShow(templates, cli);
+}

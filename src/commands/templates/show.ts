@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
+import { parseId } from '../../cli/parse.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+import { NotFoundError } from '../../cli/errors.js';
+import { LICENSE_TEMPLATE_LIST, type TemplateScope } from './list.js';
+
+export interface TemplatesShowOptions extends TemplateScope {
+  /** license template id */
+  id: number;
+}
+
+/**
+ * `lic templates show ID --product P --release R`: finds the template with
+ * `filter=Id = ID` (the API has no GET by id) and prints its body exactly as stored, with
+ * nothing added, so `> license.xml` gives the template byte for byte; `-o json` prints the
+ * record instead. No such template in that release → NotFoundError (exit 4).
+ */
+export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime): Promise<void> {
+  const client = await rt.client();
+  const body = await listLicenseTemplates(client, opts.product, opts.release, { filter: `Id = ${opts.id}`, take: 1 });
+  const t = LICENSE_TEMPLATE_LIST.rows(body).find((x) => x.id === opts.id);
+  if (!t) {
+    throw new NotFoundError(`no license template with id ${opts.id} in release ${opts.release} of product ${opts.product}`);
+  }
+  if (rt.out.opts.format === 'json') {
+    rt.out.json(t);
+    return;
+  }
+  if (typeof t.template !== 'string' || t.template === '') {
+    rt.out.warn(`license template ${opts.id} has an empty template body`);
+    return;
+  }
+  rt.out.raw(t.template);
+}
+
+export function registerTemplatesShow(parent: Command, cli: Cli): void {
+  parent
+    .command('show')
+    .description('Print the body of a license template exactly as stored (e.g. XML); -o json for the whole record')
+    .argument('<id>', 'license template id', parseId)
+    .requiredOption('--product <id>', 'product id (1..2147483647)', parseId)
+    .requiredOption('--release <id>', 'release id, a release of that product (1..2147483647)', parseId)
+    .addHelpText('after', '\nExamples:\n  lic templates show 12 --product 1 --release 4 > license-template.xml\n  lic templates show 12 --product 1 --release 4 -o json | jq .features')
+    .action(async (id: number, o: TemplateScope, cmd: Command) => runTemplatesShow({ ...o, id }, cli.runtimeOf(cmd)));
+}

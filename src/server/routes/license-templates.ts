@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import type { Role } from '../../wire.js';
+import type { ServiceContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { listResponse, recordSchema } from '../openapi.js';
+import { OK, idSchema } from './common.js';
+
+/** A JSON column (text written by the seed loader) → its value; a non-array is a corrupt row (500). */
+function jsonArray(v: unknown): unknown[] {
+  const parsed: unknown = JSON.parse(typeof v === 'string' && v !== '' ? v : '[]');
+  if (!Array.isArray(parsed)) throw new Error('license_templates: a JSON column does not hold an array');
+  return parsed;
+}
+
+/** A JSON object built in SQL (`json_object`) → the object. */
+const jsonObject = (v: unknown): unknown => JSON.parse(String(v));
+
+/**
+ * Fields of a license template (spec LicenseTemplate). `product` is built from the
+ * product and the release the template belongs to (`id` as a string, `version` the
+ * release's); the array fields come from JSON columns and can be selected but not
+ * filtered or sorted on (contract §5, §8).
+ */
+export const licenseTemplateSource: ListSource = {
+  from: 'license_templates t JOIN products p ON p.id = t.product_id JOIN releases r ON r.id = t.release_id',
+  spec: {
+    fields: [
+      { name: 'id', column: 't.id', type: 'int' },
+      { name: 'name', column: 't.name', type: 'string' },
+      { name: 'code', column: 't.code', type: 'string' },
+      { name: 'format', column: 't.format', type: 'string' },
+      { name: 'licenseFileName', column: 't.license_file_name', type: 'string' },
+      { name: 'generateKeyInfo', column: 't.generate_key_info', type: 'bool' },
+      { name: 'description', column: 't.description', type: 'string' },
+      { name: 'template', column: 't.template', type: 'string' },
+      { name: 'productId', column: 't.product_id', type: 'int' },
+      { name: 'signatureKeysId', column: 't.signature_keys_id', type: 'int' },
+      { name: 'releaseId', column: 't.release_id', type: 'int' },
+      {
+        name: 'product',
+        column: `json_object('id', CAST(p.id AS TEXT), 'name', p.name, 'version', r.version, 'copyright', p.copyright, 'url', p.url, 'description', p.description)`,
+        type: 'string',
+        queryable: false,
+        toWire: jsonObject,
+      },
+      { name: 'components', column: 't.components', type: 'string', queryable: false, toWire: jsonArray },
+      { name: 'assemblies', column: 't.assemblies', type: 'string', queryable: false, toWire: jsonArray },
+      { name: 'fields', column: 't.fields', type: 'string', queryable: false, toWire: jsonArray },
+      { name: 'features', column: 't.features', type: 'string', queryable: false, toWire: jsonArray },
+      { name: 'restrictions', column: 't.restrictions', type: 'string', queryable: false, toWire: jsonArray },
+    ],
+    defaultSort: [{ name: 'id', desc: false }],
+  },
+};
+
+/** Roles of `GET /v1/products/{productId}/releases/{releaseId}/license-templates` (spec, License templates). */
+export const LICENSE_TEMPLATE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
+
+const str = { type: 'string' } as const;
+const strings = (names: string[]) => Object.fromEntries(names.map((n) => [n, str]));
+
+/** JSON schema of a LicenseTemplate on the wire (spec LicenseTemplate). */
+export const licenseTemplateSchema = recordSchema('LicenseTemplate', licenseTemplateSource.spec.fields, {
+  format: 'Xml (the one value the spec shows)',
+  template: 'the license template body, e.g. XML',
+  signatureKeysId: 'id of the resource that signs the licenses, 0 for none',
+  product: {
+    type: 'object',
+    description: 'the product and the release the template belongs to',
+    properties: strings(['id', 'name', 'version', 'copyright', 'url', 'description']),
+  },
+  components: { type: 'array', items: str },
+  assemblies: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        id: { type: 'integer' },
+        ...strings(['name', 'version', 'culture', 'publicKeyToken']),
+        mappingFileId: { type: 'integer' },
+        debugSymbolsKey: str,
+      },
+    },
+  },
+  fields: { type: 'array', items: { type: 'object', properties: strings(['name', 'value']) } },
+  features: { type: 'array', items: { type: 'object', properties: strings(['id', 'name', 'description', 'expireDate', 'key', 'data']) } },
+  restrictions: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { ...strings(['id', 'name', 'expireDate']), properties: { type: 'object', additionalProperties: str } },
+    },
+  },
+});
+
+/**
+ * `GET /v1/products/{productId}/releases/{releaseId}/license-templates` (spec, License
+ * templates; contract §5, §8): 404 for an unknown product, or a release that is not one
+ * of that product's.
+ */
+export async function licenseTemplateRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+  const { db } = ctx;
+  const productExists = db.prepare<[number], number>('SELECT 1 FROM products WHERE id = ?').pluck();
+  const releaseProduct = db.prepare<[number], number>('SELECT product_id FROM releases WHERE id = ?').pluck();
+
+  app.get<{ Params: { productId: number; releaseId: number }; Querystring: ListParams }>(
+    '/v1/products/:productId/releases/:releaseId/license-templates',
+    {
+      config: { roles: LICENSE_TEMPLATE_ROLES },
+      schema: {
+        summary: 'List the license templates of a product release',
+        params: {
+          type: 'object',
+          properties: { productId: idSchema, releaseId: idSchema },
+          required: ['productId', 'releaseId'],
+        },
+        querystring: { type: 'object', properties: listQuerySchema },
+        response: { 200: listResponse('licenseTemplates', 'totalLicenseTemplatesCount', licenseTemplateSchema) },
+      },
+    },
+    async (req) => {
+      const { productId, releaseId } = req.params;
+      if (!productExists.get(productId)) throw notFound(`no product with id ${productId}`);
+      const owner = releaseProduct.get(releaseId);
+      if (owner !== productId) throw notFound(`product ${productId} has no release with id ${releaseId}`);
+      const { records, total } = listPage(db, licenseTemplateSource, req.query, {
+        where: 't.product_id = ? AND t.release_id = ?',
+        params: [productId, releaseId],
+      });
+      return { ...OK, licenseTemplates: records, totalLicenseTemplatesCount: total };
+    },
+  );
+}
