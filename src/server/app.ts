@@ -5,18 +5,27 @@ import { createAuth } from './auth.js';
 import type { ServiceContext } from './context.js';
 import { ApiFailure } from './errors.js';
 import { writeLog } from './log-writer.js';
+import { registerOpenApi } from './openapi.js';
 import { registerRoutes } from './routes/index.js';
+
+/** Where request logs go: one JSON line per write (pino). */
+export interface LogSink {
+  write(line: string): unknown;
+}
 
 /** Body size limit of contract §9. */
 export const BODY_LIMIT = 10 * 1024 * 1024;
 
 export interface AppOptions extends Omit<ServiceContext, 'invalidateKeys'> {
   /** fastify request logging to stderr (pino); off by default */
-  logger?: boolean;
+  logger?: boolean | LogSink;
 }
 
 /** One ajv message → "field: reason" naming the field as a user wrote it (`apiKey.permissions`). */
-function describeValidation(errors: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }[], part: string): { message: string; field: string } {
+function describeValidation(
+  errors: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown>; parentSchema?: { minimum?: unknown; maximum?: unknown } }[],
+  part: string,
+): { message: string; field: string } {
   const e = errors[0]!;
   const base = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
   if (e.keyword === 'required') {
@@ -28,7 +37,38 @@ function describeValidation(errors: { instancePath: string; keyword: string; mes
     return { field, message: `${field} is not a known field` };
   }
   const field = base || part;
-  return { field, message: `${field} ${e.message ?? 'is invalid'}` };
+  // a bound violated: name the whole allowed range (contract §5: "take -1" names the limit 1000 too)
+  const range = (e.keyword === 'minimum' || e.keyword === 'maximum') && typeof e.parentSchema?.minimum === 'number' && typeof e.parentSchema.maximum === 'number'
+    ? ` (allowed: ${e.parentSchema.minimum}..${e.parentSchema.maximum})`
+    : '';
+  return { field, message: `${field} ${e.message ?? 'is invalid'}${range}` };
+}
+
+type TextValidator = ((data: unknown) => boolean) & { errors?: unknown };
+const PLAIN = { integer: /^-?\d+$/, boolean: /^(true|false)$/ } as const;
+
+/**
+ * Query strings and path params arrive as text, and ajv's coercion is lenient (`1e3`,
+ * `0x10`, ` 7`, `+5`, `1.0` would all pass as integers). Ids and numbers must be plain
+ * decimal digits (contract §2), booleans `true`/`false`: check that before coercing.
+ */
+function strictText(validate: TextValidator, schema: unknown): TextValidator {
+  const props = Object.entries(((schema as { properties?: Record<string, { type?: string }> }).properties) ?? {})
+    .filter(([, p]) => p.type === 'integer' || p.type === 'boolean') as [string, { type: 'integer' | 'boolean' }][];
+  if (props.length === 0) return validate;
+  const wrapped: TextValidator = (data) => {
+    for (const [name, p] of props) {
+      const v = (data as Record<string, unknown> | null)?.[name];
+      if (typeof v === 'string' && !PLAIN[p.type].test(v)) {
+        wrapped.errors = [{ instancePath: `/${name}`, keyword: 'type', params: {}, message: p.type === 'integer' ? `must be integer (decimal digits), got "${v.slice(0, 40)}"` : `must be boolean (true or false), got "${v.slice(0, 40)}"` }];
+        return false;
+      }
+    }
+    const ok = validate(data);
+    wrapped.errors = validate.errors;
+    return ok;
+  };
+  return wrapped;
 }
 
 /**
@@ -38,18 +78,21 @@ function describeValidation(errors: { instancePath: string; keyword: string; mes
  */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ? { level: 'info' } : false,
+    // pino writes to stdout unless told otherwise; stdout is for data (the URL), so logs go to the sink or stderr
+    logger: opts.logger ? { level: 'info', stream: typeof opts.logger === 'object' ? opts.logger : process.stderr } : false,
     bodyLimit: BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true },
+    // path parameters up to contract §9's 256-character codes, plus room for a too-long id to reach its 400
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     return503OnClosing: true,
   });
 
   // Query strings and path params are text: coerce to the schema's types. Bodies are
   // JSON: a wrong type is a 400, never silently coerced (contract §1).
-  const ajvText = new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
-  const ajvBody = new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false, strict: false });
+  // verbose: errors carry their parentSchema, so a bound violation can name the whole range
+  const ajvText = new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
+  const ajvBody = new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false, strict: false, verbose: true });
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? ajvBody : ajvText).compile(schema as object),
+    httpPart === 'body' ? ajvBody.compile(schema as object) : (strictText(ajvText.compile(schema as object), schema) as ReturnType<typeof ajvText.compile>),
   );
   app.setSchemaErrorFormatter((errors, part) => {
     const { message, field } = describeValidation(errors as never, part);
@@ -59,6 +102,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const auth = createAuth(opts);
   const ctx: ServiceContext = { ...opts, invalidateKeys: auth.invalidate };
   app.addHook('onRequest', auth.onRequest);
+
+  // Shutting down (SIGTERM/SIGINT): in-flight requests finish, but their replies close the
+  // connection; a kept-alive one would hold `close()` (and `lic serve`) until the client lets go.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
 
   // One audit entry per successful write (contract §6), written before the reply leaves
   // so a client that reads the log right after sees it.
@@ -106,6 +160,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     reply.status(404).send({ success: false, code: Code.NOT_FOUND, message: `no such endpoint: ${req.method} ${req.url.split('?')[0]}` });
   });
 
+  // OpenAPI document from the route schemas (GET /openapi.json, public); before the routes, which it collects
+  await registerOpenApi(app);
   await registerRoutes(app, ctx);
   return app;
 }
