@@ -4,10 +4,16 @@
  * a temporary profile dir and scripted prompt answers.
  */
 export interface OutStream {
+  /** writes text; `false` (as Node's stream.write) means the buffer is full: await `drain()` before writing more */
   write(chunk: string): unknown;
   isTTY: boolean;
   /** terminal width when a TTY */
   columns?: number;
+  /**
+   * Resolves once a full buffer has drained (Node's `once('drain')`); rejects when the
+   * stream broke, e.g. EPIPE after `| head` went away. Absent: the stream never fills.
+   */
+  drain?(): Promise<void>;
 }
 
 export interface InStream {

@@ -2,11 +2,18 @@
  * The one renderer (STYLE §3): every result goes through here. `json` prints the
  * server's body unchanged (pretty on a TTY, one line when piped); `table` is a
  * cli-table3 table on a TTY and the same columns as tab-separated text (no header,
- * no colour) when piped. Only this module knows cli-table3 and chalk.
+ * no colour) when piped. Data formats for pipelines: `ndjson` (one JSON record per
+ * line), `csv` (header row, RFC 4180 quoting by csv-stringify) and `tsv` (header row,
+ * tabs/newlines/backslashes escaped as `\t` `\n` `\\`). `openList` streams a list that
+ * arrives in pages (`--all`, `log tail`) with the stdout's backpressure respected.
+ * Only this module knows cli-table3, chalk and csv-stringify.
  */
 import type { Context } from './context.js';
+import { JsonListStream, dataCell, tsvLine, type ListShape } from './list/format.js';
 
-export const OUTPUT_FORMATS = ['table', 'json'] as const;
+export type { ListShape } from './list/format.js';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface Column<R = Record<string, unknown>> {
@@ -28,6 +35,8 @@ export function colorEnabled(ctx: Context, flag: boolean | undefined): boolean {
   if (flag === false) return false;
   const force = ctx.env.FORCE_COLOR;
   if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
+  // FORCE_COLOR=0 forces colour off, as in Node and chalk's supports-color
+  if (force === '0' || force === 'false') return false;
   if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '') return false;
   if (ctx.env.TERM === 'dumb') return false;
   return ctx.stdout.isTTY;
@@ -44,26 +53,57 @@ export function cellText(v: unknown): string {
 /** TSV cell: tabs and line breaks would break the columns, so they become spaces / `\n`. */
 const tsvCell = (s: string) => s.replace(/\t/g, ' ').replace(/\r?\n/g, '\\n');
 
+/** A list written batch by batch (Renderer.openList); each method resolves once stdout took the text. */
+export interface ListWriter<R> {
+  /** starts the output; `envelope` is the first page's body (json keeps its non-list fields) */
+  begin(envelope: Record<string, unknown>): Promise<void>;
+  /** writes a batch of records (a page) */
+  write(records: readonly R[]): Promise<void>;
+  /** finishes the output; `total` is the list's total count for json (omitted when undefined) */
+  end(total?: number): Promise<void>;
+}
+
+export interface ListWriterOptions {
+  /**
+   * Output that never ends on its own (`log tail --follow`): a TTY table becomes aligned
+   * lines printed as they come (no header) and `json` one record per line, as ndjson.
+   */
+  live?: boolean;
+}
+
 export class Renderer {
   constructor(
     private readonly ctx: Context,
     readonly opts: RenderOptions,
   ) {}
 
-  /** Prints the body as JSON: pretty on a TTY, one line when piped. */
+  /** Prints the body as JSON: pretty on a TTY, one line when piped (always one line for ndjson). */
   json(body: unknown): void {
-    this.ctx.stdout.write(this.ctx.stdout.isTTY ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`);
+    const pretty = this.ctx.stdout.isTTY && this.opts.format !== 'ndjson';
+    this.ctx.stdout.write(pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`);
   }
 
-  /** A list: the body as-is for json; otherwise `rows` under `columns`. */
+  /**
+   * A list: the body as-is for json; one line per record of `rows` for ndjson; a header
+   * and `rows` under `columns` for csv/tsv; otherwise the table of `rows` under `columns`.
+   */
   async list<R>(body: unknown, rows: R[], columns: Column<R>[]): Promise<void> {
     if (this.opts.format === 'json') return this.json(body);
+    if (this.opts.format === 'ndjson') return this.put(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    if (this.opts.format === 'csv' || this.opts.format === 'tsv') {
+      return this.put(await this.delimited([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => dataCell(c.get(r))))]));
+    }
     if (!this.ctx.stdout.isTTY) {
       let out = '';
       for (const r of rows) out += columns.map((c) => tsvCell(cellText(c.get(r)))).join('\t') + '\n';
       this.ctx.stdout.write(out);
       return;
     }
+    await this.table(rows, columns);
+  }
+
+  /** Draws `rows` under `columns` as a cli-table3 table (TTY). */
+  private async table<R>(rows: readonly R[], columns: Column<R>[]): Promise<void> {
     const [{ default: Table }, paint] = await Promise.all([import('cli-table3'), this.painter()]);
     const table = new Table({
       head: columns.map((c) => paint.head(c.header)),
@@ -75,9 +115,15 @@ export class Renderer {
     this.ctx.stdout.write(`${table.toString()}\n`);
   }
 
-  /** One record as `field  value` lines (TTY) or `field\tvalue` (piped); the body for json. */
+  /**
+   * One record as `field  value` lines (TTY) or `field\tvalue` (piped); the body for
+   * json/ndjson; a header of the field names and one row of values for csv/tsv.
+   */
   async record(body: unknown, fields: [string, unknown][]): Promise<void> {
-    if (this.opts.format === 'json') return this.json(body);
+    if (this.opts.format === 'json' || this.opts.format === 'ndjson') return this.json(body);
+    if (this.opts.format === 'csv' || this.opts.format === 'tsv') {
+      return this.put(await this.delimited([fields.map(([k]) => k), fields.map(([, v]) => dataCell(v))]));
+    }
     if (!this.ctx.stdout.isTTY) {
       this.ctx.stdout.write(fields.map(([k, v]) => `${k}\t${tsvCell(cellText(v))}`).join('\n') + '\n');
       return;
@@ -85,6 +131,79 @@ export class Renderer {
     const paint = await this.painter();
     const w = Math.max(...fields.map(([k]) => k.length));
     this.ctx.stdout.write(fields.map(([k, v]) => `${paint.head(k.padEnd(w))}  ${cellText(v)}`).join('\n') + '\n');
+  }
+
+  /**
+   * Opens a list that arrives in batches (pages), for every format: ndjson, csv, tsv and
+   * the piped table write each batch at once, so memory stays flat; json streams ONE
+   * object of the server's shape (`{success, code, message, <array>: [...], <total>: N}`);
+   * a TTY table is drawn at `end()` (it needs every row for its widths) unless `live`.
+   */
+  openList<R>(columns: Column<R>[], shape: ListShape, o: ListWriterOptions = {}): ListWriter<R> {
+    const format = this.opts.format === 'json' && o.live ? 'ndjson' : this.opts.format;
+    const noop = async () => {};
+    switch (format) {
+      case 'ndjson':
+        return { begin: noop, end: noop, write: (rs) => this.put(rs.map((r) => `${JSON.stringify(r)}\n`).join('')) };
+      case 'json': {
+        const js = new JsonListStream(shape, this.ctx.stdout.isTTY);
+        return {
+          begin: (env) => this.put(js.open(env)),
+          write: (rs) => (rs.length ? this.put(js.items(rs)) : Promise.resolve()),
+          end: (total) => this.put(js.close(total)),
+        };
+      }
+      case 'csv':
+      case 'tsv':
+        return {
+          begin: async () => this.put(await this.delimited([columns.map((c) => c.header)])),
+          write: async (rs) => (rs.length ? this.put(await this.delimited(rs.map((r) => columns.map((c) => dataCell(c.get(r)))))) : undefined),
+          end: noop,
+        };
+      default: {
+        if (!this.ctx.stdout.isTTY) {
+          return { begin: noop, end: noop, write: (rs) => this.put(rs.map((r) => columns.map((c) => tsvCell(cellText(c.get(r)))).join('\t') + '\n').join('')) };
+        }
+        if (o.live) return this.liveLines(columns);
+        const buffered: R[] = [];
+        return {
+          begin: noop,
+          write: async (rs) => void buffered.push(...rs),
+          end: () => this.table(buffered, columns),
+        };
+      }
+    }
+  }
+
+  /** TTY lines for live output: columns padded to the widest value seen so far, coloured by tone, no header. */
+  private liveLines<R>(columns: Column<R>[]): ListWriter<R> {
+    const widths = columns.map(() => 0);
+    return {
+      begin: async () => {},
+      end: async () => {},
+      write: async (rs) => {
+        if (!rs.length) return;
+        const paint = await this.painter();
+        const cells = rs.map((r) => columns.map((c) => cellText(c.get(r)).replace(/\r?\n/g, ' ')));
+        for (const row of cells) row.forEach((t, i) => (widths[i] = Math.max(widths[i]!, t.length)));
+        const last = columns.length - 1;
+        const out = rs.map((r, j) => columns.map((c, i) => paint.tone(c.tone?.(r), i === last ? cells[j]![i]! : cells[j]![i]!.padEnd(widths[i]!))).join('  ')).join('\n');
+        await this.put(`${out}\n`);
+      },
+    };
+  }
+
+  /** CSV (RFC 4180 quoting, LF line ends; csv-stringify, loaded on first use) or TSV text of rows of cells. */
+  private async delimited(rows: string[][]): Promise<string> {
+    if (this.opts.format === 'tsv') return rows.map(tsvLine).join('');
+    const { stringify } = await import('csv-stringify/sync');
+    return stringify(rows);
+  }
+
+  /** Writes to stdout and, when it says its buffer is full, waits for it to drain (backpressure). */
+  private async put(text: string): Promise<void> {
+    if (text === '') return;
+    if (this.ctx.stdout.write(text) === false && this.ctx.stdout.drain) await this.ctx.stdout.drain();
   }
 
   /** Writes raw text/bytes to stdout (template bodies, resource data). */

@@ -18,7 +18,8 @@ export function parsePermissions(value: string): number {
     return [...v].reduce((m, ch) => m | PERM_LETTERS[ch]!, 0);
   }
   const names = v.split(',').map((s) => s.trim());
-  if (v && names.every((n) => n in PERM_NAMES) && new Set(names).size === names.length) {
+  // own keys only: `"constructor" in {}` is true and would let `--perm constructor` through as 0
+  if (v && names.every((n) => Object.hasOwn(PERM_NAMES, n)) && new Set(names).size === names.length) {
     return names.reduce((m, n) => m | PERM_NAMES[n]!, 0);
   }
   throw new InvalidArgumentError(`expected ${PERM_FORMS}.`);
@@ -69,15 +70,27 @@ export function parseTime(value: string, now: Date): string {
   const v = value.trim();
   const rel = /^(\d+)([smhdw])$/.exec(v);
   if (rel) return new Date(now.getTime() - Number(rel[1]) * UNIT_MS[rel[2]!]!).toISOString();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v) && calendarFieldsExist(v)) {
     const ms = Date.parse(`${v}T00:00:00Z`);
     if (!Number.isNaN(ms)) return new Date(ms).toISOString();
   }
-  if (/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/.test(v)) {
+  if (/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/.test(v) && calendarFieldsExist(v)) {
     const ms = Date.parse(v);
     if (!Number.isNaN(ms)) return new Date(ms).toISOString();
   }
   throw new InvalidArgumentError(`expected ${TIME_FORMS}.`);
+}
+
+/**
+ * True when the date and time fields written in `value` exist: Date.parse rolls `2025-02-30`
+ * over to March 2 and `T24:00` to the next day, which must be a usage error instead.
+ */
+function calendarFieldsExist(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}))?/.exec(value);
+  if (!m) return false;
+  const [y, mo, d, h, mi] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60;
 }
 
 /** A duration: `500ms`, `2s`, `1m`, or bare seconds → milliseconds (> 0). */

@@ -9,6 +9,7 @@ import type { Profile, ProfileStore } from '../config/profiles.js';
 import { VERSION, type Context } from './context.js';
 import { DeclinedError, UsageError } from './errors.js';
 import { Renderer, colorEnabled, type OutputFormat } from './output.js';
+import { parseBaseUrl } from './parse.js';
 
 /** The local service's default address (`lic serve` without --port). */
 export const DEFAULT_PORT = 8765;
@@ -58,7 +59,7 @@ export class Runtime {
   target(): Promise<Target> {
     this.targetP ??= (async () => {
       const env = this.ctx.env;
-      const flagUrl = this.globals.baseUrl ?? (env.LIC_BASE_URL || undefined);
+      const flagUrl = this.globals.baseUrl ?? (env.LIC_BASE_URL ? envBaseUrl(env.LIC_BASE_URL) : undefined);
       const envKey = env.LIC_API_KEY || undefined;
       const named = this.globals.profile ?? (env.LIC_PROFILE || undefined);
       let profileName: string | undefined;
@@ -116,5 +117,15 @@ export class Runtime {
     const host = new URL(t.baseUrl).host;
     const ok = await this.ctx.prompter.confirm(`${what} on ${host} (profile ${t.profileName ?? '(none)'})?`);
     if (!ok) throw new DeclinedError();
+  }
+}
+
+/** LIC_BASE_URL checked like `--base-url`; a bad value is a usage error naming the variable. */
+function envBaseUrl(value: string): string {
+  try {
+    return parseBaseUrl(value);
+  } catch (e) {
+    // the value is not echoed: it may carry credentials
+    throw new UsageError(`LIC_BASE_URL is invalid: ${(e as Error).message}`);
   }
 }

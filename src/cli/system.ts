@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import envPaths from 'env-paths';
-import type { Context } from './context.js';
+import type { Context, OutStream } from './context.js';
 
 /**
  * The real world for bin/lic.js: process streams, env, clock, signals, TTY prompts
@@ -11,24 +11,8 @@ export function systemContext(): Context {
   const env = process.env;
   return {
     env,
-    stdout: {
-      write: (s: string) => process.stdout.write(s),
-      get isTTY() {
-        return Boolean(process.stdout.isTTY);
-      },
-      get columns() {
-        return process.stdout.columns;
-      },
-    },
-    stderr: {
-      write: (s: string) => process.stderr.write(s),
-      get isTTY() {
-        return Boolean(process.stderr.isTTY);
-      },
-      get columns() {
-        return process.stderr.columns;
-      },
-    },
+    stdout: outStream(process.stdout),
+    stderr: outStream(process.stderr),
     stdin: {
       isTTY: Boolean(process.stdin.isTTY),
       async readAll() {
@@ -66,4 +50,45 @@ export function systemContext(): Context {
 /** The platform's data dir for lic (`~/.local/share/lic` on Linux), by env-paths. */
 function defaultDataDir(): string {
   return envPaths('lic', { suffix: '' }).data;
+}
+
+/** The EPIPE seen on a process stream (the reader of a pipe went away), watched once per stream. */
+const broken = new WeakMap<NodeJS.WriteStream, Error>();
+const watched = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * A process stream as an OutStream with backpressure: `write` returns Node's boolean and
+ * `drain()` waits for 'drain'. A closed pipe (EPIPE after `lic ... | head`) is kept instead
+ * of crashing the process; from then on `write` returns false and `drain()` rejects, so a
+ * long `--all` listing stops instead of fetching pages for nobody. Other stream errors
+ * still surface as before (uncaught).
+ */
+function outStream(s: NodeJS.WriteStream): OutStream {
+  if (!watched.has(s)) {
+    watched.add(s);
+    s.on('error', (e: Error) => {
+      broken.set(s, e);
+      // only a closed pipe is expected; anything else (ENOSPC...) must not pass unnoticed
+      if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
+    });
+  }
+  const closed = (e: Error) => new Error(`cannot write output: ${(e as NodeJS.ErrnoException).code === 'EPIPE' ? 'the reading end of the pipe was closed' : e.message}`);
+  return {
+    write: (chunk: string) => (broken.has(s) ? false : s.write(chunk)),
+    get isTTY() {
+      return Boolean(s.isTTY);
+    },
+    get columns() {
+      return s.columns;
+    },
+    drain: () =>
+      new Promise<void>((resolve, reject) => {
+        const e = broken.get(s);
+        if (e) return reject(closed(e));
+        const onDrain = () => (s.off('error', onError), resolve());
+        const onError = (err: Error) => (s.off('drain', onDrain), reject(closed(err)));
+        s.once('drain', onDrain);
+        s.once('error', onError);
+      }),
+  };
 }

@@ -100,22 +100,33 @@ export class ApiClient {
 
   private interpret<T>(status: number, text: string, method: string, path: string): T {
     let json: unknown;
+    let notJson = false;
     try {
       json = text.length ? JSON.parse(text) : undefined;
     } catch {
       json = undefined;
+      notJson = true;
     }
     const env = json && typeof json === 'object' ? (json as { success?: unknown; code?: unknown; message?: unknown; details?: unknown }) : undefined;
     if (status < 200 || status >= 300 || env?.success === false) {
       const message = typeof env?.message === 'string' && env.message
-        ? env.message
-        : `HTTP ${status}${text && !env ? `: ${text.slice(0, 200).replace(/\s+/g, ' ')}` : ''}`;
+        ? this.redact(env.message)
+        : `HTTP ${status}${text && !env ? `: ${this.redact(text).slice(0, 200).replace(/\s+/g, ' ')}` : ''}`;
       throw new ApiError(status, typeof env?.code === 'number' ? env.code : -1, message, method, path, Array.isArray(env?.details) ? (env.details as never) : undefined);
     }
     if (!env || Array.isArray(json)) {
-      throw new ProtocolError(`the service at ${path} replied ${status} with ${text.length ? 'a body that is not a JSON object' : 'an empty body'}`, method, path);
+      const what = notJson
+        ? `a body that is not JSON: ${JSON.stringify(this.redact(text).slice(0, 80))}`
+        : text.length ? 'JSON that is not an object' : 'an empty body';
+      throw new ProtocolError(`the service at ${path} replied ${status} with ${what}`, method, path);
     }
     return json as T;
+  }
+
+  /** An excerpt of a reply may echo our request (a proxy, an echo server): never let it carry the key. */
+  private redact(excerpt: string): string {
+    const key = this.opts.apiKey;
+    return key ? excerpt.split(key).join('[redacted]') : excerpt;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createApiKey } from '../../client/endpoints.js';
+import { createApiKey } from '../../client/endpoints/api-keys.js';
 import { parseExpiry, parsePermissions } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';

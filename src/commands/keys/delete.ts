@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { deleteApiKey } from '../../client/endpoints.js';
+import { deleteApiKey } from '../../client/endpoints/api-keys.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';

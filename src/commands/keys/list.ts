@@ -1,29 +1,62 @@
-import type { Command } from 'commander';
-import { listApiKeys } from '../../client/endpoints.js';
+import { Option, type Command } from 'commander';
+import { listApiKeys } from '../../client/endpoints/api-keys.js';
 import type { ApiKey } from '../../wire.js';
-import { parseCount, parseTake } from '../../cli/parse.js';
+import { addListOptions, allOf, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { API_KEY_COLUMNS } from './columns.js';
 
-export interface KeysListOptions {
-  take?: number;
-  skip?: number;
+export interface KeysListOptions extends ListFlags {
+  /** owning user id */
+  owner?: string;
+  revoked?: boolean;
+  active?: boolean;
+}
+
+/** Fields of an API key in lists (contract §4), for --fields and --sort. */
+export const API_KEY_FIELDS = ['id', 'name', 'ownerId', 'permissions', 'description', 'createdAt', 'expireDate', 'revoked', 'keyPrefix'] as const;
+
+/** API keys as a list (contract §4). */
+export const API_KEY_LIST: ListDef<ApiKey> = {
+  what: 'API keys',
+  arrayField: 'apiKeys',
+  totalField: 'totalApiKeysCount',
+  columns: API_KEY_COLUMNS,
+  fields: API_KEY_FIELDS,
+};
+
+/**
+ * The keys' friendly filter flags → filter clauses (contract §5): --owner, --revoked,
+ * --active (not revoked and not expired at `now`, contract §3: such keys get 401).
+ */
+export function keyFilters(o: Pick<KeysListOptions, 'owner' | 'revoked' | 'active'>, now: Date): (string | undefined)[] {
+  return [
+    o.owner !== undefined ? equalsClause('OwnerId', o.owner) : undefined,
+    o.revoked ? 'Revoked = true' : undefined,
+    o.active ? allOf(['Revoked = false', `ExpireDate = null or ExpireDate > ${filterString(now.toISOString())}`]) : undefined,
+  ];
 }
 
 /** `lic keys list`: GET /v1/api-keys, rendered with API_KEY_COLUMNS. */
 export async function runKeysList(opts: KeysListOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
-  const body = await listApiKeys(client, { take: opts.take, skip: opts.skip });
-  await rt.out.list(body, (body.apiKeys ?? []) as ApiKey[], API_KEY_COLUMNS);
+  await runList(rt, {
+    def: API_KEY_LIST,
+    flags: opts,
+    filters: keyFilters(opts, rt.ctx.now()),
+    fetch: (q) => listApiKeys(client, q),
+  });
 }
 
 export function registerKeysList(parent: Command, cli: Cli): void {
-  parent
+  const cmd = parent
     .command('list')
     .alias('ls')
     .description('List API keys (the keys themselves are never shown, only their prefix)')
-    .option('--take <n>', 'page size, 0..1000 (default 100)', parseTake)
-    .option('--skip <n>', 'records to skip', parseCount)
+    .option('--owner <userId>', 'only keys of this user')
+    .addOption(new Option('--revoked', 'only revoked keys').conflicts('active'))
+    .option('--active', 'only usable keys: not revoked and not expired');
+  addListOptions(cmd, API_KEY_LIST, { sortExample: 'createdAt:desc', whereExample: 'Permissions >= 4' })
+    .addHelpText('after', '\nExamples:\n  lic keys list --active --owner admin\n  lic keys list --all --fields id,name,keyPrefix -o csv')
     .action(async (o: KeysListOptions, cmd: Command) => runKeysList(o, cli.runtimeOf(cmd)));
 }

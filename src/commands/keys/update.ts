@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { updateApiKey, type ApiKeyInput } from '../../client/endpoints.js';
+import { updateApiKey, type ApiKeyInput } from '../../client/endpoints/api-keys.js';
 import { UsageError } from '../../cli/errors.js';
 import { parseExpiry, parseId, parsePermissions } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';

@@ -2,10 +2,12 @@ import type { Command } from 'commander';
 import type { Cli } from '../../cli/program.js';
 import { registerLogList } from './list.js';
 import { registerLogPurge } from './purge.js';
+import { registerLogTail } from './tail.js';
 
 /** `lic log`: the audit and transaction log (contract §6). */
 export function registerLog(program: Command, cli: Cli): void {
-  const log = program.command('log').description('Read and purge the audit and transaction log');
+  const log = program.command('log').description('Read, follow and purge the audit and transaction log');
   registerLogList(log, cli);
+  registerLogTail(log, cli);
   registerLogPurge(log, cli);
 }

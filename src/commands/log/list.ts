@@ -1,49 +1,67 @@
 import type { Command } from 'commander';
-import { listLog } from '../../client/endpoints.js';
+import { listLog } from '../../client/endpoints/log.js';
 import type { LogEntry } from '../../wire.js';
-import { checkRange, parseCount, parseLevel, parseTake, parseTime } from '../../cli/parse.js';
+import { addListOptions, containsClause, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { checkRange, parseLevel, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_COLUMNS } from './columns.js';
 
-export interface LogListOptions {
+export interface LogListOptions extends ListFlags {
   level?: string;
   since?: string;
   until?: string;
-  take?: number;
-  skip?: number;
+  /** text the rendered message contains */
+  contains?: string;
 }
 
+/** Fields of a log entry (contract §6, spec LogEntry), for --fields and --sort. */
+export const LOG_FIELDS = ['id', 'message', 'messageTemplate', 'level', 'timeStamp', 'exception', 'properties'] as const;
+
+/** The log as a list (contract §6): newest first, so --all pages by id descending. */
+export const LOG_LIST: ListDef<LogEntry> = {
+  what: 'log entries',
+  arrayField: 'logEntries',
+  totalField: 'totalLogEntriesCount',
+  columns: LOG_COLUMNS,
+  fields: LOG_FIELDS,
+  keyOrder: 'desc',
+};
+
 /** Escapes a value for a double-quoted filter string literal (contract §5). */
-export function quote(value: string): string {
-  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+export const quote = filterString;
+
+/** The log's friendly filter flags → filter clauses (contract §5): --level, --contains. */
+export function logFilters(o: { level?: string; contains?: string }): (string | undefined)[] {
+  return [o.level ? equalsClause('Level', o.level) : undefined, o.contains !== undefined ? containsClause('Message', o.contains) : undefined];
 }
 
 /** `lic log list`: GET /v1/log, newest first; --since/--until become startDate/endDate. */
 export async function runLogList(opts: LogListOptions, rt: Runtime): Promise<void> {
   checkRange(opts.since, opts.until);
   const client = await rt.client();
-  const body = await listLog(client, {
-    filter: opts.level ? `Level = ${quote(opts.level)}` : undefined,
-    startDate: opts.since,
-    endDate: opts.until,
-    take: opts.take,
-    skip: opts.skip,
+  await runList(rt, {
+    def: LOG_LIST,
+    flags: opts,
+    filters: logFilters(opts),
+    fetch: (q) => listLog(client, { ...q, startDate: opts.since, endDate: opts.until }),
   });
-  await rt.out.list(body, (body.logEntries ?? []) as LogEntry[], LOG_COLUMNS);
 }
 
 export function registerLogList(parent: Command, cli: Cli): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
-  parent
+  const cmd = parent
     .command('list')
     .alias('ls')
     .description('List log entries, newest first')
     .option('--level <level>', 'only this level: Verbose, Debug, Information, Warning, Error, Fatal', parseLevel)
     .option('--since <time>', 'from this time (RFC 3339, date, or 30m/24h/7d ago)', time)
     .option('--until <time>', 'before this time (same forms)', time)
-    .option('--take <n>', 'page size, 0..1000 (default 100)', parseTake)
-    .option('--skip <n>', 'records to skip', parseCount)
-    .addHelpText('after', '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log list --since 2025-01-18 --until 2025-01-19 -o json | jq .logEntries[].message')
+    .option('--contains <text>', 'only entries whose message contains this text (exact, case-sensitive)');
+  addListOptions(cmd, LOG_LIST, { sortExample: 'level --sort timeStamp:desc', whereExample: 'Level != "Information" and Message.Contains("key")', allNote: 'newest first by id rather than by time stamp' })
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log list --since 2025-01-18 --until 2025-01-19 -o json | jq .logEntries[].message\n  lic log list --all --contains "api-keys" -o ndjson > audit.ndjson\n  lic log list --all --fields id,timeStamp,message -o csv > log.csv',
+    )
     .action(async (o: LogListOptions, cmd: Command) => runLogList(o, cli.runtimeOf(cmd)));
 }

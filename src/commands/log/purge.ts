@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { purgeLog, type LogPurgeQuery } from '../../client/endpoints.js';
+import { listLog, purgeLog, type LogPurgeQuery } from '../../client/endpoints/log.js';
 import { UsageError } from '../../cli/errors.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
@@ -11,26 +11,54 @@ export interface LogPurgeOptions {
   before?: string;
   since?: string;
   until?: string;
+  /** filter expression (contract §5), AND-ed with the date flags */
+  where?: string;
   yes?: boolean;
 }
 
-/** Flags → DELETE /v1/log query and a description of what goes; UsageError for none or a clash. */
-export function purgeCriteria(o: LogPurgeOptions): { query: LogPurgeQuery; what: string } {
-  const kinds = [o.all && '--all', o.id !== undefined && '--id', (o.before || o.since || o.until) && 'a date range'].filter(Boolean);
-  if (kinds.length === 0) throw new UsageError('say what to purge: --all, --id N, --before T, or --since T / --until T');
-  if (kinds.length > 1) throw new UsageError(`choose one of --all, --id, or the date flags (got ${kinds.join(' and ')})`);
+/**
+ * Flags → DELETE /v1/log query and a description of what goes (contract §6: all given
+ * criteria of filter/startDate/endDate AND-ed); UsageError for none or a clash.
+ * `count`, when known, goes into the description: "delete 1,234 log entries ...".
+ */
+export function purgeCriteria(o: LogPurgeOptions, count?: number): { query: LogPurgeQuery; what: string } {
+  const ranged = Boolean(o.before || o.since || o.until || o.where !== undefined);
+  const kinds = [o.all && '--all', o.id !== undefined && '--id', ranged && 'a filter or date range'].filter(Boolean);
+  if (kinds.length === 0) throw new UsageError('say what to purge: --all, --id N, --before T, --since T / --until T, or --where EXPR');
+  if (kinds.length > 1) throw new UsageError(`choose one of --all, --id, or the filter/date flags (got ${kinds.join(' and ')})`);
   if (o.before && o.until) throw new UsageError('--before and --until both set the end of the range; give one');
-  if (o.all) return { query: { deleteAll: true }, what: 'delete ALL log entries' };
+  if (o.where !== undefined && o.where.trim() === '') throw new UsageError('--where needs a filter expression, e.g. --where \'Level = "Debug"\'');
+  const n = count === undefined ? '' : `${count.toLocaleString('en-US')} `;
+  const entries = count === 1 ? 'log entry' : 'log entries';
+  if (o.all) return { query: { deleteAll: true }, what: `delete ALL ${n}${entries}` };
   if (o.id !== undefined) return { query: { id: o.id }, what: `delete log entry ${o.id}` };
   const end = o.before ?? o.until;
   checkRange(o.since, end);
-  const what = `delete log entries${o.since ? ` from ${o.since}` : ''}${end ? ` before ${end}` : ''}`;
-  return { query: { startDate: o.since, endDate: end }, what };
+  const what = `delete ${n}${entries}${o.since ? ` from ${o.since}` : ''}${end ? ` before ${end}` : ''}${o.where !== undefined ? ` matching ${o.where}` : ''}`;
+  return { query: { filter: o.where, startDate: o.since, endDate: end }, what };
 }
 
-/** `lic log purge`: confirms, then DELETE /v1/log; prints deletedLogCount. */
+/**
+ * `lic log purge`: on a terminal first asks the service how many entries match
+ * (GET /v1/log take=0 with the same filter and dates: totalLogEntriesCount) and says so
+ * in the question; off a terminal requires --yes (no count asked). Then DELETE /v1/log;
+ * prints deletedLogCount. Nothing matching: says so and deletes nothing.
+ */
 export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<void> {
-  const { query, what } = purgeCriteria(opts);
+  const { query } = purgeCriteria(opts);
+  let { what } = purgeCriteria(opts);
+  const interactive = rt.ctx.stdin.isTTY && rt.ctx.stderr.isTTY;
+  if (!opts.yes && interactive && query.id === undefined) {
+    const client = await rt.client();
+    const counted = await listLog(client, { filter: query.filter, startDate: query.startDate, endDate: query.endDate, take: 0 });
+    // the original omits zero values (contract §1), so a missing total is 0
+    const count = typeof counted.totalLogEntriesCount === 'number' ? counted.totalLogEntriesCount : 0;
+    if (count === 0) {
+      rt.out.info('No log entries match: nothing was deleted.');
+      return;
+    }
+    ({ what } = purgeCriteria(opts, count));
+  }
   await rt.confirm(what, opts.yes);
   const client = await rt.client();
   const body = await purgeLog(client, query);
@@ -41,13 +69,17 @@ export function registerLogPurge(parent: Command, cli: Cli): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
   parent
     .command('purge')
-    .description('Delete log entries (Administrator; asks first, --yes off a terminal)')
+    .description('Delete log entries (Administrator; asks first, saying how many, --yes off a terminal)')
     .option('--all', 'the whole log')
     .option('--id <id>', 'one entry', parseId)
     .option('--before <time>', 'entries older than this (RFC 3339, date, or 30d ago)', time)
     .option('--since <time>', 'entries from this time', time)
     .option('--until <time>', 'entries before this time', time)
+    .option('--where <expr>', 'entries matching this filter expression (contract §5); AND-ed with the date flags')
     .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', '\nExamples:\n  lic log purge --before 90d --yes\n  lic log purge --all')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic log purge --before 90d --yes\n  lic log purge --where \'Level = "Debug"\' --before 7d\n  lic log purge --all',
+    )
     .action(async (o: LogPurgeOptions, cmd: Command) => runLogPurge(o, cli.runtimeOf(cmd)));
 }

@@ -33,7 +33,7 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true });
   let svc;
   try {
-    svc = await startService({ dbPath, host: opts.host, port: opts.port, seed: opts.seed, now: ctx.now, logger: opts.logRequests });
+    svc = await startService({ dbPath, host: opts.host, port: opts.port, seed: opts.seed, now: ctx.now, logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false });
   } catch (e) {
     if (e instanceof SeedError) throw new UsageError(e.message);
     const code = (e as { code?: string }).code;
@@ -41,14 +41,14 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     if (code === 'EACCES') throw new Error(`not allowed to listen on ${opts.host}:${opts.port}`);
     throw e;
   }
+  // The handler stays registered until the service is closed: conf (via atomically's
+  // when-exit) re-raises the signal once it has run, and with no handler left that second
+  // delivery would kill us before in-flight requests finish. Repeats are harmless here.
+  let off = () => {};
   const stopped = new Promise<string>((resolve) => {
-    const off = ctx.onInterrupt((sig) => {
-      off();
-      resolve(sig);
-    });
+    off = ctx.onInterrupt(resolve);
   });
   try {
-    ctx.stdout.write(`${svc.url}\n`);
     rt.out.info(`lic serve: listening on ${svc.url} (database ${dbPath}); Ctrl-C stops it`);
     if (svc.seedSkipped) rt.out.warn(`lic serve: --seed ignored: the database ${dbPath} already holds data (use a new --db)`);
     if (svc.issuedKeys.length > 0) {
@@ -69,12 +69,24 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     } else if (!svc.seedSkipped) {
       rt.out.info('lic serve: existing database; use the keys made on its first start (profile "local")');
     }
+    // the URL on stdout is the signal scripts wait for: by now the profile and keys file are written
+    ctx.stdout.write(`${svc.url}\n`);
     const sig = await stopped;
     rt.out.info(`lic serve: ${sig}: finishing in-flight requests and closing the database`);
   } finally {
-    await svc.close();
+    // in-flight requests get SHUTDOWN_GRACE_MS to finish; then their connections are dropped
+    const force = setTimeout(() => svc.app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    try {
+      await svc.close();
+    } finally {
+      clearTimeout(force);
+      off();
+    }
   }
 }
+
+/** How long `lic serve` waits for in-flight requests on SIGINT/SIGTERM. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `lic serve`: the local reference service (loaded by dynamic import only here). */
 export function registerServe(program: Command, cli: Cli): void {

@@ -1,0 +1,88 @@
+/**
+ * Pure text helpers of the data formats (ndjson, csv, tsv, streamed json) used by the
+ * Renderer (../output.ts). No I/O here, so each is unit-tested on its own.
+ */
+
+/**
+ * A cell of a data format (csv, tsv): strings as-is, booleans `true`/`false`, numbers as
+ * JSON writes them, null/undefined empty, objects and arrays as JSON.
+ */
+export function dataCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/**
+ * A TSV field, reversibly escaped (the text/tab-separated-values convention of
+ * PostgreSQL COPY and Miller): `\` → `\\`, tab → `\t`, LF → `\n`, CR → `\r`.
+ */
+export function tsvField(s: string): string {
+  return s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}
+
+/** Undoes tsvField (for tests and for readers of our TSV). */
+export function tsvUnescape(s: string): string {
+  return s.replace(/\\([\\tnr])/g, (_m, c: string) => (c === '\\' ? '\\' : c === 't' ? '\t' : c === 'n' ? '\n' : '\r'));
+}
+
+/** One TSV line (with its `\n`) of already-rendered cells. */
+export function tsvLine(cells: string[]): string {
+  return `${cells.map(tsvField).join('\t')}\n`;
+}
+
+/** Where a list body keeps its records and its total (contract §5: `logEntries` / `totalLogEntriesCount`). */
+export interface ListShape {
+  /** the array field, e.g. `logEntries` */
+  arrayField: string;
+  /** the total-count field, e.g. `totalLogEntriesCount`; absent for lists without one (customer products) */
+  totalField?: string;
+}
+
+/**
+ * The pieces of one JSON document `{...envelope, [arrayField]: [records], [totalField]: total}`
+ * written incrementally: exactly the text `JSON.stringify(whole)` (compact) or
+ * `JSON.stringify(whole, null, 2)` (pretty) would give, without ever holding the array.
+ * Call `open` once, `items` per batch, `close` once.
+ */
+export class JsonListStream {
+  private count = 0;
+
+  constructor(
+    private readonly shape: ListShape,
+    private readonly pretty: boolean,
+  ) {}
+
+  /** The text up to and including the array's `[`; `envelope` keys other than the array and total keep their order. */
+  open(envelope: Record<string, unknown>): string {
+    const head: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(envelope)) if (k !== this.shape.arrayField && k !== this.shape.totalField) head[k] = v;
+    const key = JSON.stringify(this.shape.arrayField);
+    if (!this.pretty) {
+      const h = JSON.stringify(head);
+      return `${h.slice(0, -1)}${h.length > 2 ? ',' : ''}${key}:[`;
+    }
+    const h = JSON.stringify(head, null, 2);
+    // "{}" for an empty head; otherwise "{\n  ...\n}" → drop the closing "\n}"
+    return h === '{}' ? `{\n  ${key}: [` : `${h.slice(0, -2)},\n  ${key}: [`;
+  }
+
+  /** The text of a batch of records, with the separating commas. */
+  items(records: readonly unknown[]): string {
+    let out = '';
+    for (const r of records) {
+      const sep = this.count++ > 0 ? ',' : '';
+      out += this.pretty ? `${sep}\n    ${JSON.stringify(r, null, 2).replace(/\n/g, '\n    ')}` : `${sep}${JSON.stringify(r)}`;
+    }
+    return out;
+  }
+
+  /** The text closing the array and the object (with the total when known), ending in `\n`. */
+  close(total: number | undefined): string {
+    const withTotal = this.shape.totalField !== undefined && total !== undefined;
+    const key = JSON.stringify(this.shape.totalField ?? '');
+    if (!this.pretty) return `]${withTotal ? `,${key}:${total}` : ''}}\n`;
+    const end = this.count > 0 ? '\n  ]' : ']';
+    return `${end}${withTotal ? `,\n  ${key}: ${total}` : ''}\n}\n`;
+  }
+}

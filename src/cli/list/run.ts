@@ -1,0 +1,247 @@
+/**
+ * Running a list verb: one page as before, or page after page (`--all`, a `--limit` over
+ * several pages) by key or by skip, streamed to the Renderer's ListWriter with a progress
+ * bar on stderr. See ./index.ts for how a noun's verb uses it.
+ */
+import { ProtocolError } from '../../client/errors.js';
+import { TAKE_MAX, type ListQuery } from '../../wire.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import type { Column } from '../output.js';
+import { startProgress } from '../progress.js';
+import type { Runtime } from '../runtime.js';
+import { ABORTED, unlessAborted } from './abort.js';
+import { allOf } from './filter.js';
+import { sortParam, type ListDef, type ListFlags } from './flags.js';
+
+/** One list endpoint call with the rule-3 query (contract §5); the noun adds its fixed parameters (path ids, dates). */
+export type FetchPage = (query: ListQuery) => Promise<object>;
+
+export interface ListRun<R> {
+  def: ListDef<R>;
+  flags: ListFlags;
+  /** the noun's friendly flags as filter clauses (build them with filter.ts); AND-ed with --where */
+  filters?: readonly (string | undefined | false | null)[];
+  fetch: FetchPage;
+}
+
+/** How the pages will be asked for; pure, so the decision is unit-tested (planList). */
+export interface ListPlan {
+  /** one request, printed as before (the body unchanged for json) */
+  single: boolean;
+  /** the user's filter (friendly flags AND --where), without the paging clause */
+  filter?: string;
+  sort?: string;
+  select?: string;
+  /** page size */
+  take?: number;
+  /** the user's --skip */
+  skip?: number;
+  /** records wanted in all (Infinity for --all) */
+  wanted: number;
+  /** paging by key: each page asks for `key > last` (or `<` when desc) */
+  keyset?: { key: string; desc: boolean };
+  /** the key was added to `select` only for paging, so it is removed from the records again */
+  stripKey?: boolean;
+}
+
+/**
+ * Decides how to fetch (contract §5): a single request unless `--all` or a `--limit`
+ * larger than a page; then by key when there is no --sort or it sorts by the key only
+ * (`keyOrder` of the noun without --sort), else by skip. Throws UsageError for
+ * combinations that cannot work (`--take 0` with several pages).
+ */
+export function planList<R>(def: ListDef<R>, flags: ListFlags, filters: ListRun<R>['filters'] = []): ListPlan {
+  const filter = allOf([...filters, flags.where]);
+  const select = flags.fields?.join(', ');
+  const sortItems = flags.sort ?? [];
+  const many = flags.all === true || (flags.limit !== undefined && flags.limit > (flags.take ?? TAKE_MAX));
+  if (!many) {
+    return {
+      single: true,
+      filter,
+      sort: sortItems.length ? sortParam(sortItems) : undefined,
+      select,
+      take: flags.limit !== undefined ? Math.min(flags.limit, flags.take ?? flags.limit) : flags.take,
+      skip: flags.skip,
+      wanted: flags.limit ?? Infinity,
+    };
+  }
+  if (flags.take === 0) throw new UsageError(`--take 0 asks for no records per page; drop it or give 1..${TAKE_MAX} with ${flags.all ? '--all' : '--limit'}`);
+  const take = flags.take ?? TAKE_MAX;
+  const wanted = flags.limit ?? Infinity;
+  const key = def.key === false ? undefined : (def.key ?? 'id');
+  const byKeyOnly = key !== undefined && (sortItems.length === 0 || (sortItems.length === 1 && sortItems[0]!.field.toLowerCase() === key.toLowerCase()));
+  if (!byKeyOnly) {
+    return { single: false, filter, sort: sortItems.length ? sortParam(sortItems) : undefined, select, take, skip: flags.skip, wanted };
+  }
+  const desc = sortItems.length ? sortItems[0]!.desc : def.keyOrder === 'desc';
+  const keyName = sortItems[0]?.field ?? key!;
+  const hasKey = flags.fields?.some((f) => f.toLowerCase() === keyName.toLowerCase()) ?? true;
+  return {
+    single: false,
+    filter,
+    sort: `${keyName} ${desc ? 'desc' : 'asc'}`,
+    select: hasKey ? select : `${select}, ${keyName}`,
+    take,
+    skip: flags.skip,
+    wanted,
+    keyset: { key: keyName, desc },
+    stripKey: !hasKey,
+  };
+}
+
+/** The value of `name` in a record, matched case-insensitively (contract §5 field names). */
+export function fieldOf(rec: Record<string, unknown>, name: string): unknown {
+  if (name in rec) return rec[name];
+  const lower = name.toLowerCase();
+  for (const k of Object.keys(rec)) if (k.toLowerCase() === lower) return rec[k];
+  return undefined;
+}
+
+/** Columns for `--fields`: exactly those fields, headed by their names. */
+export function fieldColumns<R>(fields: readonly string[]): Column<R>[] {
+  return fields.map((f) => ({ header: f, get: (r: R) => fieldOf(r as Record<string, unknown>, f) }));
+}
+
+/** One page as the pager yields it. */
+export interface Page<R> {
+  body: Record<string, unknown>;
+  records: R[];
+  /** the list's total (of the first page: all records matching the user's filter) */
+  total?: number;
+}
+
+/**
+ * The records of a list reply's `arrayField` (contract §1 tolerance: absent = empty, as
+ * the original omits empty values); ProtocolError when it is not an array.
+ */
+export function listRecords<R>(body: object, arrayField: string): R[] {
+  const arr = (body as Record<string, unknown>)[arrayField];
+  if (arr === undefined) return [];
+  if (!Array.isArray(arr)) throw new ProtocolError(`the list reply has no "${arrayField}" array`, 'GET', arrayField);
+  return arr as R[];
+}
+
+const totalOf = (body: Record<string, unknown>, field: string | undefined): number | undefined => {
+  const t = field ? body[field] : undefined;
+  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+};
+
+/**
+ * Yields the pages of a multi-page plan. By key: the first page with the user's skip,
+ * then `(<filter>) and <key> > <last>` (or `<` descending), each page sorted by the key.
+ * By skip: skip + records so far. Stops at `wanted` records, at a short page once the
+ * total is reached, or at an empty page. Throws ProtocolError when paging by key meets a
+ * record without an integer key.
+ */
+export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPage): AsyncGenerator<Page<R>> {
+  let got = 0;
+  let last: number | undefined;
+  let expected: number | undefined;
+  for (let first = true; ; first = false) {
+    const take = Math.min(plan.take ?? TAKE_MAX, plan.wanted - got);
+    if (take <= 0) return;
+    const ks = plan.keyset;
+    const query: ListQuery = {
+      filter: ks && last !== undefined ? allOf([plan.filter, `${ks.key} ${ks.desc ? '<' : '>'} ${last}`]) : plan.filter,
+      sort: plan.sort,
+      select: plan.select,
+      take,
+      skip: ks ? (first ? plan.skip : undefined) : (plan.skip ?? 0) + got || undefined,
+    };
+    const body = (await fetch(query)) as Record<string, unknown>;
+    let records = listRecords<R>(body, def.arrayField);
+    if (records.length > take) records = records.slice(0, take);
+    const total = totalOf(body, def.totalField);
+    if (first && total !== undefined) expected = Math.max(0, total - (plan.skip ?? 0));
+    if (ks && records.length) {
+      const k = fieldOf(records[records.length - 1] as Record<string, unknown>, ks.key);
+      if (typeof k !== 'number' || !Number.isInteger(k)) {
+        throw new ProtocolError(`cannot page ${def.what} by ${ks.key}: a record has no integer "${ks.key}" (use --sort with another field to page by skip)`, 'GET', def.arrayField);
+      }
+      last = k;
+    }
+    if (plan.stripKey) records = records.map((r) => stripField(r as Record<string, unknown>, ks!.key) as R);
+    got += records.length;
+    yield { body, records, total: first ? total : undefined };
+    if (records.length === 0) return;
+    // a short page ends the list, unless the service returned fewer than asked while more remain (a server that caps take)
+    if (records.length < take && !(expected !== undefined && got < Math.min(expected, plan.wanted))) return;
+  }
+}
+
+function stripField(rec: Record<string, unknown>, name: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const lower = name.toLowerCase();
+  for (const [k, v] of Object.entries(rec)) if (k.toLowerCase() !== lower) out[k] = v;
+  return out;
+}
+
+/**
+ * Runs a list verb (contract §5): builds the filter from the friendly flags and --where,
+ * then prints one page as before, or streams every page (`--all`, `--limit`) through
+ * the Renderer with a progress bar on stderr (TTY, not --quiet). Ctrl-C while paging
+ * stops, finishes the output written so far, and throws InterruptedError (exit 130).
+ * Throws UsageError, ApiError, NetworkError, ProtocolError.
+ */
+export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
+  const { def, flags } = run;
+  const columns = flags.fields?.length ? fieldColumns<R>(flags.fields) : def.columns;
+  if (def.paged === false) return runUnpaged(rt, run, columns);
+  const plan = planList(def, flags, run.filters);
+  if (plan.single) {
+    const body = (await run.fetch({ filter: plan.filter, sort: plan.sort, select: plan.select, take: plan.take, skip: plan.skip })) as Record<string, unknown>;
+    await rt.out.list(body, listRecords<R>(body, def.arrayField), columns);
+    return;
+  }
+  const writer = rt.out.openList<R>(columns, def);
+  const ctx = rt.ctx;
+  // a bar on a terminal stderr, unless the records themselves stream onto the same terminal
+  const showBar = ctx.stderr.isTTY && !rt.out.opts.quiet && (!ctx.stdout.isTTY || rt.out.opts.format === 'table');
+  const progress = await startProgress(ctx, { enabled: showBar, what: def.what });
+  // Ctrl-C: stop at once, even mid-request; what was written so far is finished below
+  const ac = new AbortController();
+  const off = ctx.onInterrupt(() => ac.abort());
+  const fetch: FetchPage = (q) => unlessAborted(run.fetch(q), ac.signal);
+  let total: number | undefined;
+  let done = 0;
+  let begun = false;
+  try {
+    for await (const page of pages(def, plan, fetch)) {
+      if (!begun) {
+        begun = true;
+        total = page.total;
+        if (total !== undefined) progress.setTotal(Math.min(plan.wanted, Math.max(0, total - (plan.skip ?? 0))));
+        await writer.begin(page.body);
+      }
+      await writer.write(page.records);
+      done += page.records.length;
+      progress.update(done);
+      if (ac.signal.aborted) break;
+    }
+  } catch (e) {
+    if (e !== ABORTED) throw e;
+  } finally {
+    off();
+    progress.stop();
+  }
+  if (begun) await writer.end(total);
+  if (ac.signal.aborted) throw new InterruptedError();
+}
+
+/** An endpoint without rule-3 parameters: one request; --limit and --fields apply to the reply. */
+async function runUnpaged<R>(rt: Runtime, run: ListRun<R>, columns: Column<R>[]): Promise<void> {
+  const { def, flags } = run;
+  const body = (await run.fetch({})) as Record<string, unknown>;
+  let records = listRecords<R>(body, def.arrayField);
+  if (flags.limit === undefined && !flags.fields?.length) return rt.out.list(body, records, columns);
+  if (flags.limit !== undefined) records = records.slice(0, flags.limit);
+  if (flags.fields?.length) {
+    const fields = flags.fields;
+    records = records.map((r) => Object.fromEntries(fields.map((f) => [f, fieldOf(r as Record<string, unknown>, f)])) as R);
+  }
+  const writer = rt.out.openList<R>(columns, def);
+  await writer.begin(body);
+  await writer.write(records);
+  await writer.end(totalOf(body, def.totalField));
+}

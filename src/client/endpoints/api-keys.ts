@@ -1,0 +1,25 @@
+/** `/v1/api-keys` (contract §4). */
+import type { ApiKeyList, Envelope, ListQuery } from '../../wire.js';
+import type { ApiClient } from '../request.js';
+import { toQuery } from './query.js';
+
+export interface ApiKeyInput {
+  name?: string;
+  ownerId?: string;
+  permissions?: number;
+  description?: string;
+  expireDate?: string;
+  revoked?: boolean;
+}
+
+/** GET /v1/api-keys (contract §4). */
+export const listApiKeys = (c: ApiClient, query?: ListQuery) => c.request<ApiKeyList>('GET', '/v1/api-keys', { query: toQuery(query) });
+/** POST /v1/api-keys → `apiKeyId` and the full `key`, shown this once (contract §4). */
+export const createApiKey = (c: ApiClient, apiKey: ApiKeyInput) =>
+  c.request<Envelope & { apiKeyId: number; key: string }>('POST', '/v1/api-keys', { body: { apiKey } });
+/** PUT /v1/api-keys: only the fields present change (contract §4). */
+export const updateApiKey = (c: ApiClient, apiKey: ApiKeyInput & { id: number }) =>
+  c.request<Envelope>('PUT', '/v1/api-keys', { body: { apiKey } });
+/** DELETE /v1/api-keys/{apiKeyId}. */
+export const deleteApiKey = (c: ApiClient, id: number) => c.request<Envelope>('DELETE', `/v1/api-keys/${id}`);
+

@@ -1,0 +1,115 @@
+import type { Command } from 'commander';
+import { listLog } from '../../client/endpoints/log.js';
+import { ProtocolError } from '../../client/errors.js';
+import { TAKE_MAX, type LogEntry } from '../../wire.js';
+import { InterruptedError } from '../../cli/errors.js';
+import { ABORTED, unlessAborted } from '../../cli/list/abort.js';
+import { allOf, fieldOf, listRecords } from '../../cli/list/index.js';
+import { parseCount, parseDuration, parseLevel } from '../../cli/parse.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+import { LOG_LIST, logFilters } from './list.js';
+
+export interface LogTailOptions {
+  follow?: boolean;
+  level?: string;
+  contains?: string;
+  where?: string;
+  /** poll interval for --follow, ms (default TAIL_DEFAULT_INTERVAL_MS) */
+  interval?: number;
+  /** newest entries to print first */
+  lines: number;
+}
+
+export const TAIL_DEFAULT_LINES = 10;
+export const TAIL_DEFAULT_INTERVAL_MS = 2000;
+
+/** The id of an entry; ProtocolError when the service sent none (tail follows by id). */
+const idOf = (e: LogEntry): number => {
+  const id = fieldOf(e as unknown as Record<string, unknown>, 'id');
+  if (typeof id !== 'number' || !Number.isInteger(id)) throw new ProtocolError('a log entry in the reply has no integer "id", so new entries cannot be followed', 'GET', '/v1/log');
+  return id;
+};
+
+/**
+ * `lic log tail`: prints the newest `lines` entries matching the filter (oldest first),
+ * then with --follow polls every `interval` for entries with `Id > lastSeen`, sorted by
+ * id, paging through all new ones (contract §5, §6): by id, so none is printed twice or
+ * skipped. Ctrl-C (ctx.onInterrupt) ends it at once, also mid-wait: throws
+ * InterruptedError (exit 130) after the output is finished.
+ * Limitation: ids must become visible in increasing order, true of the local service
+ * (one writer); on a database that commits concurrent inserts out of id order an entry
+ * committed late with a lower id than one already seen would be missed.
+ */
+export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<void> {
+  const client = await rt.client();
+  const filter = allOf([...logFilters(opts), opts.where]);
+  const writer = rt.out.openList<LogEntry>(LOG_LIST.columns, LOG_LIST, { live: true });
+  const ac = new AbortController();
+  const off = opts.follow ? rt.ctx.onInterrupt(() => ac.abort()) : () => {};
+  let begun = false;
+  const print = async (body: object, entries: LogEntry[]) => {
+    if (!begun) {
+      begun = true;
+      await writer.begin(body as Record<string, unknown>);
+    }
+    if (entries.length) await writer.write(entries);
+  };
+  try {
+    // the newest `lines` entries, newest first by id; at least one is asked for, to learn where --follow starts
+    const newest: LogEntry[] = [];
+    let lastBody: object = {};
+    let before: number | undefined;
+    const want = Math.max(opts.lines, opts.follow ? 1 : 0);
+    while (newest.length < want) {
+      const take = Math.min(TAKE_MAX, want - newest.length);
+      const body = await unlessAborted(listLog(client, { filter: allOf([filter, before !== undefined && `Id < ${before}`]), sort: 'Id desc', take }), ac.signal);
+      const page = listRecords<LogEntry>(body, 'logEntries');
+      lastBody = body;
+      newest.push(...page);
+      if (page.length < take) break;
+      before = idOf(page[page.length - 1]!);
+    }
+    let lastSeen = newest.length ? idOf(newest[0]!) : 0;
+    await print(lastBody, newest.slice(0, opts.lines).reverse());
+    while (opts.follow) {
+      await rt.ctx.sleep(opts.interval ?? TAIL_DEFAULT_INTERVAL_MS, ac.signal);
+      if (ac.signal.aborted) break;
+      // every entry after the last one seen, oldest first, page after page
+      for (;;) {
+        const body = await unlessAborted(listLog(client, { filter: allOf([filter, `Id > ${lastSeen}`]), sort: 'Id asc', take: TAKE_MAX }), ac.signal);
+        const page = listRecords<LogEntry>(body, 'logEntries');
+        if (page.length) {
+          await print(body, page);
+          lastSeen = idOf(page[page.length - 1]!);
+        }
+        if (page.length < TAKE_MAX || ac.signal.aborted) break;
+      }
+      if (ac.signal.aborted) break;
+    }
+  } catch (e) {
+    if (e !== ABORTED) throw e;
+  } finally {
+    off();
+  }
+  if (begun) await writer.end();
+  // --follow only ends by Ctrl-C
+  if (opts.follow) throw new InterruptedError();
+}
+
+export function registerLogTail(parent: Command, cli: Cli): void {
+  parent
+    .command('tail')
+    .description('Print the newest log entries; with --follow, keep printing new ones until Ctrl-C')
+    .option('-f, --follow', 'keep polling for new entries (by id: none twice, none skipped) until Ctrl-C')
+    .option('-n, --lines <n>', 'newest entries to print first', parseCount, TAIL_DEFAULT_LINES)
+    .option('--level <level>', 'only this level: Verbose, Debug, Information, Warning, Error, Fatal', parseLevel)
+    .option('--contains <text>', 'only entries whose message contains this text (exact, case-sensitive)')
+    .option('--where <expr>', 'filter expression in the service\'s query language, AND-ed with --level/--contains')
+    .option('--interval <duration>', 'how often --follow asks for new entries: 500ms, 2s, 1m (default 2s)', parseDuration)
+    .addHelpText(
+      'after',
+      '\nOutput: on a terminal one aligned line per entry; piped, tab-separated columns; -o ndjson (or json) one JSON entry per line; -o csv/tsv a header, then rows.\nCtrl-C ends --follow with exit code 130.\n\nExamples:\n  lic log tail -n 50 --level Warning\n  lic log tail -f --contains "/v1/api-keys"\n  lic log tail -f -o ndjson | jq -r .message',
+    )
+    .action(async (o: LogTailOptions, cmd: Command) => runLogTail(o, cli.runtimeOf(cmd)));
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { JsonListStream, dataCell, tsvField, tsvLine, tsvUnescape, type ListShape } from '../../../src/cli/list/format.js';
+import { allOf, containsClause, equalsClause, filterString } from '../../../src/cli/list/filter.js';
+import { parseFilter } from '../../../src/server/query/index.js';
+
+describe('JsonListStream', () => {
+  const shape: ListShape = { arrayField: 'logEntries', totalField: 'totalLogEntriesCount' };
+  const envelope = { success: true, code: 0, message: 'OK', logEntries: ['ignored'], totalLogEntriesCount: 99 };
+  const records = [{ id: 3, message: 'a\n"b"', nested: { x: [1, 2] } }, { id: 2, message: '' }, { id: 1, message: 'ü' }];
+
+  function streamed(pretty: boolean, batches: unknown[][], total?: number, env: Record<string, unknown> = envelope, sh = shape): string {
+    const js = new JsonListStream(sh, pretty);
+    return js.open(env) + batches.map((b) => js.items(b)).join('') + js.close(total);
+  }
+
+  for (const pretty of [false, true]) {
+    it(`writes exactly JSON.stringify of the whole (${pretty ? 'pretty' : 'compact'}), over several batches`, () => {
+      const whole = { success: true, code: 0, message: 'OK', logEntries: records, totalLogEntriesCount: 3 };
+      const expected = `${pretty ? JSON.stringify(whole, null, 2) : JSON.stringify(whole)}\n`;
+      expect(streamed(pretty, [records.slice(0, 1), [], records.slice(1)], 3)).toBe(expected);
+    });
+
+    it(`handles an empty list, a missing total and an empty envelope (${pretty ? 'pretty' : 'compact'})`, () => {
+      const fmt = (v: unknown) => `${pretty ? JSON.stringify(v, null, 2) : JSON.stringify(v)}\n`;
+      expect(streamed(pretty, [[]], 0)).toBe(fmt({ success: true, code: 0, message: 'OK', logEntries: [], totalLogEntriesCount: 0 }));
+      expect(streamed(pretty, [records], undefined)).toBe(fmt({ success: true, code: 0, message: 'OK', logEntries: records }));
+      expect(streamed(pretty, [records], undefined, {}, { arrayField: 'products' })).toBe(fmt({ products: records }));
+    });
+  }
+});
+
+describe('TSV and CSV cells', () => {
+  it('escapes tabs, newlines, CRs and backslashes reversibly', () => {
+    expect(tsvField('a\tb\nc\rd\\e')).toBe('a\\tb\\nc\\rd\\\\e');
+    expect(tsvLine(['x\ty', 'z'])).toBe('x\\ty\tz\n');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const f = tsvField(s);
+        expect(f).not.toMatch(/[\t\n\r]/);
+        expect(tsvUnescape(f)).toBe(s);
+      }),
+    );
+  });
+
+  it('renders data cells: booleans true/false, null empty, objects as JSON', () => {
+    expect([true, false, null, undefined, 0, 'x', { a: 1 }, [1]].map(dataCell)).toEqual(['true', 'false', '', '', '0', 'x', '{"a":1}', '[1]']);
+  });
+});
+
+describe('filter building', () => {
+  const literalOf = (filter: string) => {
+    const node = parseFilter(filter) as unknown as { right: { value: unknown } };
+    return node.right.value;
+  };
+
+  it('quotes any text so the service reads back exactly that text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+        expect(literalOf(`Message = ${filterString(s)}`)).toBe(s);
+      }),
+      { numRuns: 300 },
+    );
+    expect(filterString('say "hi" \\ now\n')).toBe('"say \\"hi\\" \\\\ now\\n"');
+  });
+
+  it('cannot be broken out of: a hostile value stays one literal', () => {
+    const hostile = '") or (1 = 1) or ("';
+    const node = parseFilter(equalsClause('Level', hostile)) as unknown as { kind: string; op: string; right: { value: unknown } };
+    expect(node.kind).toBe('compare');
+    expect(node.right.value).toBe(hostile);
+    expect(containsClause('Message', 'x"y')).toBe('Message.Contains("x\\"y")');
+  });
+
+  it('ANDs clauses, parenthesised only when there are several', () => {
+    expect(allOf([undefined, false, '', 'A = 1'])).toBe('A = 1');
+    expect(allOf(['A = 1 or B = 2', 'C = 3'])).toBe('(A = 1 or B = 2) and (C = 3)');
+    expect(allOf([undefined, null])).toBeUndefined();
+    // the precedence survives: the service parses it as an and of the two groups
+    const node = parseFilter(allOf(['A = 1 or B = 2', 'C = 3'])!) as unknown as { kind: string; operands: { kind: string }[] };
+    expect(node.kind).toBe('and');
+    expect(node.operands.map((o) => o.kind)).toEqual(['or', 'compare']);
+  });
+});
