@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Column, ListShape } from '../output.js';
+import { UsageError } from '../errors.js';
 import { parseCount, parseTake } from '../parse.js';
 
 /** What the list machinery needs to know about one noun's list endpoint. */
@@ -149,4 +150,24 @@ export function addListOptions<R>(cmd: Command, def: ListDef<R>, help: ListOptio
       : 'They page by skip, which can repeat or miss records if the list changes while it runs.'}`,
   );
   return cmd;
+}
+
+/**
+ * A friendly filter flag's value (`--type`, `--status`, `--name-contains`, …), taken as
+ * given (case-sensitive, contract §5), but not empty: an empty value is almost always a
+ * shell variable that was not set; `--where 'Field = ""'` says it on purpose.
+ * Throws InvalidArgumentError (exit 2, commander names the flag).
+ */
+export function parseFilterValue(value: string): string {
+  if (value === '') throw new InvalidArgumentError('expected a non-empty value (to match an empty field, use --where \'Field = ""\').');
+  return value;
+}
+
+/**
+ * Throws UsageError (exit 2) when --sort names a field the service cannot sort on
+ * (contract §5: select-only fields), instead of sending a request bound to fail.
+ */
+export function checkSortable(flags: Pick<ListFlags, 'sort'>, selectOnly: readonly string[], what: string): void {
+  const bad = flags.sort?.find((s) => selectOnly.some((f) => f.toLowerCase() === s.field.toLowerCase()));
+  if (bad) throw new UsageError(`--sort: ${what} cannot be sorted by ${bad.field} (it can only be selected with --fields); not sortable: ${selectOnly.join(', ')}.`);
 }

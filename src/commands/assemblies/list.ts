@@ -1,42 +1,70 @@
 import type { Command } from 'commander';
 import { listAssemblies } from '../../client/endpoints/assemblies.js';
-import type { Assembly, AssemblyList } from '../../wire.js';
-import { parseCount, parseTake } from '../../cli/parse.js';
+import type { Assembly } from '../../wire.js';
+import { parseFilterValue, addListOptions, equalsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { ASSEMBLY_COLUMNS } from './columns.js';
+import { parsePublicKeyToken } from './input.js';
 
-export interface AssembliesListOptions {
-  take?: number;
-  skip?: number;
+export interface AssembliesListOptions extends ListFlags {
+  /** Name = this, exactly */
+  name?: string;
+  /** PublicKeyToken = this: 16 lowercase hex digits, or '' for assemblies that are not strong-named */
+  publicKeyToken?: string;
 }
 
 /**
- * The list verb's parts, apart from its flags, so shared list flags (--where, --sort,
- * --all) can drive them: `fetch` gets one page (GET /v1/assemblies, rule-3 query),
- * `rows`/`total` read the reply, `columns` render it.
+ * Fields of an assembly in lists, as the service names them (spec Assembly; contract §5,
+ * §7; lic serve's FieldSpecs in src/server/routes/assemblies.ts, checked by a test), for
+ * --fields and --sort.
  */
-export const ASSEMBLY_LIST = {
-  fetch: listAssemblies,
-  rows: (body: AssemblyList): Assembly[] => body.assemblies ?? [],
-  total: (body: AssemblyList): number | undefined => body.totalAssembliesCount,
-  columns: ASSEMBLY_COLUMNS,
-} as const;
+export const ASSEMBLY_FIELDS = ['id', 'name', 'version', 'culture', 'publicKeyToken', 'mappingFileId', 'debugSymbolsKey'] as const;
 
-/** `lic assemblies list`: one page of GET /v1/assemblies, rendered with ASSEMBLY_COLUMNS. */
-export async function runAssembliesList(opts: AssembliesListOptions, rt: Runtime): Promise<void> {
-  const client = await rt.client();
-  const body = await ASSEMBLY_LIST.fetch(client, { take: opts.take, skip: opts.skip });
-  await rt.out.list(body, ASSEMBLY_LIST.rows(body), ASSEMBLY_LIST.columns);
+/** Assemblies as a list (contract §5, §7): paged by id. */
+export const ASSEMBLY_LIST: ListDef<Assembly> = {
+  what: 'assemblies',
+  arrayField: 'assemblies',
+  totalField: 'totalAssembliesCount',
+  columns: ASSEMBLY_COLUMNS,
+  fields: ASSEMBLY_FIELDS,
+};
+
+/**
+ * The assemblies' friendly filter flags → filter clauses (contract §5): --name (Name = …,
+ * exactly), --public-key-token (PublicKeyToken = …; the service stores it lowercase,
+ * contract §7, and parsePublicKeyToken lowercases the flag).
+ */
+export function assemblyFilters(o: Pick<AssembliesListOptions, 'name' | 'publicKeyToken'>): (string | undefined)[] {
+  return [
+    o.name !== undefined ? equalsClause('Name', o.name) : undefined,
+    o.publicKeyToken !== undefined ? equalsClause('PublicKeyToken', o.publicKeyToken) : undefined,
+  ];
 }
 
-/** Declares `assemblies list [--take N] [--skip N]`. */
+/** `lic assemblies list`: GET /v1/assemblies through the list machinery, rendered with ASSEMBLY_COLUMNS. */
+export async function runAssembliesList(opts: AssembliesListOptions, rt: Runtime): Promise<void> {
+  const client = await rt.client();
+  await runList(rt, {
+    def: ASSEMBLY_LIST,
+    flags: opts,
+    filters: assemblyFilters(opts),
+    fetch: (q) => listAssemblies(client, q),
+  });
+}
+
+/** Declares `assemblies list` with --name, --public-key-token and the shared list flags. */
 export function registerAssembliesList(parent: Command, cli: Cli): void {
-  parent
+  const cmd = parent
     .command('list')
     .alias('ls')
     .description('List assemblies')
-    .option('--take <n>', 'page size, 0..1000 (default 100)', parseTake)
-    .option('--skip <n>', 'records to skip', parseCount)
+    .option('--name <name>', 'only assemblies with this name, exactly (case-sensitive), e.g. Folio.Pdf', parseFilterValue)
+    .option('--public-key-token <hex>', 'only assemblies with this public key token (16 hex digits, any case), or null for those not strong-named', parsePublicKeyToken);
+  addListOptions(cmd, ASSEMBLY_LIST, { sortExample: 'name', whereExample: 'Name.Contains("Folio") and Version != "8.1.0.0"' })
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic assemblies list --name Folio.Pdf\n  lic assemblies list --public-key-token 0bbe75556158122f --sort name\n  lic assemblies list --all --fields id,name,version -o csv > assemblies.csv',
+    )
     .action(async (o: AssembliesListOptions, cmd: Command) => runAssembliesList(o, cli.runtimeOf(cmd)));
 }

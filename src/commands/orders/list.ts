@@ -1,58 +1,128 @@
 import type { Command } from 'commander';
 import { listOrders } from '../../client/endpoints/orders.js';
 import { ProtocolError } from '../../client/errors.js';
-import type { ApiClient } from '../../client/request.js';
-import type { ListQuery, Order, OrderList } from '../../wire.js';
-import { parseCount, parseId, parseTake } from '../../cli/parse.js';
+import type { Order, OrderList } from '../../wire.js';
+import { parseFilterValue, addListOptions, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { checkRange, parseId, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { ORDER_COLUMNS } from './columns.js';
 
-export interface OrdersListOptions {
-  /** customer id, int32 1..2147483647 (contract §2) */
-  customer: number;
-  take?: number;
-  skip?: number;
-}
-
 /** Which customer's orders: the path part of the list, apart from the rule-3 query. */
 export interface OrderScope {
+  /** customer id, int32 1..2147483647 (contract §2) */
   customer: number;
 }
 
-/**
- * The list verb's parts, apart from its flags, so shared list flags (--where, --sort,
- * --all) can drive them: `fetch` gets one page (GET /v1/customers/{id}/orders, rule-3
- * query), `rows`/`total` read the reply, `columns` render it.
- */
-export const ORDER_LIST = {
-  fetch: (client: ApiClient, query: ListQuery | undefined, scope: OrderScope) => listOrders(client, scope.customer, query),
-  /** The orders of a reply; absent = none (the original omits empty lists); anything but an array is a ProtocolError. */
-  rows: (body: OrderList): Order[] => {
-    const v: unknown = body.orders;
-    if (v === undefined || v === null) return [];
-    if (!Array.isArray(v)) throw new ProtocolError('the service replied with "orders" that is not a list', 'GET', '/v1/customers/{customerId}/orders');
-    return v as Order[];
-  },
-  total: (body: OrderList): number | undefined => body.totalOrdersCount,
-  columns: ORDER_COLUMNS,
-} as const;
-
-/** `lic orders list --customer ID`: one page of the customer's orders, rendered with ORDER_COLUMNS. */
-export async function runOrdersList(opts: OrdersListOptions, rt: Runtime): Promise<void> {
-  const client = await rt.client();
-  const body = await ORDER_LIST.fetch(client, { take: opts.take, skip: opts.skip }, { customer: opts.customer });
-  await rt.out.list(body, ORDER_LIST.rows(body), ORDER_LIST.columns);
+/** The orders' friendly filter flags; values exact and case-sensitive, times RFC 3339 UTC (parseTime). */
+export interface OrderFilterOptions {
+  status?: string;
+  paymentStatus?: string;
+  paymentType?: string;
+  currency?: string;
+  /** CreatedAt at or after this time */
+  since?: string;
+  /** CreatedAt before this time */
+  until?: string;
 }
 
+export interface OrdersListOptions extends OrderScope, OrderFilterOptions, ListFlags {}
+
+/**
+ * Fields of an order in lists, as the service names them (spec Order; contract §5, §8;
+ * lic serve's FieldSpecs in src/server/routes/orders.ts, checked by a test), for --fields
+ * and --sort.
+ */
+export const ORDER_FIELDS = [
+  'id',
+  'orderNumber',
+  'status',
+  'processedBy',
+  'purchaseOrder',
+  'total',
+  'currency',
+  'createdAt',
+  'updatedAt',
+  'invoiceNumber',
+  'paymentType',
+  'paymentNumber',
+  'paymentStatus',
+  'paymentDate',
+  'description',
+  'customerId',
+  'resellerId',
+  'createdById',
+] as const;
+
+/** The orders of a reply; absent = none (the original omits empty lists); anything but an array is a ProtocolError. */
+function orderRows(body: OrderList): Order[] {
+  const v: unknown = body.orders;
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new ProtocolError('the service replied with "orders" that is not a list', 'GET', '/v1/customers/{customerId}/orders');
+  return v as Order[];
+}
+
+/** A customer's orders as a list (contract §5, §8): paged by id; `rows` reads one reply. */
+export const ORDER_LIST: ListDef<Order> & { rows: (body: OrderList) => Order[] } = {
+  what: 'orders',
+  arrayField: 'orders',
+  totalField: 'totalOrdersCount',
+  columns: ORDER_COLUMNS,
+  fields: ORDER_FIELDS,
+  rows: orderRows,
+};
+
+/**
+ * The orders' friendly filter flags → filter clauses (contract §5): --status,
+ * --payment-status, --payment-type, --currency (equality, case as given), and --since /
+ * --until as `CreatedAt >= "…"` / `CreatedAt < "…"` (a timestamp field compared with a
+ * string literal compares as a time).
+ */
+export function orderFilters(o: OrderFilterOptions): (string | undefined)[] {
+  return [
+    o.status !== undefined ? equalsClause('Status', o.status) : undefined,
+    o.paymentStatus !== undefined ? equalsClause('PaymentStatus', o.paymentStatus) : undefined,
+    o.paymentType !== undefined ? equalsClause('PaymentType', o.paymentType) : undefined,
+    o.currency !== undefined ? equalsClause('Currency', o.currency) : undefined,
+    o.since !== undefined ? `CreatedAt >= ${filterString(o.since)}` : undefined,
+    o.until !== undefined ? `CreatedAt < ${filterString(o.until)}` : undefined,
+  ];
+}
+
+/** `lic orders list --customer ID`: GET /v1/customers/{id}/orders through the list machinery, rendered with ORDER_COLUMNS. */
+export async function runOrdersList(opts: OrdersListOptions, rt: Runtime): Promise<void> {
+  checkRange(opts.since, opts.until);
+  const client = await rt.client();
+  await runList(rt, {
+    def: ORDER_LIST,
+    flags: opts,
+    filters: orderFilters(opts),
+    fetch: async (q) => {
+      const body = await listOrders(client, opts.customer, q);
+      orderRows(body); // a malformed reply fails with the orders' own message
+      return body;
+    },
+  });
+}
+
+/** Declares `orders list --customer ID` with the status, payment, currency and time filters and the shared list flags. */
 export function registerOrdersList(parent: Command, cli: Cli): void {
-  parent
+  const time = (v: string) => parseTime(v, cli.ctx.now());
+  const cmd = parent
     .command('list')
     .alias('ls')
     .description("List a customer's orders (Administrator, Sales)")
     .requiredOption('--customer <id>', 'customer id (1..2147483647)', parseId)
-    .option('--take <n>', 'page size, 0..1000 (default 100)', parseTake)
-    .option('--skip <n>', 'records to skip', parseCount)
-    .addHelpText('after', '\nExamples:\n  lic orders list --customer 7\n  lic orders list --customer 7 -o json | jq \'.orders[] | select(.paymentStatus == "Unpaid")\'')
+    .option('--status <status>', 'only orders with this status, exactly (case-sensitive): Pending, Processing, Completed, Cancelled, Refunded, …', parseFilterValue)
+    .option('--payment-status <status>', 'only this payment status, exactly: Paid, PartiallyPaid, Unpaid, Failed, Refunded, …', parseFilterValue)
+    .option('--payment-type <type>', 'only this payment type, exactly: CreditCard, PayPal, BankTransfer, Invoice, PurchaseOrder, …', parseFilterValue)
+    .option('--currency <code>', 'only orders in this currency, exactly (e.g. EUR)', parseFilterValue)
+    .option('--since <time>', 'created at or after this time (RFC 3339, date, or 30m/24h/7d ago)', time)
+    .option('--until <time>', 'created before this time (same forms)', time);
+  addListOptions(cmd, ORDER_LIST, { sortExample: 'createdAt:desc', whereExample: 'Total >= 1000 and PaymentStatus != "Paid"' })
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic orders list --customer 7\n  lic orders list --customer 7 --status Pending -o csv\n  lic orders list --customer 7 --payment-status Unpaid --since 30d\n  lic orders list --customer 7 --all --fields id,orderNumber,total,currency -o ndjson',
+    )
     .action(async (o: OrdersListOptions, cmd: Command) => runOrdersList(o, cli.runtimeOf(cmd)));
 }

@@ -1,8 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { listCustomerProducts } from '../../client/endpoints/products.js';
 import { ProtocolError } from '../../client/errors.js';
-import type { ApiClient } from '../../client/request.js';
 import type { CustomerProduct, CustomerProductList } from '../../wire.js';
+import { addListOptions, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { CUSTOMER_PRODUCT_COLUMNS } from './columns.js';
@@ -23,41 +23,66 @@ export function parseCustomerCode(value: string): string {
   return v;
 }
 
-export interface ProductsListOptions {
+export interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'> {
   /** the caller's own customer code (role Customer) */
   customer: string;
 }
 
 /**
- * The list verb's parts, apart from its flags: `fetch` gets the whole list (GET
- * /v1/customer/{code}/products takes no query: no paging, no total), `rows` reads the
- * reply, `columns` render it.
+ * Fields of a product of a customer, as the service names them (spec CustomerProduct;
+ * lic serve's customerProductFields in src/server/routes/products.ts, checked by a
+ * test), for --fields (applied to the reply here: the endpoint takes no query).
  */
-export const CUSTOMER_PRODUCT_LIST = {
-  fetch: (client: ApiClient, customerCode: string) => listCustomerProducts(client, customerCode),
-  /** The products of a reply; absent = none (the original omits empty lists); anything but an array is a ProtocolError. */
-  rows: (body: CustomerProductList): CustomerProduct[] => {
-    const v: unknown = body.products;
-    if (v === undefined || v === null) return [];
-    if (!Array.isArray(v)) throw new ProtocolError('the service replied with "products" that is not a list', 'GET', '/v1/customer/{customerCode}/products');
-    return v as CustomerProduct[];
-  },
-  columns: CUSTOMER_PRODUCT_COLUMNS,
-} as const;
+export const CUSTOMER_PRODUCT_FIELDS = ['id', 'code', 'name', 'description', 'url', 'copyright', 'createdAt', 'image', 'price', 'resellerPrice', 'currency', 'signatureKeysId'] as const;
 
-/** `lic products list --customer CODE`: the products of the caller's own customer (role Customer). */
-export async function runProductsList(opts: ProductsListOptions, rt: Runtime): Promise<void> {
-  const client = await rt.client();
-  const body = await CUSTOMER_PRODUCT_LIST.fetch(client, opts.customer);
-  await rt.out.list(body, CUSTOMER_PRODUCT_LIST.rows(body), CUSTOMER_PRODUCT_LIST.columns);
+/** The products of a reply; absent = none (the original omits empty lists); anything but an array is a ProtocolError. */
+function productRows(body: CustomerProductList): CustomerProduct[] {
+  const v: unknown = body.products;
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new ProtocolError('the service replied with "products" that is not a list', 'GET', '/v1/customer/{customerCode}/products');
+  return v as CustomerProduct[];
 }
 
+/**
+ * A customer's products as a list: GET /v1/customer/{code}/products takes no query
+ * (contract §8: no filter, sort or paging, no total), so `paged: false`: only --fields
+ * and --limit, applied to the one reply. `rows` reads a reply.
+ */
+export const CUSTOMER_PRODUCT_LIST: ListDef<CustomerProduct> & { rows: (body: CustomerProductList) => CustomerProduct[] } = {
+  what: 'products',
+  arrayField: 'products',
+  columns: CUSTOMER_PRODUCT_COLUMNS,
+  fields: CUSTOMER_PRODUCT_FIELDS,
+  paged: false,
+  rows: productRows,
+};
+
+/** `lic products list --customer CODE`: the products of the caller's own customer (role Customer), through the list machinery unpaged. */
+export async function runProductsList(opts: ProductsListOptions, rt: Runtime): Promise<void> {
+  const client = await rt.client();
+  await runList(rt, {
+    def: CUSTOMER_PRODUCT_LIST,
+    flags: opts,
+    fetch: async () => {
+      const body = await listCustomerProducts(client, opts.customer);
+      productRows(body); // a malformed reply fails with the products' own message
+      return body;
+    },
+  });
+}
+
+/** Declares `products list --customer CODE` with --fields and --limit (the endpoint has no filter, sort or paging). */
 export function registerProductsList(parent: Command, cli: Cli): void {
-  parent
+  const cmd = parent
     .command('list')
     .alias('ls')
     .description("List the products of your own customer (role Customer; another customer's code is not found)")
-    .requiredOption('--customer <code>', 'your customer code, e.g. C-7K2M9Q4X', parseCustomerCode)
-    .addHelpText('after', '\nExamples:\n  lic products list --customer C-7K2M9Q4X\n  lic products list --customer C-7K2M9Q4X -o json | jq -r \'.products[].code\'')
+    .requiredOption('--customer <code>', 'your customer code, e.g. C-7K2M9Q4X', parseCustomerCode);
+  addListOptions(cmd, CUSTOMER_PRODUCT_LIST)
+    .addHelpText(
+      'after',
+      "\nThe service returns a customer's products in one reply and takes no query: there is no --where, --sort, --take/--skip or --all here; filter with jq instead.\n" +
+        "\nExamples:\n  lic products list --customer C-7K2M9Q4X\n  lic products list --customer C-7K2M9Q4X --fields code,name,price -o csv\n  lic products list --customer C-7K2M9Q4X -o json | jq -r '.products[] | select(.currency == \"EUR\") | .code'",
+    )
     .action(async (o: ProductsListOptions, cmd: Command) => runProductsList(o, cli.runtimeOf(cmd)));
 }

@@ -1,42 +1,79 @@
 import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
-import type { Resource, ResourceList } from '../../wire.js';
-import { parseCount, parseTake } from '../../cli/parse.js';
+import type { Resource } from '../../wire.js';
+import { addListOptions, checkSortable, containsClause, equalsClause, parseFilterValue, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { RESOURCE_COLUMNS } from './columns.js';
 
-export interface ResourcesListOptions {
-  take?: number;
-  skip?: number;
+export interface ResourcesListOptions extends ListFlags {
+  /** Type = this, exactly (RSA, email, MappingFile, …) */
+  type?: string;
+  /** DataFormat = this, exactly (SNK, html, xml, …) */
+  format?: string;
+  /** text the name contains (case-sensitive) */
+  nameContains?: string;
 }
 
 /**
- * The list verb's parts, apart from its flags, so shared list flags (--where, --sort,
- * --all) can drive them: `fetch` gets one page (GET /v1/resources, rule-3 query),
- * `rows`/`total` read the reply, `columns` render it.
+ * Fields of a resource in lists, as the service names them (spec Resource; contract §5,
+ * §7; lic serve's FieldSpecs in src/server/routes/resources.ts, checked by a test), for
+ * --fields and --sort.
  */
-export const RESOURCE_LIST = {
-  fetch: listResources,
-  rows: (body: ResourceList): Resource[] => body.resources ?? [],
-  total: (body: ResourceList): number | undefined => body.totalResourcesCount,
-  columns: RESOURCE_COLUMNS,
-} as const;
+export const RESOURCE_FIELDS = ['id', 'name', 'type', 'code', 'description', 'source', 'password', 'createdAt', 'updatedAt', 'data', 'dataFormat', 'dataSize'] as const;
 
-/** `lic resources list`: one page of GET /v1/resources, rendered with RESOURCE_COLUMNS. */
-export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promise<void> {
-  const client = await rt.client();
-  const body = await RESOURCE_LIST.fetch(client, { take: opts.take, skip: opts.skip });
-  await rt.out.list(body, RESOURCE_LIST.rows(body), RESOURCE_LIST.columns);
+/**
+ * Fields that can be selected but neither filtered nor sorted on (contract §5, §7): the
+ * data itself, and the write-only password (always "").
+ */
+export const RESOURCE_SELECT_ONLY = ['password', 'data'] as const;
+
+/** Resources as a list (contract §5, §7): paged by id. */
+export const RESOURCE_LIST: ListDef<Resource> = {
+  what: 'resources',
+  arrayField: 'resources',
+  totalField: 'totalResourcesCount',
+  columns: RESOURCE_COLUMNS,
+  fields: RESOURCE_FIELDS,
+};
+
+/**
+ * The resources' friendly filter flags → filter clauses (contract §5): --type (Type = …),
+ * --format (DataFormat = …), --name-contains (Name.Contains(…), case-sensitive).
+ */
+export function resourceFilters(o: Pick<ResourcesListOptions, 'type' | 'format' | 'nameContains'>): (string | undefined)[] {
+  return [
+    o.type !== undefined ? equalsClause('Type', o.type) : undefined,
+    o.format !== undefined ? equalsClause('DataFormat', o.format) : undefined,
+    o.nameContains !== undefined ? containsClause('Name', o.nameContains) : undefined,
+  ];
 }
 
-/** Declares `resources list [--take N] [--skip N]`. */
+/** `lic resources list`: GET /v1/resources through the list machinery, rendered with RESOURCE_COLUMNS. */
+export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promise<void> {
+  checkSortable(opts, RESOURCE_SELECT_ONLY, RESOURCE_LIST.what);
+  const client = await rt.client();
+  await runList(rt, {
+    def: RESOURCE_LIST,
+    flags: opts,
+    filters: resourceFilters(opts),
+    fetch: (q) => listResources(client, q),
+  });
+}
+
+/** Declares `resources list` with --type, --format, --name-contains and the shared list flags. */
 export function registerResourcesList(parent: Command, cli: Cli): void {
-  parent
+  const cmd = parent
     .command('list')
     .alias('ls')
     .description('List resources: signing keys, e-mail templates, mapping files (sizes, never the data or passwords)')
-    .option('--take <n>', 'page size, 0..1000 (default 100)', parseTake)
-    .option('--skip <n>', 'records to skip', parseCount)
+    .option('--type <type>', 'only this type, exactly (case-sensitive): RSA, email, MappingFile, or any other', parseFilterValue)
+    .option('--format <format>', 'only this data format, exactly (case-sensitive): SNK, html, xml, or any other', parseFilterValue)
+    .option('--name-contains <text>', 'only resources whose name contains this text (case-sensitive)', parseFilterValue);
+  addListOptions(cmd, RESOURCE_LIST, { sortExample: 'updatedAt:desc', whereExample: 'DataSize > 1024' })
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic resources list --type RSA\n  lic resources list --type email --format html --name-contains renewal\n  lic resources list --all --fields id,name,dataSize -o csv > resources.csv',
+    )
     .action(async (o: ResourcesListOptions, cmd: Command) => runResourcesList(o, cli.runtimeOf(cmd)));
 }

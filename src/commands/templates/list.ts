@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
 import { ProtocolError } from '../../client/errors.js';
-import type { ApiClient } from '../../client/request.js';
-import type { LicenseTemplate, LicenseTemplateList, ListQuery } from '../../wire.js';
-import { parseCount, parseId, parseTake } from '../../cli/parse.js';
+import type { LicenseTemplate, LicenseTemplateList } from '../../wire.js';
+import { checkSortable, parseFilterValue, addListOptions, containsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LICENSE_TEMPLATE_COLUMNS } from './columns.js';
@@ -14,48 +14,93 @@ export interface TemplateScope {
   release: number;
 }
 
-export interface TemplatesListOptions extends TemplateScope {
-  take?: number;
-  skip?: number;
+export interface TemplatesListOptions extends TemplateScope, ListFlags {
+  /** text the name contains (case-sensitive) */
+  nameContains?: string;
 }
 
 /**
- * The list verb's parts, apart from its flags, so shared list flags (--where, --sort,
- * --all) can drive them: `fetch` gets one page (GET /v1/products/{p}/releases/{r}/
- * license-templates, rule-3 query), `rows`/`total` read the reply, `columns` render it.
+ * Fields of a license template in lists, as the service names them (spec
+ * LicenseTemplate; contract §5, §8; lic serve's FieldSpecs in
+ * src/server/routes/license-templates.ts, checked by a test), for --fields and --sort.
  */
-export const LICENSE_TEMPLATE_LIST = {
-  fetch: (client: ApiClient, query: ListQuery | undefined, scope: TemplateScope) =>
-    listLicenseTemplates(client, scope.product, scope.release, query),
-  /** The templates of a reply; absent = none (the original omits empty lists); anything but an array is a ProtocolError. */
-  rows: (body: LicenseTemplateList): LicenseTemplate[] => {
-    const v: unknown = body.licenseTemplates;
-    if (v === undefined || v === null) return [];
-    if (!Array.isArray(v)) {
-      throw new ProtocolError('the service replied with "licenseTemplates" that is not a list', 'GET', '/v1/products/{productId}/releases/{releaseId}/license-templates');
-    }
-    return v as LicenseTemplate[];
-  },
-  total: (body: LicenseTemplateList): number | undefined => body.totalLicenseTemplatesCount,
-  columns: LICENSE_TEMPLATE_COLUMNS,
-} as const;
+export const LICENSE_TEMPLATE_FIELDS = [
+  'id',
+  'name',
+  'code',
+  'format',
+  'licenseFileName',
+  'generateKeyInfo',
+  'description',
+  'template',
+  'productId',
+  'signatureKeysId',
+  'releaseId',
+  'product',
+  'components',
+  'assemblies',
+  'fields',
+  'features',
+  'restrictions',
+] as const;
 
-/** `lic templates list --product P --release R`: one page of the release's license templates. */
-export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promise<void> {
-  const client = await rt.client();
-  const body = await LICENSE_TEMPLATE_LIST.fetch(client, { take: opts.take, skip: opts.skip }, { product: opts.product, release: opts.release });
-  await rt.out.list(body, LICENSE_TEMPLATE_LIST.rows(body), LICENSE_TEMPLATE_LIST.columns);
+/** Fields that can be selected but neither filtered nor sorted on (contract §5, §8): the product object and the arrays. */
+export const LICENSE_TEMPLATE_SELECT_ONLY = ['product', 'components', 'assemblies', 'fields', 'features', 'restrictions'] as const;
+
+/** The templates of a reply; absent = none (the original omits empty lists); anything but an array is a ProtocolError. */
+function templateRows(body: LicenseTemplateList): LicenseTemplate[] {
+  const v: unknown = body.licenseTemplates;
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) {
+    throw new ProtocolError('the service replied with "licenseTemplates" that is not a list', 'GET', '/v1/products/{productId}/releases/{releaseId}/license-templates');
+  }
+  return v as LicenseTemplate[];
 }
 
+/** A release's license templates as a list (contract §5, §8): paged by id; `rows` reads one reply (also for `templates show`). */
+export const LICENSE_TEMPLATE_LIST: ListDef<LicenseTemplate> & { rows: (body: LicenseTemplateList) => LicenseTemplate[] } = {
+  what: 'license templates',
+  arrayField: 'licenseTemplates',
+  totalField: 'totalLicenseTemplatesCount',
+  columns: LICENSE_TEMPLATE_COLUMNS,
+  fields: LICENSE_TEMPLATE_FIELDS,
+  rows: templateRows,
+};
+
+/** The templates' friendly filter flag → filter clause (contract §5): --name-contains (Name.Contains(…), case-sensitive). */
+export function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): (string | undefined)[] {
+  return [o.nameContains !== undefined ? containsClause('Name', o.nameContains) : undefined];
+}
+
+/** `lic templates list --product P --release R`: the release's license templates through the list machinery. */
+export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promise<void> {
+  checkSortable(opts, LICENSE_TEMPLATE_SELECT_ONLY, LICENSE_TEMPLATE_LIST.what);
+  const client = await rt.client();
+  await runList(rt, {
+    def: LICENSE_TEMPLATE_LIST,
+    flags: opts,
+    filters: templateFilters(opts),
+    fetch: async (q) => {
+      const body = await listLicenseTemplates(client, opts.product, opts.release, q);
+      templateRows(body); // a malformed reply fails with the templates' own message
+      return body;
+    },
+  });
+}
+
+/** Declares `templates list --product P --release R` with --name-contains and the shared list flags. */
 export function registerTemplatesList(parent: Command, cli: Cli): void {
-  parent
+  const cmd = parent
     .command('list')
     .alias('ls')
     .description('List the license templates of a product release (Administrator, LicenseManager)')
     .requiredOption('--product <id>', 'product id (1..2147483647)', parseId)
     .requiredOption('--release <id>', 'release id, a release of that product (1..2147483647)', parseId)
-    .option('--take <n>', 'page size, 0..1000 (default 100)', parseTake)
-    .option('--skip <n>', 'records to skip', parseCount)
-    .addHelpText('after', '\nExamples:\n  lic templates list --product 1 --release 4\n  lic templates list --product 1 --release 4 -o json | jq \'.licenseTemplates[].features\'')
+    .option('--name-contains <text>', 'only templates whose name contains this text (case-sensitive)', parseFilterValue);
+  addListOptions(cmd, LICENSE_TEMPLATE_LIST, { sortExample: 'name', whereExample: 'Format = "Xml" and GenerateKeyInfo = true' })
+    .addHelpText(
+      'after',
+      "\nExamples:\n  lic templates list --product 1 --release 4\n  lic templates list --product 1 --release 4 --name-contains Trial\n  lic templates list --product 1 --release 4 -o json | jq '.licenseTemplates[].features'",
+    )
     .action(async (o: TemplatesListOptions, cmd: Command) => runTemplatesList(o, cli.runtimeOf(cmd)));
 }

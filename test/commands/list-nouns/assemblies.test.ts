@@ -1,0 +1,98 @@
+/** `lic assemblies list` through the list machinery: --name, --public-key-token, --all, formats (seed demo). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envFor, runCli } from '../../helpers/cli.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
+
+let svc: TestService;
+let env: Record<string, string>;
+let all: Rec[];
+const LIST = ['assemblies', 'list'];
+
+beforeAll(async () => {
+  svc = await startTestService({ seed: 'demo' });
+  env = envFor(svc, svc.adminKey);
+  // next to the demo's: a second version of a demo name, one in another case, and two not strong-named
+  await ok(['assemblies', 'create', '--name', 'Folio.Pdf', '--version', '9.0.0.0', '--public-key-token', '0bbe75556158122f'], env);
+  await ok(['assemblies', 'create', '--name', 'folio.pdf', '--version', '1.0.0.0', '--public-key-token', 'null'], env);
+  await ok(['assemblies', 'create', '--name', 'Unsigned.Tool', '--version', '1.2.3.4'], env);
+  all = await fullList(LIST, 'assemblies', env);
+});
+afterAll(() => svc?.close());
+
+describe('assemblies list friendly flags: exactly the records a filter over the full list gives', () => {
+  it('the full list holds every assembly', () => {
+    expect(ids(all)).toEqual(svc.db.prepare('SELECT id FROM assemblies ORDER BY id').pluck().all());
+  });
+
+  it('--name N: every name present, exact and case-sensitive', async () => {
+    const names = [...new Set(all.map((a) => a.name as string))];
+    expect(names.length).toBeGreaterThan(10);
+    for (const n of names) {
+      const want = all.filter((a) => a.name === n);
+      expect(ids(await listed([...LIST, '--name', n], env)), `--name ${n}`).toEqual(ids(want));
+    }
+    expect(all.filter((a) => a.name === 'Folio.Pdf')).toHaveLength(2);
+    expect(await listed([...LIST, '--name', 'Folio'], env)).toEqual([]);
+  });
+
+  it('--public-key-token HEX: every token present, in either case; null → the ones not strong-named', async () => {
+    const tokens = [...new Set(all.map((a) => a.publicKeyToken as string))];
+    expect(tokens).toContain('');
+    for (const t of tokens) {
+      const want = all.filter((a) => a.publicKeyToken === t);
+      const flag = t === '' ? 'null' : t.toUpperCase();
+      expect(ids(await listed([...LIST, '--public-key-token', flag], env)), `--public-key-token ${flag}`).toEqual(ids(want));
+    }
+    expect(all.filter((a) => a.publicKeyToken === '')).toHaveLength(2);
+  });
+
+  it('--name with --public-key-token and --where: AND-ed; the filter sent', async () => {
+    const r = await ok([...LIST, '--name', 'Folio.Pdf', '--public-key-token', '0BBE75556158122F', '--where', 'Version != "8.1.0.0"', '--verbose', '-o', 'ndjson'], env);
+    const want = all.filter((a) => a.name === 'Folio.Pdf' && a.publicKeyToken === '0bbe75556158122f' && a.version !== '8.1.0.0');
+    expect(want).toHaveLength(1);
+    expect(ids(r.stdout.trim().split('\n').map((l) => JSON.parse(l)))).toEqual(ids(want));
+    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('(Name = "Folio.Pdf") and (PublicKeyToken = "0bbe75556158122f") and (Version != "8.1.0.0")');
+  });
+});
+
+describe('assemblies list --all and formats', () => {
+  it('--all -o ndjson: every assembly exactly once, over pages by id', async () => {
+    const r = await ok([...LIST, '--all', '--take', '4', '-o', 'ndjson', '--verbose'], env);
+    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    expect(ids(recs)).toEqual(ids(all));
+    expect(new Set(ids(recs)).size).toBe(all.length);
+    expect(requests(r.stderr).length).toBeGreaterThan(3);
+  });
+
+  it('-o csv: a header row, and parses back (culture neutral, mapping file 0 blank)', async () => {
+    const r = await ok([...LIST, '--all', '-o', 'csv'], env);
+    const { header, rows } = csvRows(r.stdout);
+    expect(header).toEqual(['ID', 'NAME', 'VERSION', 'CULTURE', 'PUBLIC KEY TOKEN', 'MAPPING FILE']);
+    expect(rows).toEqual(
+      all.map((a) => [String(a.id), a.name, a.version, (a.culture as string) || 'neutral', a.publicKeyToken, a.mappingFileId ? String(a.mappingFileId) : '']),
+    );
+  });
+
+  it('-o tsv --fields with --sort name', async () => {
+    const r = await ok([...LIST, '--all', '--fields', 'name,version', '--sort', 'name', '-o', 'tsv'], env);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('name\tversion');
+    const sorted = [...all].sort((a, b) => ((a.name as string) < (b.name as string) ? -1 : (a.name as string) > (b.name as string) ? 1 : (a.id as number) - (b.id as number)));
+    expect(lines.slice(1)).toEqual(sorted.map((a) => `${a.name}\t${a.version}`));
+  });
+});
+
+describe('assemblies list bad flag values: exit 2 naming the flag', () => {
+  it.each([
+    [['--public-key-token', 'b77a5c56'], '--public-key-token'],
+    [['--public-key-token', 'zz7a5c561934e089'], '--public-key-token'],
+    [['--name', ''], '--name'],
+    [['--fields', 'name,token'], '--fields'],
+    [['--sort', 'version:sideways'], '--sort'],
+    [['--skip', 'x'], '--skip'],
+  ])('%j', async (args, flag) => {
+    const r = await runCli([...LIST, ...args], { env });
+    expectUsage(r, flag);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The CLI's field lists for --fields/--sort are copies of the service's FieldSpecs
+ * (src/server/routes/<noun>.ts): compared here so they cannot drift apart.
+ */
+import { describe, expect, it } from 'vitest';
+import { ASSEMBLY_FIELDS, ASSEMBLY_LIST } from '../../../src/commands/assemblies/list.js';
+import { ORDER_FIELDS, ORDER_LIST } from '../../../src/commands/orders/list.js';
+import { CUSTOMER_PRODUCT_FIELDS, CUSTOMER_PRODUCT_LIST } from '../../../src/commands/products/list.js';
+import { RESOURCE_FIELDS, RESOURCE_LIST, RESOURCE_SELECT_ONLY } from '../../../src/commands/resources/list.js';
+import { LICENSE_TEMPLATE_FIELDS, LICENSE_TEMPLATE_LIST, LICENSE_TEMPLATE_SELECT_ONLY } from '../../../src/commands/templates/list.js';
+import { assemblySource } from '../../../src/server/routes/assemblies.js';
+import { licenseTemplateSource } from '../../../src/server/routes/license-templates.js';
+import { orderSource } from '../../../src/server/routes/orders.js';
+import { customerProductFields } from '../../../src/server/routes/products.js';
+import { resourceSource } from '../../../src/server/routes/resources.js';
+import type { FieldSpec } from '../../../src/server/query/types.js';
+
+const names = (fields: readonly FieldSpec[]) => fields.map((f) => f.name);
+const selectOnly = (fields: readonly FieldSpec[]) => fields.filter((f) => f.queryable === false).map((f) => f.name);
+
+describe('list field names match the service FieldSpecs', () => {
+  it.each([
+    ['resources', RESOURCE_FIELDS, RESOURCE_LIST.fields, resourceSource.spec.fields],
+    ['assemblies', ASSEMBLY_FIELDS, ASSEMBLY_LIST.fields, assemblySource.spec.fields],
+    ['orders', ORDER_FIELDS, ORDER_LIST.fields, orderSource.spec.fields],
+    ['license templates', LICENSE_TEMPLATE_FIELDS, LICENSE_TEMPLATE_LIST.fields, licenseTemplateSource.spec.fields],
+    ['customer products', CUSTOMER_PRODUCT_FIELDS, CUSTOMER_PRODUCT_LIST.fields, customerProductFields],
+  ])('%s', (_noun, cliFields, defFields, serverFields) => {
+    expect([...cliFields]).toEqual(names(serverFields));
+    // the ListDef is what --fields/--sort are checked against
+    expect(defFields).toBe(cliFields);
+  });
+
+  it('select-only fields (no filter, no sort) match the specs marked queryable: false', () => {
+    expect([...RESOURCE_SELECT_ONLY]).toEqual(selectOnly(resourceSource.spec.fields));
+    expect([...LICENSE_TEMPLATE_SELECT_ONLY]).toEqual(selectOnly(licenseTemplateSource.spec.fields));
+    // the nouns without such a list have none
+    expect(selectOnly(assemblySource.spec.fields)).toEqual([]);
+    expect(selectOnly(orderSource.spec.fields)).toEqual([]);
+  });
+
+  it('the nouns page by id: an integer field named id in every spec', () => {
+    for (const spec of [resourceSource.spec, assemblySource.spec, orderSource.spec, licenseTemplateSource.spec]) {
+      expect(spec.fields.find((f) => f.name === 'id')?.type).toBe('int');
+    }
+  });
+});

@@ -1,0 +1,95 @@
+/** `lic templates list --product P --release R` through the list machinery: --name-contains, --all, formats (seed demo). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envFor, runCli } from '../../helpers/cli.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
+
+let svc: TestService;
+let env: Record<string, string>;
+/** every (product, release) of the demo with templates, and the one with the most */
+let releases: { product: number; release: number }[];
+let big: { product: number; release: number };
+let all: Rec[];
+const list = (s: { product: number; release: number } = big) => ['templates', 'list', '--product', String(s.product), '--release', String(s.release)];
+
+beforeAll(async () => {
+  svc = await startTestService({ seed: 'demo' });
+  env = envFor(svc, svc.adminKey);
+  releases = svc.db.prepare('SELECT product_id AS product, release_id AS release FROM license_templates GROUP BY 1, 2 ORDER BY 1, 2').all() as typeof releases;
+  big = svc.db.prepare('SELECT product_id AS product, release_id AS release FROM license_templates GROUP BY 1, 2 ORDER BY count(*) DESC, 2 LIMIT 1').get() as typeof big;
+  all = await fullList(list(), 'licenseTemplates', env);
+});
+afterAll(() => svc?.close());
+
+describe('templates list --name-contains: exactly the records a filter over the full list gives', () => {
+  it('the full list of a release is its templates', () => {
+    expect(ids(all)).toEqual(svc.db.prepare('SELECT id FROM license_templates WHERE release_id = ? ORDER BY id').pluck().all(big.release));
+    expect(all.length).toBeGreaterThan(2);
+  });
+
+  it('in every release of the demo, for several texts (case-sensitive)', async () => {
+    expect(releases.length).toBeGreaterThan(10);
+    let hits = 0;
+    for (const rel of releases) {
+      const full = await fullList(list(rel), 'licenseTemplates', env);
+      for (const text of ['Professional', 'Trial', 'trial', ' 4.', 'Enterprise']) {
+        const want = full.filter((t) => (t.name as string).includes(text));
+        hits += want.length;
+        expect(ids(await listed([...list(rel), '--name-contains', text], env)), `${rel.product}/${rel.release} --name-contains ${text}`).toEqual(ids(want));
+      }
+    }
+    expect(hits).toBeGreaterThan(10);
+  });
+
+  it('AND-ed with --where; the filter sent', async () => {
+    const r = await ok([...list(), '--name-contains', 'i', '--where', 'GenerateKeyInfo = true or GenerateKeyInfo = false', '--verbose', '-o', 'ndjson'], env);
+    expect(ids(r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)))).toEqual(ids(all.filter((t) => (t.name as string).includes('i'))));
+    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('(Name.Contains("i")) and (GenerateKeyInfo = true or GenerateKeyInfo = false)');
+  });
+});
+
+describe('templates list --all and formats', () => {
+  it('--all -o ndjson: every template of the release exactly once, one page per template', async () => {
+    const r = await ok([...list(), '--all', '--take', '1', '-o', 'ndjson', '--verbose'], env);
+    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    expect(ids(recs)).toEqual(ids(all));
+    expect(new Set(ids(recs)).size).toBe(all.length);
+    expect(requests(r.stderr).length).toBeGreaterThanOrEqual(all.length);
+  });
+
+  it('-o csv: a header row, and parses back', async () => {
+    const r = await ok([...list(), '--all', '-o', 'csv'], env);
+    const { header, rows } = csvRows(r.stdout);
+    expect(header).toEqual(['ID', 'NAME', 'CODE', 'FORMAT', 'FILE NAME', 'SIGNING KEY', 'DESCRIPTION']);
+    expect(rows).toEqual(all.map((t) => [String(t.id), t.name, t.code, t.format, t.licenseFileName, t.signatureKeysId ? String(t.signatureKeysId) : '', t.description]));
+  });
+
+  it('--fields selects the array fields too (select-only, contract §5)', async () => {
+    const recs = await listed([...list(), '--fields', 'id,features'], env);
+    expect(recs.map((t) => Object.keys(t))).toEqual(all.map(() => ['id', 'features']));
+    expect(recs.map((t) => t.features)).toEqual(all.map((t) => t.features));
+  });
+
+  it('--sort name:desc', async () => {
+    const recs = await listed([...list(), '--sort', 'name:desc'], env);
+    expect(ids(recs)).toEqual(ids([...all].sort((a, b) => ((a.name as string) < (b.name as string) ? 1 : -1))));
+  });
+});
+
+describe('templates list bad flag values: exit 2 naming the flag', () => {
+  it.each([
+    [['--name-contains', ''], '--name-contains'],
+    [['--sort', 'features'], '--sort'],
+    [['--sort', 'product:desc'], '--sort'],
+    [['--fields', 'id,body'], '--fields'],
+    [['--take', '-1'], '--take'],
+  ])('%j', async (args, flag) => {
+    const r = await runCli([...list(), ...args, '--verbose'], { env });
+    expectUsage(r, flag);
+    expect(requests(r.stderr)).toEqual([]);
+  });
+
+  it('--product and --release are still required', async () => {
+    expectUsage(await runCli(['templates', 'list', '--product', '1'], { env }), '--release');
+  });
+});
