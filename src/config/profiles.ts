@@ -28,6 +28,14 @@ export class ProfileStore {
   static async open(dir?: string): Promise<ProfileStore> {
     const { default: ConfClass } = await import('conf');
     const conf = new ConfClass<StoreShape>({
+      // JSON.parse's own message quotes the text around the fault, which here is an API key
+      deserialize: (text: string) => {
+        try {
+          return JSON.parse(text) as StoreShape;
+        } catch {
+          throw new ProfileStoreError(`the profile store${dir ? ` in ${dir}` : ''} is not valid JSON; fix or remove profiles.json (its content is not shown: it holds API keys)`);
+        }
+      },
       projectName: 'lic',
       projectSuffix: '',
       configName: 'profiles',

@@ -17,7 +17,7 @@ export interface LogSink {
 export const BODY_LIMIT = 10 * 1024 * 1024;
 
 export interface AppOptions extends Omit<ServiceContext, 'invalidateKeys'> {
-  /** fastify request logging to stderr (pino); off by default */
+  /** fastify request logging (pino): `true` for stderr, or a sink; off by default */
   logger?: boolean | LogSink;
 }
 

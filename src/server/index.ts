@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, type LogSink } from './app.js';
 import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
 import { openDatabase, type Db } from './db.js';
 
@@ -22,7 +22,7 @@ export interface StartOptions {
   seed?: string;
   now?: () => Date;
   generateKey?: () => string;
-  logger?: boolean;
+  logger?: boolean | LogSink;
 }
 
 export interface IssuedKey {
@@ -91,7 +91,7 @@ async function seedDatabase(db: Db, seed: string, now: Date, generateKey: () => 
 }
 
 /**
- * Opens the database, seeds or bootstraps an empty one, and listens.
+ * Opens the database, listens, then seeds or bootstraps it if empty.
  * Returns the running service; throws SeedError for a bad dataset (nothing loaded),
  * or the listen error (EADDRINUSE…).
  */
@@ -99,7 +99,12 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const now = opts.now ?? (() => new Date());
   const generateKey = opts.generateKey ?? generateApiKey;
   const db = openDatabase(opts.dbPath);
+  let app: FastifyInstance | undefined;
   try {
+    app = await buildApp({ db, now, generateKey, logger: opts.logger });
+    await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+    // Keys are made only once the port is ours: the first start's keys are shown only by
+    // this start, so a failed listen (EADDRINUSE) must not use them up.
     let issuedKeys: IssuedKey[] = [];
     let seedSkipped = false;
     if (isEmpty(db)) {
@@ -107,13 +112,12 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     } else if (opts.seed) {
       seedSkipped = true;
     }
-    const app = await buildApp({ db, now, generateKey, logger: opts.logger });
-    await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : opts.port;
     const host = opts.host ?? '127.0.0.1';
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     let closed = false;
+    const running = app;
     return {
       app,
       db,
@@ -123,11 +127,12 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       async close() {
         if (closed) return;
         closed = true;
-        await app.close();
+        await running.close();
         db.close();
       },
     };
   } catch (e) {
+    await app?.close();
     db.close();
     throw e;
   }

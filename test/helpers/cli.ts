@@ -12,11 +12,17 @@ export interface RunOptions {
   tty?: boolean;
   /** profile store directory (default: a fresh temporary one per call) */
   configDir?: string;
-  /** scripted answers for confirm() prompts, in order */
-  confirm?: boolean[];
+  /** scripted answers for confirm() prompts, in order; an Error is thrown instead (e.g. Ctrl-C's ExitPromptError) */
+  confirm?: (boolean | Error)[];
   /** scripted answers for secret() prompts, in order */
   secret?: string[];
   now?: () => Date;
+  /** directory for `lic serve`'s default database (default: a fresh temporary one per call) */
+  dataDir?: string;
+  /** stands in for SIGINT/SIGTERM registration (default: never fires) */
+  onInterrupt?: Context['onInterrupt'];
+  /** sees every chunk as it is written, e.g. to wait for `lic serve`'s URL */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
 }
 
 export interface RunResult {
@@ -42,14 +48,15 @@ export async function runCli(args: string[], o: RunOptions = {}): Promise<RunRes
   const tty = Boolean(o.tty);
   const ctx: Context = {
     env: { ...o.env },
-    stdout: { write: (s: string) => (stdout += s), isTTY: tty, columns: 120 },
-    stderr: { write: (s: string) => (stderr += s), isTTY: tty, columns: 120 },
+    stdout: { write: (s: string) => ((stdout += s), o.onOutput?.('stdout', s)), isTTY: tty, columns: 120 },
+    stderr: { write: (s: string) => ((stderr += s), o.onOutput?.('stderr', s)), isTTY: tty, columns: 120 },
     stdin: { isTTY: tty, readAll: async () => Buffer.from(o.stdin ?? '') },
     prompter: {
       async confirm(message) {
         prompts.push(message);
         const a = confirms.shift();
         if (a === undefined) throw new Error(`unexpected confirm prompt: ${message}`);
+        if (a instanceof Error) throw a;
         return a;
       },
       async secret(message) {
@@ -61,8 +68,8 @@ export async function runCli(args: string[], o: RunOptions = {}): Promise<RunRes
     },
     now: o.now ?? (() => new Date()),
     configDir: o.configDir ?? tempDir(),
-    dataDir: tempDir('lic-data-'),
-    onInterrupt: () => () => {},
+    dataDir: o.dataDir ?? tempDir('lic-data-'),
+    onInterrupt: o.onInterrupt ?? (() => () => {}),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   };
   const code = await main(args, ctx);

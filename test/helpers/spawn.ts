@@ -58,3 +58,119 @@ export function spawnLicTty(args: string[], o: { env?: Record<string, string>; i
     }
   });
 }
+
+export interface RunningLic {
+  child: import('node:child_process').ChildProcessWithoutNullStreams;
+  /** everything written so far */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** resolves with the first match of `re` in stdout (rejects if the process exits first) */
+  waitForStdout(re: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** the same for stderr */
+  waitForStderr(re: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** resolves when the process exits */
+  exited: Promise<SpawnResult>;
+}
+
+/** Starts `bin/lic.js ARGS` with pipes and leaves it running (for `lic serve`); the caller stops it. */
+export function startLic(args: string[], o: { env?: Record<string, string> } = {}): RunningLic {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...o.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: (() => void)[] = [];
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    for (const w of waiters) w();
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+    for (const w of waiters) w();
+  });
+  const exited = new Promise<SpawnResult>((resolve) => {
+    child.on('close', (code, signal) => {
+      for (const w of waiters) w();
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  void exited.then(() => clearTimeout(killer));
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    exited,
+    waitForStdout(re, timeoutMs) {
+      return waitFor('stdout', re, timeoutMs);
+    },
+    waitForStderr(re, timeoutMs) {
+      return waitFor('stderr', re, timeoutMs);
+    },
+  };
+
+  function waitFor(stream: 'stdout' | 'stderr', re: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${re} on ${stream} within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+      const check = () => {
+        const m = (stream === 'stdout' ? stdout : stderr).match(re);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m);
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          clearTimeout(timer);
+          reject(new Error(`exited (${child.exitCode ?? child.signalCode}) before ${re}; stderr: ${stderr}`));
+        }
+      };
+      waiters.push(check);
+      check();
+    });
+  }
+}
+
+/**
+ * Bundles src/ into dist/ (esbuild, well under a second) so spawned runs test the current
+ * source. Skipped when dist/cli.js is newer than every file under src/, so test files
+ * running in parallel don't rewrite dist/ under each other's spawned processes; a lock
+ * directory keeps two builds from overlapping.
+ */
+export async function buildDist(): Promise<void> {
+  const { execFile } = await import('node:child_process');
+  const { mkdirSync, readdirSync, rmSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+  const built = () => {
+    try {
+      return statSync(join(root, 'dist', 'cli.js')).mtimeMs >= Math.max(newest(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs);
+    } catch {
+      return false;
+    }
+  };
+  const lock = join(root, 'dist', '.test-build-lock');
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  for (let waited = 0; ; waited += 100) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // another test file is checking or building: wait for it (a lock older than 60 s is stale)
+      if (waited > 60_000) rmSync(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    if (built()) return;
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root }, (e, _o, err) => (e ? reject(new Error(`build failed: ${err}`)) : resolve())),
+    );
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The one renderer, seen from the command line (STYLE §3): -o json is the service's body
+ * unchanged, tables on a TTY, tab-separated text when piped, colour rules, and stdout
+ * carrying data only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envFor, runCli, type RunOptions } from '../helpers/cli.js';
+import { http, startTestService, type TestService } from '../helpers/service.js';
+
+const ANSI = /\u001b\[/;
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService();
+  // a second key and one log entry, so lists have more than one row
+  await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'second', permissions: 1, description: 'tab\there' } } });
+});
+afterAll(() => svc.close());
+
+const lic = (args: string[], o: RunOptions = {}) => runCli(args, { ...o, env: { ...envFor(svc, svc.adminKey), ...o.env } });
+
+describe('-o json: the body unchanged', () => {
+  it.each([
+    [['keys', 'list'], '/v1/api-keys'],
+    [['keys', 'list', '--take', '1', '--skip', '1'], '/v1/api-keys?take=1&skip=1'],
+    [['log', 'list'], '/v1/log'],
+  ])('lic %j equals a raw GET %s, one line when piped', async (args, path) => {
+    const r = await lic([...args, '-o', 'json']);
+    const raw = await http(svc, 'GET', path, { key: svc.adminKey });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${JSON.stringify(raw.body)}\n`);
+    expect(r.stdout.trimEnd()).not.toContain('\n');
+    expect(r.stderr).toBe('');
+  });
+
+  it('pretty (2-space indent) on a TTY, and never coloured', async () => {
+    const r = await lic(['keys', 'list', '--output', 'json'], { tty: true, env: { FORCE_COLOR: '1' } });
+    const raw = await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey });
+    expect(r.stdout).toBe(`${JSON.stringify(raw.body, null, 2)}\n`);
+    expect(r.stdout).not.toMatch(ANSI);
+  });
+
+  it('--json is the same as -o json', async () => {
+    const a = await lic(['keys', 'list', '--json']);
+    const b = await lic(['-o', 'json', 'keys', 'list']);
+    expect(a.stdout).toBe(b.stdout);
+    expect(JSON.parse(a.stdout).apiKeys).toHaveLength(2);
+  });
+});
+
+describe('table: a cli-table3 table on a TTY, tab-separated when piped', () => {
+  it('piped: one line per row, tab-separated, no header, no ANSI, tabs in values become spaces', async () => {
+    const r = await lic(['keys', 'list'], { env: { FORCE_COLOR: '1' } });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.every((l) => l.split('\t').length === 9)).toBe(true);
+    expect(lines[1]).toMatch(/^2\tsecond\tadmin\t1 r--\tapi_[a-z0-9]{4}\t\S+Z\t\tno\ttab here$/);
+    expect(r.stdout).not.toContain('NAME');
+    expect(r.stdout).not.toMatch(ANSI);
+  });
+
+  it('on a TTY: box table with a header row', async () => {
+    const r = await lic(['keys', 'list'], { tty: true, env: { NO_COLOR: '1' } });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^┌─+┬/);
+    expect(lines[1]).toMatch(/^│ ID +│ NAME +│ OWNER +│ PERM +│ PREFIX +│ CREATED +│ EXPIRES +│ REVOKED +│ DESCRIPTION +│$/);
+    expect(lines.some((l) => /^│ 1 +│ bootstrap +│ admin +│ 7 rwd +│/.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^└─+┴/);
+  });
+
+  it('a record (keys create) is `field  value` lines on a TTY and `field\\tvalue` piped', async () => {
+    const tty = await lic(['keys', 'create', '--perm', '1'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(tty.stdout).toMatch(/^id   \d+\nkey  api_[a-z0-9]{24}\n$/);
+    const piped = await lic(['keys', 'create', '--perm', '1']);
+    expect(piped.stdout).toMatch(/^id\t\d+\nkey\tapi_[a-z0-9]{24}\n$/);
+  });
+});
+
+describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoured', () => {
+  it.each([
+    ['a TTY', [], {}, true],
+    ['NO_COLOR=1', [], { NO_COLOR: '1' }, false],
+    ['NO_COLOR empty (ignored, per no-color.org)', [], { NO_COLOR: '' }, true],
+    ['--no-color', ['--no-color'], {}, false],
+    ['--no-color beats FORCE_COLOR', ['--no-color'], { FORCE_COLOR: '1' }, false],
+    ['FORCE_COLOR=1 beats NO_COLOR', [], { FORCE_COLOR: '1', NO_COLOR: '1' }, true],
+    ['FORCE_COLOR=0', [], { FORCE_COLOR: '0' }, false],
+    ['TERM=dumb', [], { TERM: 'dumb' }, false],
+  ])('on %s: colour %s', async (_what, flags, env, coloured) => {
+    const r = await lic([...flags, 'keys', 'list'], { tty: true, env });
+    expect(r.code).toBe(0);
+    if (coloured) expect(r.stdout).toContain('\u001b[1mID\u001b[22m');
+    else expect(r.stdout).not.toMatch(ANSI);
+    expect(r.stdout).toContain('bootstrap');
+  });
+
+  it('a revoked key is red in a coloured table', async () => {
+    const made = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'gone', permissions: 1, revoked: true } } });
+    const r = await lic(['keys', 'list'], { tty: true });
+    expect(r.stdout).toContain('\u001b[31myes\u001b[39m');
+    await http(svc, 'DELETE', `/v1/api-keys/${made.body.apiKeyId}`, { key: svc.adminKey });
+  });
+
+  it('piped, FORCE_COLOR does not colour the tab-separated output', async () => {
+    const r = await lic(['keys', 'list'], { env: { FORCE_COLOR: '3' } });
+    expect(r.stdout).not.toMatch(ANSI);
+  });
+});
+
+describe('stdout carries data only', () => {
+  it('notes go to stderr; --quiet silences them, not the data or the warnings', async () => {
+    const created = await lic(['keys', 'create', '--perm', '1', '-o', 'json']);
+    const { apiKeyId } = JSON.parse(created.stdout);
+    expect(created.stderr).toBe('Store this API key now: it will not be shown again.\n');
+    const upd = await lic(['keys', 'update', String(apiKeyId), '--name', 'x']);
+    expect(upd.stdout).toBe('');
+    expect(upd.stderr).toBe(`Updated API key ${apiKeyId}.\n`);
+    const quiet = await lic(['-q', 'keys', 'delete', String(apiKeyId), '--yes']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr).toBe('');
+    const qc = await lic(['keys', 'create', '--perm', '1', '--quiet']);
+    expect(qc.stdout).toMatch(/^id\t\d+\nkey\tapi_/);
+    expect(qc.stderr).toBe('Store this API key now: it will not be shown again.\n');
+  });
+
+  it('errors go to stderr only', async () => {
+    const r = await lic(['keys', 'delete', '424242', '--yes', '-o', 'json']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('lic: no API key with id 424242 (HTTP 404, code 5, DELETE /v1/api-keys/424242)\n');
+  });
+
+  it('--help goes to stdout with exit 0; help after a usage error goes to stderr', async () => {
+    const help = await lic(['keys', 'create', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: lic keys create [options]');
+    expect(help.stdout).toContain('--perm <perm>');
+    expect(help.stderr).toBe('');
+    const bad = await lic(['keys', 'create', '--perm', '9']);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('(run with --help for usage)');
+  });
+});

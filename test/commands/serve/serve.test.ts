@@ -1,0 +1,160 @@
+/**
+ * `lic serve` in-process: URL on stdout, keys on stderr once, profile `local`, reuse of a
+ * database, a busy port, and shutdown on a (simulated) signal. Real signals to a spawned
+ * process are in test/e2e/serve.test.ts.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir, type RunOptions, type RunResult } from '../../helpers/cli.js';
+import { http } from '../../helpers/service.js';
+
+interface Serving {
+  url: string;
+  /** sends the simulated signal; resolves with the finished run */
+  stop(signal?: string): Promise<RunResult>;
+  done: Promise<RunResult>;
+}
+
+/** Runs `lic serve ARGS` until its URL is printed. */
+async function serve(args: string[], o: RunOptions = {}): Promise<Serving> {
+  let fire: ((sig: string) => void) | undefined;
+  let out = '';
+  let gotUrl!: (u: string) => void;
+  const url = new Promise<string>((r) => (gotUrl = r));
+  const done = runCli(['serve', ...args], {
+    ...o,
+    onInterrupt: (h) => {
+      fire = h;
+      return () => (fire = undefined);
+    },
+    onOutput: (stream, chunk) => {
+      if (stream !== 'stdout') return;
+      out += chunk;
+      const m = /^(http:\/\/\S+)\n/.exec(out);
+      if (m) gotUrl(m[1]!);
+    },
+  });
+  const u = await Promise.race([url, done.then((r) => Promise.reject(new Error(`serve exited ${r.code}: ${r.stderr}`)))]);
+  return {
+    url: u,
+    done,
+    async stop(signal = 'SIGTERM') {
+      // the handler is registered right after the URL is printed
+      for (let i = 0; i < 100 && !fire; i++) await new Promise((r) => setTimeout(r, 10));
+      fire!(signal);
+      return done;
+    },
+  };
+}
+
+const profiles = (dir: string) => JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8'));
+
+describe('lic serve', () => {
+  it('prints only its URL on stdout, the new key on stderr, saves profile local (0600, default); SIGTERM stops it (exit 0)', async () => {
+    const configDir = tempDir();
+    const s = await serve(['--port', '0', '--db', ':memory:'], { configDir });
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const store = profiles(configDir);
+    expect(store.defaultProfile).toBe('local');
+    expect(store.profiles.local.baseUrl).toBe(s.url);
+    expect(store.profiles.local.apiKey).toMatch(/^api_[a-z0-9]{24}$/);
+    expect(statSync(join(configDir, 'profiles.json')).mode & 0o777).toBe(0o600);
+    // the saved profile works right away, with no other configuration
+    const list = await runCli(['keys', 'list', '-o', 'json'], { configDir });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout).apiKeys).toEqual([expect.objectContaining({ id: 1, name: 'bootstrap', ownerId: 'admin', permissions: 7 })]);
+    const r = await s.stop('SIGTERM');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${s.url}\n`);
+    const key = store.profiles.local.apiKey;
+    expect(r.stderr).toContain(`  Administrator  user admin        ${key}\n`);
+    expect(r.stderr).toContain('lic serve: saved the Administrator key as profile "local" (the default)');
+    expect(r.stderr).toContain('lic serve: SIGTERM: finishing in-flight requests and closing the database');
+    // and it is really closed
+    await expect(http({ url: s.url }, 'GET', '/v1/log')).rejects.toThrow();
+  });
+
+  it('SIGINT stops it too', async () => {
+    const s = await serve(['--port', '0', '--db', ':memory:', '--no-profile']);
+    const r = await s.stop('SIGINT');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('lic serve: SIGINT: finishing');
+  });
+
+  it('--no-profile saves nothing', async () => {
+    const configDir = tempDir();
+    const s = await serve(['--port', '0', '--db', ':memory:', '--no-profile'], { configDir });
+    const r = await s.stop();
+    expect(r.code).toBe(0);
+    expect(existsSync(join(configDir, 'profiles.json'))).toBe(false);
+    expect(r.stderr).toMatch(/Administrator +user admin +api_[a-z0-9]{24}/);
+    expect(r.stderr).not.toContain('profile "local"');
+  });
+
+  it('--keys-file: keys go to the file (0600), not to stderr', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'keys.json');
+    const s = await serve(['--port', '0', '--db', ':memory:', '--no-profile', '--keys-file', file]);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved).toEqual({ baseUrl: s.url, keys: [{ userId: 'admin', role: 'Administrator', name: 'bootstrap', key: expect.stringMatching(/^api_[a-z0-9]{24}$/) }] });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const r = await s.stop();
+    expect(r.stderr).not.toContain(saved.keys[0].key);
+    expect(r.stderr).toContain(`1 API key(s) written to ${file} (mode 0600)`);
+  });
+
+  it('a second start on the same database makes no new key; the first key still works', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'sub', 'lic.db');
+    const configDir = tempDir();
+    const first = await serve(['--port', '0', '--db', db], { configDir });
+    const key = profiles(configDir).profiles.local.apiKey;
+    await first.stop();
+    const second = await serve(['--port', '0', '--db', db], { configDir: tempDir() });
+    const ok = await http({ url: second.url }, 'GET', '/v1/api-keys', { key });
+    expect(ok.status).toBe(200);
+    expect(ok.body.apiKeys).toHaveLength(1);
+    const r = await second.stop();
+    expect(r.stderr).not.toMatch(/api_[a-z0-9]{24}/);
+    expect(r.stderr).toContain('existing database');
+    expect(r.stderr).not.toContain('saved the Administrator key');
+  });
+
+  it('without --db: lic.db in the data dir', async () => {
+    const dataDir = tempDir();
+    const s = await serve(['--port', '0', '--no-profile'], { dataDir });
+    await s.stop();
+    expect(existsSync(join(dataDir, 'lic.db'))).toBe(true);
+  });
+
+  it('a busy port: exit 1 with a clear message; the database\'s first keys are not used up', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    const db = join(tempDir(), 'lic.db');
+    const configDir = tempDir();
+    try {
+      const r = await runCli(['serve', '--port', String(port), '--db', db], { configDir });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`lic: port ${port} on 127.0.0.1 is already in use; choose another with --port (0 = any free port)\n`);
+      expect(existsSync(join(configDir, 'profiles.json'))).toBe(false);
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
+    // the next successful start on that database is its first: it shows the key and saves it
+    const s = await serve(['--port', '0', '--db', db], { configDir });
+    const r = await s.stop();
+    expect(r.stderr).toMatch(/Administrator +user admin +api_[a-z0-9]{24}/);
+    expect(profiles(configDir).profiles.local.apiKey).toMatch(/^api_/);
+  });
+
+  it('a dataset file that cannot be read: exit 2, nothing listens', async () => {
+    const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--seed', join(tempDir(), 'missing.json'), '--no-profile']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^lic: cannot read dataset .*missing\.json/);
+  });
+});
