@@ -146,4 +146,49 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX orders_customer ON orders (customer_id, id);
   `,
+  // 3: the log built for size (issue 4). Exact counts kept by triggers, so the total of a
+  // page (contract §5) need not count a million rows; an index for paging a level by id.
+  // The hour of a time stamp is floor(time_stamp / 3600000), written with integer
+  // arithmetic (SQLite's / truncates toward zero) so it needs no math functions.
+  `
+  -- entries: count(*) of log; version: +1 on every insert, update and delete of a log row,
+  -- so a total cached while the version is unchanged is still exact (list.ts)
+  CREATE TABLE log_stats (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    entries INTEGER NOT NULL,
+    version INTEGER NOT NULL
+  );
+  -- entries per hour and level: the count of a level and/or a time range sums whole hours
+  -- and counts rows only in the partial hours at its two ends (routes/log.ts)
+  CREATE TABLE log_counts (
+    hour    INTEGER NOT NULL,
+    level   TEXT NOT NULL,
+    entries INTEGER NOT NULL,
+    PRIMARY KEY (hour, level)
+  ) WITHOUT ROWID;
+  INSERT INTO log_stats (id, entries, version) SELECT 1, count(*), 0 FROM log;
+  INSERT INTO log_counts (hour, level, entries)
+    SELECT time_stamp / 3600000 - (time_stamp % 3600000 < 0), level, count(*) FROM log GROUP BY 1, 2;
+  CREATE TRIGGER log_count_insert AFTER INSERT ON log BEGIN
+    UPDATE log_stats SET entries = entries + 1, version = version + 1;
+    INSERT INTO log_counts (hour, level, entries)
+      VALUES (NEW.time_stamp / 3600000 - (NEW.time_stamp % 3600000 < 0), NEW.level, 1)
+      ON CONFLICT (hour, level) DO UPDATE SET entries = entries + 1;
+  END;
+  CREATE TRIGGER log_count_delete AFTER DELETE ON log BEGIN
+    UPDATE log_stats SET entries = entries - 1, version = version + 1;
+    UPDATE log_counts SET entries = entries - 1
+      WHERE hour = OLD.time_stamp / 3600000 - (OLD.time_stamp % 3600000 < 0) AND level = OLD.level;
+  END;
+  CREATE TRIGGER log_count_update AFTER UPDATE ON log BEGIN
+    UPDATE log_stats SET version = version + 1;
+    UPDATE log_counts SET entries = entries - 1
+      WHERE hour = OLD.time_stamp / 3600000 - (OLD.time_stamp % 3600000 < 0) AND level = OLD.level;
+    INSERT INTO log_counts (hour, level, entries)
+      VALUES (NEW.time_stamp / 3600000 - (NEW.time_stamp % 3600000 < 0), NEW.level, 1)
+      ON CONFLICT (hour, level) DO UPDATE SET entries = entries + 1;
+  END;
+  -- (level, rowid) implicitly: a level paged by id, Level = "x" and Id < n sorted by Id (lic log list --all)
+  CREATE INDEX log_level ON log (level);
+  `,
 ];

@@ -1,0 +1,337 @@
+/**
+ * The log built for size (issue 4): the counts kept by triggers (migration 3) stay exact
+ * through every kind of write and purge, the totals of GET /v1/log equal count(*) of a
+ * reference query (also when derived page by page, or served from the cache), key-paged
+ * walks return the same records as a reference query, and the page queries use the
+ * intended indexes. Correctness only: speed is measured in bench/ (npm run bench).
+ */
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, type Db } from '../../src/server/db.js';
+import { writeLog } from '../../src/server/log-writer.js';
+import { MIGRATIONS } from '../../src/server/migrations.js';
+import { PURGE_BATCH } from '../../src/server/routes/log.js';
+import { http, startTestService, type TestService } from '../helpers/service.js';
+
+const H = 3_600_000;
+const DAY = 24 * H;
+const END = Date.parse('2025-01-31T00:00:00.000Z');
+const START = END - 30 * DAY;
+const N = 20_000;
+const LEVELS: [string, number][] = [
+  ['Information', 0.8],
+  ['Warning', 0.08],
+  ['Debug', 0.06],
+  ['Error', 0.03],
+  ['Verbose', 0.028],
+  ['Fatal', 0.002],
+];
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+function rng(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+}
+
+/** Inserts `n` entries straight into the table (as another writer would): time-ordered over [from, to), or shuffled times. */
+function insertEntries(db: Db, n: number, from: number, to: number, o: { shuffled?: boolean; seed?: number } = {}): void {
+  const rnd = rng(o.seed ?? 7);
+  const ins = db.prepare('INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (let i = 0; i < n; i++) {
+      const t = o.shuffled ? from + Math.floor(rnd() * (to - from)) : from + Math.floor((i / n) * (to - from));
+      let r = rnd();
+      let level = 'Information';
+      for (const [l, p] of LEVELS) {
+        if (r < p) {
+          level = l;
+          break;
+        }
+        r -= p;
+      }
+      const host = Math.floor(rnd() * 500);
+      ins.run(t, level, `License checked by host-${host} for product P${host % 7}`, 'License checked by {Machine} for product {Product}', '', JSON.stringify({ Machine: `host-${host}` }));
+    }
+  })();
+}
+
+/** The trigger-kept counts against the truth: log_stats.entries = count(*), log_counts = GROUP BY hour, level. */
+function expectCountsExact(db: Db): void {
+  expect(db.prepare('SELECT entries FROM log_stats').pluck().get()).toBe(db.prepare('SELECT count(*) FROM log').pluck().get());
+  const kept = db.prepare('SELECT hour, level, entries FROM log_counts WHERE entries <> 0 ORDER BY hour, level').all();
+  const truth = db
+    .prepare(
+      `SELECT CAST(floor(time_stamp / 3600000.0) AS INTEGER) AS hour, level, count(*) AS entries
+       FROM log GROUP BY 1, 2 ORDER BY 1, 2`,
+    )
+    .all();
+  expect(kept).toEqual(truth);
+  expect(db.prepare('SELECT count(*) FROM log_counts WHERE entries < 0').pluck().get()).toBe(0);
+}
+
+/** count(*) of a reference query written by hand. */
+const refCount = (db: Db, where: string, ...params: unknown[]) => db.prepare(`SELECT count(*) FROM log WHERE ${where}`).pluck().get(...params) as number;
+const iso = (ms: number) => new Date(ms).toISOString();
+const q = (o: Record<string, string | number>) =>
+  '?' + Object.entries(o).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+
+let svc: TestService;
+const get = (query: string) => http(svc, 'GET', `/v1/log${query}`, { key: svc.adminKey });
+const del = (query: string) => http(svc, 'DELETE', `/v1/log${query}`, { key: svc.adminKey });
+
+/** Every SQL text the service prepares (a spy: it calls through to better-sqlite3). */
+const prepared: string[] = [];
+
+beforeAll(async () => {
+  svc = await startTestService();
+  const db = svc.db;
+  const real = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    prepared.push(sql);
+    return real(sql);
+  }) as typeof db.prepare;
+  insertEntries(db, N, START, END);
+  // entries before 1970 and on hour edges: the hour of a negative time is floored, not truncated
+  for (const t of [-1, -H, -H - 1, 0, H, H - 1, START, START + H, END - 1]) writeLog(db, new Date(t), 'Warning', 'edge {T}', { T: t });
+});
+afterAll(() => svc?.close());
+
+describe('migration 3', () => {
+  it('fills log_stats and log_counts from a log that was already there', () => {
+    const db = new Database(':memory:');
+    for (let v = 0; v < 2; v++) db.exec(MIGRATIONS[v]!);
+    db.pragma('user_version = 2');
+    insertEntries(db, 3000, START, END, { shuffled: true, seed: 3 });
+    db.prepare("INSERT INTO log (time_stamp, level) VALUES (?, 'Fatal'), (?, 'Fatal')").run(-H - 1, -1);
+    expect(migrate(db)).toBe(MIGRATIONS.length - 2);
+    expectCountsExact(db);
+    expect(db.prepare('SELECT version FROM log_stats').pluck().get()).toBe(0);
+    db.close();
+  });
+});
+
+describe('totals of GET /v1/log equal count(*) of a reference query', () => {
+  const cases: [string, Record<string, string | number>, string, unknown[]][] = [
+    ['no filter', {}, '1', []],
+    ['level', { filter: 'Level = "Warning"' }, "level = 'Warning'", []],
+    ['level, other spelling', { filter: '"Error" == level' }, "level = 'Error'", []],
+    ['a level nobody wrote', { filter: 'Level = "Nope"' }, "level = 'Nope'", []],
+    ['start only, mid-hour', { startDate: iso(START + 10 * DAY + 1234567) }, 'time_stamp >= ?', [START + 10 * DAY + 1234567]],
+    ['end only, on an hour', { endDate: iso(START + 5 * DAY) }, 'time_stamp < ?', [START + 5 * DAY]],
+    ['range with ragged ends', { startDate: iso(START + 3 * DAY + 17), endDate: iso(END - 2 * DAY - 4_000_001) }, 'time_stamp >= ? AND time_stamp < ?', [START + 3 * DAY + 17, END - 2 * DAY - 4_000_001]],
+    ['range inside one hour', { startDate: iso(START + 7 * H + 60_000), endDate: iso(START + 7 * H + 2_000_000) }, 'time_stamp >= ? AND time_stamp < ?', [START + 7 * H + 60_000, START + 7 * H + 2_000_000]],
+    ['range across one hour edge', { startDate: iso(START + 7 * H + 60_000), endDate: iso(START + 8 * H + 2_000_000) }, 'time_stamp >= ? AND time_stamp < ?', [START + 7 * H + 60_000, START + 8 * H + 2_000_000]],
+    ['range over 1970', { startDate: iso(-2 * H), endDate: iso(H) }, 'time_stamp >= ? AND time_stamp < ?', [-2 * H, H]],
+    ['empty range (end before start)', { startDate: iso(END), endDate: iso(START) }, '0', []],
+    ['level and start', { filter: 'Level = "Warning"', startDate: iso(END - 7 * DAY + 999) }, "level = 'Warning' AND time_stamp >= ?", [END - 7 * DAY + 999]],
+    ['level and range', { filter: 'Level = "Debug"', startDate: iso(START + DAY + 5), endDate: iso(START + 9 * DAY - 5) }, "level = 'Debug' AND time_stamp >= ? AND time_stamp < ?", [START + DAY + 5, START + 9 * DAY - 5]],
+    ['Message.Contains', { filter: 'Message.Contains("host-42 ")' }, "instr(message, 'host-42 ') > 0", []],
+    ['a filter the counts do not cover', { filter: 'Level != "Information" and TimeStamp >= "2025-01-20"', startDate: iso(START + 2 * DAY) }, "level <> 'Information' AND time_stamp >= ? AND time_stamp >= ?", [Date.parse('2025-01-20'), START + 2 * DAY]],
+    ['sorted by id, with a range (bounded by its ids)', { sort: 'Id desc', startDate: iso(START + 12 * DAY + 3), endDate: iso(START + 14 * DAY) }, 'time_stamp >= ? AND time_stamp < ?', [START + 12 * DAY + 3, START + 14 * DAY]],
+  ];
+  it.each(cases)('%s', async (_name, query, where, params) => {
+    const want = refCount(svc.db, where, ...params);
+    const first = await get(q({ ...query, take: 5 }));
+    expect(first.status).toBe(200);
+    expect(first.body.totalLogEntriesCount).toBe(want);
+    // a second time: served from the cache, still the same
+    expect((await get(q({ ...query, take: 5 }))).body.totalLogEntriesCount).toBe(want);
+  });
+
+  it('a cached total follows writes by the service and by another writer', async () => {
+    const query = q({ filter: 'Message.Contains("cache-probe")' });
+    expect((await get(query)).body.totalLogEntriesCount).toBe(0);
+    writeLog(svc.db, new Date(END - H), 'Information', 'cache-probe {N}', { N: 1 });
+    expect((await get(query)).body.totalLogEntriesCount).toBe(1);
+    svc.db.prepare("INSERT INTO log (time_stamp, level, message) VALUES (?, 'Error', 'cache-probe 2')").run(END - 2 * H);
+    expect((await get(query)).body.totalLogEntriesCount).toBe(2);
+    svc.db.prepare("UPDATE log SET message = 'gone' WHERE message = 'cache-probe 2'").run();
+    expect((await get(query)).body.totalLogEntriesCount).toBe(1);
+    svc.db.prepare("DELETE FROM log WHERE message LIKE 'cache-probe%'").run();
+    expect((await get(query)).body.totalLogEntriesCount).toBe(0);
+    expectCountsExact(svc.db);
+  });
+});
+
+describe('paging by key (lic log list --all): records and totals', () => {
+  /** Walks `filter and Id < last` sorted by Id desc, as the CLI does; checks every page against the reference. */
+  async function walk(query: Record<string, string>, where: string, params: unknown[], take = 700): Promise<number> {
+    const pageRef = svc.db.prepare(`SELECT id FROM log WHERE (${where}) AND id < ? ORDER BY id DESC LIMIT ?`).pluck();
+    let last = Number.MAX_SAFE_INTEGER;
+    let seen = 0;
+    for (let first = true; ; first = false) {
+      const filter = first ? query.filter : query.filter ? `(${query.filter}) and Id < ${last}` : `Id < ${last}`;
+      const r = await get(q({ ...query, ...(filter ? { filter } : {}), sort: 'Id desc', take }));
+      expect(r.status).toBe(200);
+      const got = r.body.logEntries.map((e: { id: number }) => e.id);
+      expect(got).toEqual(pageRef.all(...params, last, take));
+      expect(r.body.totalLogEntriesCount).toBe(refCount(svc.db, `(${where}) AND id < ?`, ...params, last));
+      seen += got.length;
+      if (got.length < take) return seen;
+      last = got[got.length - 1];
+    }
+  }
+
+  it('the whole log', async () => {
+    expect(await walk({}, '1', [])).toBe(refCount(svc.db, '1'));
+  });
+  it('one level', async () => {
+    expect(await walk({ filter: 'Level = "Information"' }, "level = 'Information'", [])).toBe(refCount(svc.db, "level = 'Information'"));
+  });
+  it('a date range, and a level in a date range', async () => {
+    const [a, b] = [START + 11 * DAY + 77, START + 17 * DAY];
+    expect(await walk({ startDate: iso(a), endDate: iso(b) }, 'time_stamp >= ? AND time_stamp < ?', [a, b], 997)).toBe(
+      refCount(svc.db, 'time_stamp >= ? AND time_stamp < ?', a, b),
+    );
+    await walk({ filter: 'Level = "Warning"', startDate: iso(a) }, "level = 'Warning' AND time_stamp >= ?", [a], 300);
+  });
+  it('a filter only counted by count(*) (totals derived page by page)', async () => {
+    await walk({ filter: 'Message.Contains("P3")' }, "instr(message, 'P3') > 0", [], 400);
+  });
+
+  it('bounds that move backwards, ascending keys, and a bound that equals another literal', async () => {
+    const total = (filter: string, sort = 'Id asc') => get(q({ filter, sort, take: 1 })).then((r) => r.body.totalLogEntriesCount);
+    for (const n of [5000, 9000, 7000, 7001, 7001, 2]) {
+      expect(await total(`Level = "Warning" and Id > ${n}`)).toBe(refCount(svc.db, "level = 'Warning' AND id > ?", n));
+      expect(await total(`Id >= ${n} and Message.Contains("host-1")`)).toBe(refCount(svc.db, "id >= ? AND instr(message, 'host-1') > 0", n));
+      expect(await total(`${n} >= Id`, 'Id desc')).toBe(refCount(svc.db, 'id <= ?', n));
+    }
+    // the same number twice: the bound can't be told apart, so it is counted outright (still exact)
+    expect(await total('Id < 3000 and Id != 3000')).toBe(refCount(svc.db, 'id < 3000'));
+  });
+
+  it('shuffled times (ids not dense in a range) page and count the same as the reference', async () => {
+    const other = await startTestService();
+    try {
+      insertEntries(other.db, 5000, START, END, { shuffled: true, seed: 11 });
+      const [a, b] = [START + 3 * DAY, START + 6 * DAY];
+      const r = await http(other, 'GET', `/v1/log${q({ sort: 'Id desc', startDate: iso(a), endDate: iso(b), take: 50 })}`, { key: other.adminKey });
+      expect(r.body.logEntries.map((e: { id: number }) => e.id)).toEqual(
+        other.db.prepare('SELECT id FROM log WHERE time_stamp >= ? AND time_stamp < ? ORDER BY id DESC LIMIT 50').pluck().all(a, b),
+      );
+      expect(r.body.totalLogEntriesCount).toBe(refCount(other.db, 'time_stamp >= ? AND time_stamp < ?', a, b));
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('the page queries use the intended indexes (EXPLAIN QUERY PLAN)', () => {
+  /** The plan of the page query the service ran for `query`, with placeholders bound to null. */
+  async function planOf(query: Record<string, string | number>): Promise<string> {
+    prepared.length = 0;
+    expect((await get(q(query))).status).toBe(200);
+    const sql = prepared.find((s) => /^SELECT .* ORDER BY .* LIMIT \? OFFSET \?$/s.test(s));
+    expect(sql).toBeDefined();
+    const nulls = Array((sql!.match(/\?/g) ?? []).length).fill(null);
+    return (svc.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...nulls) as { detail: string }[]).map((r) => r.detail).join(' | ');
+  }
+
+  it('default sort (TimeStamp desc, Id desc): log_time, no sorting', async () => {
+    const plan = await planOf({});
+    expect(plan).toMatch(/USING INDEX log_time\b/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+  it('Level and a date range, default sort: log_level_time (level=? AND time_stamp>?…)', async () => {
+    const plan = await planOf({ filter: 'Level = "Warning"', startDate: iso(END - 7 * DAY), endDate: iso(END - DAY) });
+    expect(plan).toMatch(/USING INDEX log_level_time \(level=\? AND time_stamp>\? AND time_stamp<\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+  it('a date range, default sort: log_time range', async () => {
+    const plan = await planOf({ startDate: iso(END - 7 * DAY) });
+    expect(plan).toMatch(/USING INDEX log_time \(time_stamp>\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+  it('Id > N sorted by Id asc, and Id < N by Id desc: the primary key', async () => {
+    expect(await planOf({ filter: 'Id > 100', sort: 'Id' })).toMatch(/^SEARCH l USING INTEGER PRIMARY KEY \(rowid>\?\)$/);
+    expect(await planOf({ filter: 'Id < 100', sort: 'Id desc' })).toMatch(/^SEARCH l USING INTEGER PRIMARY KEY \(rowid<\?\)$/);
+  });
+  it('Level and Id < N by Id desc: log_level (level, rowid), no sorting', async () => {
+    expect(await planOf({ filter: '(Level = "Warning") and (Id < 100)', sort: 'Id desc' })).toMatch(/^SEARCH l USING INDEX log_level \(level=\? AND rowid<\?\)$/);
+  });
+  it('a date range and Id < N by Id desc: the primary key within the range\'s ids, no sorting', async () => {
+    const plan = await planOf({ startDate: iso(END - 7 * DAY), filter: 'Id < 19000', sort: 'Id desc' });
+    expect(plan).toMatch(/^SEARCH l USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)$/);
+  });
+});
+
+describe('DELETE /v1/log keeps the counts exact', () => {
+  it('by id', async () => {
+    const id = svc.db.prepare("SELECT max(id) FROM log WHERE level = 'Warning'").pluck().get() as number;
+    expect((await del(q({ id }))).body.deletedLogCount).toBe(1);
+    expectCountsExact(svc.db);
+  });
+
+  it('by a sparse filter over many windows: exactly the matching entries go', async () => {
+    const where = "instr(message, 'host-7 ') > 0";
+    const before = svc.db.prepare(`SELECT id FROM log WHERE NOT (${where}) ORDER BY id`).pluck().all();
+    const want = refCount(svc.db, where);
+    expect(refCount(svc.db, '1')).toBeGreaterThan(5 * PURGE_BATCH);
+    const r = await del(q({ filter: 'Message.Contains("host-7 ")' }));
+    expect(r.body.deletedLogCount).toBe(want);
+    expect(refCount(svc.db, where)).toBe(0);
+    // what is left is what did not match, plus the purge's own audit entry
+    expect(svc.db.prepare(`SELECT id FROM log WHERE NOT (${where}) ORDER BY id`).pluck().all().slice(0, before.length)).toEqual(before);
+    expectCountsExact(svc.db);
+  });
+
+  it('windows split entries that share one time stamp: none skipped, none twice', async () => {
+    const t = START + 15 * DAY + 1;
+    const ins = svc.db.prepare('INSERT INTO log (time_stamp, level, message) VALUES (?, ?, ?)');
+    svc.db.transaction(() => {
+      for (let i = 0; i < 3 * PURGE_BATCH + 7; i++) ins.run(t, i % 3 === 0 ? 'Error' : 'Information', `same-ms ${i}`);
+    })();
+    const where = "time_stamp = ? AND level = 'Error'";
+    const want = refCount(svc.db, where, t);
+    const r = await del(q({ filter: 'Level = "Error"', startDate: iso(t), endDate: iso(t + 1) }));
+    expect(r.body.deletedLogCount).toBe(want);
+    expect(refCount(svc.db, where, t)).toBe(0);
+    expect(refCount(svc.db, "time_stamp = ? AND level = 'Information'", t)).toBe(3 * PURGE_BATCH + 7 - want);
+    expectCountsExact(svc.db);
+  });
+
+  it('by a date range with ragged ends, and a level in a range', async () => {
+    const [a, b] = [START + 2 * DAY + 123, START + 9 * DAY + 4567];
+    const want = refCount(svc.db, 'time_stamp >= ? AND time_stamp < ?', a, b);
+    expect((await del(q({ startDate: iso(a), endDate: iso(b) }))).body.deletedLogCount).toBe(want);
+    expect(refCount(svc.db, 'time_stamp >= ? AND time_stamp < ?', a, b)).toBe(0);
+    expectCountsExact(svc.db);
+    const wantDebug = refCount(svc.db, "level = 'Debug' AND time_stamp >= ?", START + 20 * DAY);
+    expect((await del(q({ filter: 'Level = "Debug"', startDate: iso(START + 20 * DAY) }))).body.deletedLogCount).toBe(wantDebug);
+    expect(refCount(svc.db, "level = 'Debug' AND time_stamp >= ?", START + 20 * DAY)).toBe(0);
+    expectCountsExact(svc.db);
+    // and the totals of GET agree
+    expect((await get(q({ filter: 'Level = "Debug"', take: 1 }))).body.totalLogEntriesCount).toBe(refCount(svc.db, "level = 'Debug'"));
+  });
+
+  it('a date range holding every entry: all go (truncated as by deleteAll), counts exact, triggers back', async () => {
+    const n = refCount(svc.db, '1');
+    const r = await del(q({ startDate: iso(-10 * DAY), endDate: iso(Date.now() + DAY) }));
+    expect(r.body.deletedLogCount).toBe(n);
+    expect(refCount(svc.db, '1')).toBe(1); // the purge's own audit entry
+    expectCountsExact(svc.db);
+    insertEntries(svc.db, 4000, START, END, { seed: 9 });
+    expectCountsExact(svc.db);
+    // the first purge's audit entry (dated now) lies outside this range: only the range goes
+    const m = refCount(svc.db, 'time_stamp < ?', END);
+    expect(m).toBe(4000);
+    expect((await del(q({ endDate: iso(END) }))).body.deletedLogCount).toBe(m);
+    expect(refCount(svc.db, '1')).toBe(2); // both purges' audit entries
+    expectCountsExact(svc.db);
+  });
+
+  it('deleteAll: everything goes, the triggers are back, and later writes are counted', async () => {
+    const n = refCount(svc.db, '1');
+    const version = svc.db.prepare('SELECT version FROM log_stats').pluck().get() as number;
+    expect((await del('?deleteAll=true')).body.deletedLogCount).toBe(n);
+    // the purge's own audit entry, counted by the remade insert trigger
+    expect(refCount(svc.db, '1')).toBe(1);
+    expectCountsExact(svc.db);
+    expect(svc.db.prepare('SELECT version FROM log_stats').pluck().get()).toBeGreaterThan(version);
+    const triggers = svc.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'log' ORDER BY name").pluck().all();
+    expect(triggers).toEqual(['log_count_delete', 'log_count_insert', 'log_count_update']);
+    insertEntries(svc.db, 500, START, END, { seed: 5 });
+    expectCountsExact(svc.db);
+    expect((await get('?take=1')).body.totalLogEntriesCount).toBe(501);
+  });
+});
