@@ -90,6 +90,10 @@ export class Runtime {
             : 'no API key: start `lic serve` (it saves profile "local"), run `lic profile add`, or set LIC_API_KEY',
         );
       }
+      // a header value can't carry whitespace or control characters: say so, don't fail as a network error
+      if (/[\s\x00-\x1f\x7f]/.test(t.apiKey)) {
+        throw new AuthError(`the API key from ${this.ctx.env.LIC_API_KEY ? 'LIC_API_KEY' : `profile "${t.profileName}"`} contains whitespace or control characters`);
+      }
       const { ApiClient } = await import('../client/request.js');
       const timeout = Number(this.ctx.env.LIC_TIMEOUT_MS);
       return new ApiClient({
@@ -113,6 +117,8 @@ export class Runtime {
     if (!this.ctx.stdin.isTTY || !this.ctx.stderr.isTTY) {
       throw new UsageError(`refusing to ${what} without confirmation: not a terminal, so pass --yes`);
     }
+    // a missing key fails before the question, not after a "yes"
+    await this.client();
     const t = await this.target();
     const host = new URL(t.baseUrl).host;
     const ok = await this.ctx.prompter.confirm(`${what} on ${host} (profile ${t.profileName ?? '(none)'})?`);

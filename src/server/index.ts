@@ -41,6 +41,8 @@ export interface RunningService {
   issuedKeys: IssuedKey[];
   /** true when `seed` was given but the database already held data, so nothing was loaded */
   seedSkipped: boolean;
+  /** true when `key` is a (not necessarily valid) API key stored in this database */
+  ownsKey(key: string): boolean;
   /** stops accepting, finishes in-flight requests, closes the database */
   close(): Promise<void>;
 }
@@ -124,6 +126,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       url,
       issuedKeys,
       seedSkipped,
+      ownsKey: (key: string) => db.prepare('SELECT 1 FROM api_keys WHERE key_hash = ?').pluck().get(hashApiKey(key)) !== undefined,
       async close() {
         if (closed) return;
         closed = true;

@@ -50,6 +50,20 @@ describe('each exit code from the real service', () => {
     expect(r.stderr).toBe('lic: no API key: start `lic serve` (it saves profile "local"), run `lic profile add`, or set LIC_API_KEY\n');
   });
 
+  it('3: no key is found out before a confirmation is asked, not after a "yes"', async () => {
+    const port = await closedPort();
+    const r = await runCli(['keys', 'delete', '1'], { tty: true, env: { LIC_BASE_URL: `http://127.0.0.1:${port}` } });
+    expect(r.code).toBe(3);
+    expect(r.prompts).toEqual([]);
+  });
+
+  it('3: an API key with whitespace is named as such, not reported as a network error', async () => {
+    const port = await closedPort();
+    const r = await runCli(['keys', 'list'], { env: { LIC_BASE_URL: `http://127.0.0.1:${port}`, LIC_API_KEY: 'api_abc def' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('lic: the API key from LIC_API_KEY contains whitespace or control characters\n');
+  });
+
   it('3: a profile without a key names the profile', async () => {
     const configDir = tempDir();
     const { writeFileSync } = await import('node:fs');

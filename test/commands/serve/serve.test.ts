@@ -122,6 +122,23 @@ describe('lic serve', () => {
     expect(r.stderr).not.toContain('saved the Administrator key');
   });
 
+  it('a restart on another port moves profile "local" along when its key belongs to this database, and leaves a foreign one alone', async () => {
+    const db = join(tempDir(), 'lic.db');
+    const configDir = tempDir();
+    const first = await serve(['--port', '0', '--db', db], { configDir });
+    await first.stop();
+    const second = await serve(['--port', '0', '--db', db], { configDir });
+    expect(second.url).not.toBe(first.url);
+    expect(profiles(configDir).profiles.local.baseUrl).toBe(second.url);
+    const r = await second.stop();
+    expect(r.stderr).toContain(`profile "local" now points at ${second.url}`);
+
+    // another database: its keys are not the profile's, so the profile stays put
+    const other = await serve(['--port', '0', '--db', join(tempDir(), 'other.db'), '--no-profile'], { configDir });
+    expect(profiles(configDir).profiles.local.baseUrl).toBe(second.url);
+    await other.stop();
+  });
+
   it('without --db: lic.db in the data dir', async () => {
     const dataDir = tempDir();
     const s = await serve(['--port', '0', '--no-profile'], { dataDir });
