@@ -66,16 +66,17 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
         store.set('local', { baseUrl: svc.url, apiKey: admin.key });
         rt.out.warn(`lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}`);
       }
-    } else if (opts.profile) {
-      // a restart on another port (--port 0): move profile "local" along, but only when its
-      // key belongs to this database, so a profile for some other service is never touched
-      const store = await rt.profiles();
-      const local = store.get('local');
-      if (local?.apiKey && local.baseUrl !== svc.url && svc.ownsKey(local.apiKey)) {
-        store.set('local', { ...local, baseUrl: svc.url });
-        rt.out.info(`lic serve: profile "local" now points at ${svc.url}`);
-      } else if (!svc.seedSkipped) {
-        rt.out.info('lic serve: existing database; use the keys made on its first start (profile "local")');
+    } else {
+      if (!svc.seedSkipped) rt.out.info('lic serve: existing database; use the keys made on its first start (profile "local")');
+      if (opts.profile) {
+        // a restart on another port (--port 0): move profile "local" along, but only when its
+        // key belongs to this database, so a profile for some other service is never touched
+        const store = await rt.profiles();
+        const local = store.get('local');
+        if (local?.apiKey && local.baseUrl !== svc.url && svc.ownsKey(local.apiKey)) {
+          store.set('local', { ...local, baseUrl: svc.url });
+          rt.out.info(`lic serve: profile "local" now points at ${svc.url}`);
+        }
       }
     }
     // the URL on stdout is the signal scripts wait for: by now the profile and keys file are written
