@@ -1,4 +1,5 @@
 /** `lic assemblies ...` in-process against the real service on port 0. */
+import { SHARED_DATA } from '../../helpers/shared-data.js';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { envFor, runCli, tempDir } from '../../helpers/cli.js';
 import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
 import { NotAnAssemblyError, readAssemblyIdentity } from '../../../src/dotnet/assembly-identity.js';
 
-const DATA = '/work/shared/data';
+const DATA = SHARED_DATA;
 const XML_LINQ = join(DATA, 'System.Xml.Linq.dll');
 const CECIL_ROCKS = join(DATA, 'Mono.Cecil.Rocks.dll');
 const haveData = existsSync(XML_LINQ) && existsSync(CECIL_ROCKS);

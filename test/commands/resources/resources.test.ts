@@ -1,4 +1,5 @@
 /** `lic resources ...` in-process against the real service on port 0. */
+import { SHARED_DATA } from '../../helpers/shared-data.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { addUserWithKey, http, startTestService, type TestService } from '../../
 import { MAX_DATA_BYTES } from '../../../src/commands/resources/input.js';
 import { runCliBytes } from './run-bytes.js';
 
-const DATA = '/work/shared/data';
+const DATA = SHARED_DATA;
 const SNK = join(DATA, 'Keys.snk');
 const HTML = join(DATA, 'new-license-email.html');
 const haveData = existsSync(SNK) && existsSync(HTML);
