@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
 import { ApiFailure, badRequest, notFound } from '../errors.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
 import { OK, idSchema } from './common.js';
 import { Code, INT32_MAX, type Role } from '../../wire.js';
 
@@ -35,26 +36,7 @@ const assemblyWriteProps = {
   debugSymbolsKey: { type: 'string', maxLength: 4096 },
 } as const;
 
-/** An assembly as returned; every property optional because `select` picks a subset. */
-const assemblyRecordSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    version: { type: 'string' },
-    culture: { type: 'string' },
-    publicKeyToken: { type: 'string' },
-    mappingFileId: { type: 'integer' },
-    debugSymbolsKey: { type: 'string' },
-  },
-} as const;
-
-const envelopeProps = {
-  success: { type: 'boolean' },
-  code: { type: 'integer' },
-  message: { type: 'string' },
-} as const;
-const envelopeSchema = { type: 'object', properties: envelopeProps } as const;
+const envelopeSchema = { type: 'object', properties: envelopeProperties } as const;
 
 interface AssemblyBody {
   id?: number;
@@ -137,16 +119,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     schema: {
       summary: 'List assemblies',
       querystring: { type: 'object', properties: listQuerySchema },
-      response: {
-        200: {
-          type: 'object',
-          properties: {
-            ...envelopeProps,
-            assemblies: { type: 'array', items: assemblyRecordSchema },
-            totalAssembliesCount: { type: 'integer' },
-          },
-        },
-      },
+      response: { 200: listResponse('assemblies', 'totalAssembliesCount', recordSchema('Assembly', assemblySource.spec.fields)) },
     },
   }, async (req) => {
     const { records, total } = listPage(db, assemblySource, req.query);
@@ -165,7 +138,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
         },
         additionalProperties: false,
       },
-      response: { 200: { type: 'object', properties: { ...envelopeProps, assemblyId: { type: 'integer' } } } },
+      response: { 200: { type: 'object', properties: { ...envelopeProperties, assemblyId: { type: 'integer' } } } },
     },
   }, async (req) => {
     const a = req.body.assembly;

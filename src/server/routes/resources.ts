@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
 import { ApiFailure, badRequest, notFound } from '../errors.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
 import { OK, idSchema } from './common.js';
 import { Code, type Role } from '../../wire.js';
 
@@ -68,31 +69,7 @@ const resourceWriteProps = {
   dataSize: { type: 'integer', readOnly: true, description: 'ignored: computed from data' },
 } as const;
 
-/** A resource as returned; every property optional because `select` picks a subset. */
-const resourceRecordSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    name: { type: 'string' },
-    type: { type: 'string' },
-    code: { type: 'string' },
-    description: { type: 'string' },
-    source: { type: 'string' },
-    password: { type: 'string', description: 'always ""' },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-    data: { type: 'string', contentEncoding: 'base64' },
-    dataFormat: { type: 'string' },
-    dataSize: { type: 'integer', description: 'bytes of data (lic serve extension)' },
-  },
-} as const;
-
-const envelopeProps = {
-  success: { type: 'boolean' },
-  code: { type: 'integer' },
-  message: { type: 'string' },
-} as const;
-const envelopeSchema = { type: 'object', properties: envelopeProps } as const;
+const envelopeSchema = { type: 'object', properties: envelopeProperties } as const;
 
 interface ResourceBody {
   id?: number;
@@ -148,16 +125,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     schema: {
       summary: 'List resources',
       querystring: { type: 'object', properties: listQuerySchema },
-      response: {
-        200: {
-          type: 'object',
-          properties: {
-            ...envelopeProps,
-            resources: { type: 'array', items: resourceRecordSchema },
-            totalResourcesCount: { type: 'integer' },
-          },
-        },
-      },
+      response: { 200: listResponse('resources', 'totalResourcesCount', recordSchema('Resource', resourceSource.spec.fields, { password: 'always "" (write-only)', data: { type: 'string', contentEncoding: 'base64' }, dataSize: 'bytes of data (lic serve extension)' })) },
     },
   }, async (req) => {
     const { records, total } = listPage(db, resourceSource, req.query);
@@ -177,7 +145,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
         additionalProperties: false,
       },
       response: {
-        200: { type: 'object', properties: { ...envelopeProps, resourceId: { type: 'integer' } } },
+        200: { type: 'object', properties: { ...envelopeProperties, resourceId: { type: 'integer' } } },
       },
     },
   }, async (req) => {
