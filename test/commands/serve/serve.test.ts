@@ -174,4 +174,27 @@ describe('lic serve', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^lic: cannot read dataset .*missing\.json/);
   });
+
+  it('a malformed dataset: exit 2 naming the path of the bad field, and nothing is loaded', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const Database = (await import('better-sqlite3')).default;
+    const dir = tempDir();
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({
+      users: [{ id: 'admin', name: 'A', email: '', role: 'Administrator' }],
+      apiKeys: [{ ownerId: 'admin', name: 'k', permissions: 7 }],
+      customers: [{ id: 1, code: 'C-AAAAAAAA', name: 'x', email: '', country: 'DE', createdAt: '2025-01-18T00:00:00Z' }],
+      orders: [{ id: 1, orderNumber: 'O-1', status: 'Pending', processedBy: '', purchaseOrder: '', total: 1, currency: 'EUR', createdAt: '2025-01-18T00:00:00Z', updatedAt: '2025-01-18T00:00:00Z', invoiceNumber: '', paymentType: 'Invoice', paymentNumber: '', paymentStatus: 'Unpaid', paymentDate: '', description: '', customerId: 99, resellerId: 0, createdById: '' }],
+    }));
+    const db = join(dir, 'lic.db');
+    const r = await runCli(['serve', '--port', '0', '--db', db, '--seed', file, '--no-profile']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/orders\[0\]\.customerId: no customer with id 99/);
+    const check = new Database(db, { readonly: true });
+    for (const table of ['users', 'api_keys', 'customers', 'orders']) {
+      expect(check.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), table).toBe(0);
+    }
+    check.close();
+  });
 });
