@@ -2,9 +2,12 @@
 // installed beside us), so ESM imports of CJS packages work natively; the service is a
 // separate chunk, loaded by dynamic import only inside `lic serve`.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// a clean dist/: stale chunks of an older build would otherwise linger beside the new ones
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
   entryPoints: { cli: 'src/cli/index.ts', server: 'src/server/index.ts' },

@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { VERSION, type Context } from './context.js';
 import { ExitCode, InterruptedError, exitCodeFor, messageFor } from './errors.js';
 import { buildProgram } from './program.js';
+import type { Runtime } from './runtime.js';
 
 /**
  * Runs one command line (`argv` without node and script) and returns the exit code.
@@ -13,7 +14,8 @@ export async function main(argv: string[], ctx: Context): Promise<number> {
     ctx.stdout.write(`${VERSION}\n`);
     return ExitCode.OK;
   }
-  const program = buildProgram(ctx);
+  const runtimes: Runtime[] = [];
+  const program = buildProgram(ctx, runtimes);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.OK;
@@ -31,5 +33,7 @@ export async function main(argv: string[], ctx: Context): Promise<number> {
     ctx.stderr.write(`lic: ${messageFor(err)}\n`);
     if (ctx.env.LIC_DEBUG === '1' && err instanceof Error && err.stack) ctx.stderr.write(`${err.stack}\n`);
     return exitCodeFor(err);
+  } finally {
+    await Promise.all(runtimes.map((rt) => rt.close()));
   }
 }

@@ -27,8 +27,8 @@ export interface Cli {
   runtimeOf: RuntimeOf;
 }
 
-/** Builds a fresh program for one invocation; output goes to the context's streams. */
-export function buildProgram(ctx: Context): Command {
+/** Builds a fresh program for one invocation; output goes to the context's streams; every Runtime made is added to `runtimes` so main() can close it. */
+export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
   const program = new Command('lic')
     .description('Administer a software-licensing service: API keys, resources, assemblies, log, orders, license templates, products.')
     // `-V, --version` is answered by main() only as the first argument: a root option
@@ -48,7 +48,11 @@ export function buildProgram(ctx: Context): Command {
       writeErr: (s) => ctx.stderr.write(s),
     });
 
-  const runtimeOf: RuntimeOf = (cmd) => new Runtime(ctx, cmd.optsWithGlobals() as GlobalOptions);
+  const runtimeOf: RuntimeOf = (cmd) => {
+    const rt = new Runtime(ctx, cmd.optsWithGlobals() as GlobalOptions);
+    runtimes.push(rt);
+    return rt;
+  };
   const cli: Cli = { ctx, runtimeOf };
   registerProfile(program, cli);
   registerKeys(program, cli);

@@ -66,7 +66,9 @@ export class Runtime {
       let profile: Profile | undefined;
       // with both URL and key from flag/env and no profile named, the store is not even opened
       if (named || !(flagUrl && envKey)) {
-        const store = await this.profiles();
+        // read without conf: most commands only need the current profile (see readProfiles)
+        const { readProfiles } = await import('../config/profiles.js');
+        const store = readProfiles(this.ctx.configDir);
         profileName = named ?? store.defaultName();
         profile = profileName ? store.get(profileName) : undefined;
         if (named && !profile) {
@@ -105,6 +107,13 @@ export class Runtime {
       });
     })();
     return this.clientP;
+  }
+
+  /** Releases what the command opened (the client's connections); safe to call twice. */
+  async close(): Promise<void> {
+    const c = this.clientP;
+    this.clientP = undefined;
+    if (c) await c.then((client) => client.close()).catch(() => undefined);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { request as undiciRequest, errors as undiciErrors } from 'undici';
+import { Agent, request as undiciRequest, errors as undiciErrors } from 'undici';
 import { ApiError, AuthError, NetworkError, ProtocolError } from './errors.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -38,7 +38,19 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
 
 /** Thin HTTP layer (STYLE §4): JSON in and out, envelope checks, typed errors, retries. */
 export class ApiClient {
+  /** our own connection pool, so close() can end its keep-alive sockets at once */
+  private readonly agent = new Agent();
+
   constructor(readonly opts: ClientOptions) {}
+
+  /**
+   * Closes the pooled connections. A command calls it when done: an idle keep-alive
+   * socket would otherwise hold the process open for a while after the output is written.
+   */
+  async close(): Promise<void> {
+    // destroy, not close: a request still in flight (a Ctrl-C mid-page) is abandoned anyway
+    await this.agent.destroy();
+  }
 
   /**
    * Sends one API call and returns the parsed JSON body on success.
@@ -88,7 +100,7 @@ export class ApiClient {
     const started = Date.now();
     this.opts.trace?.(`> ${method} ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}${payload ? ` (${payload.length} bytes)` : ''}`);
     try {
-      const res = await undiciRequest(url, { method: method as 'GET', headers, body: payload, headersTimeout: timeout, bodyTimeout: timeout });
+      const res = await undiciRequest(url, { dispatcher: this.agent, method: method as 'GET', headers, body: payload, headersTimeout: timeout, bodyTimeout: timeout });
       const text = await res.body.text();
       this.opts.trace?.(`< ${res.statusCode} ${path} (${Date.now() - started} ms, ${text.length} bytes)`);
       const ra = res.headers['retry-after'];

@@ -3,6 +3,9 @@
  * `conf` in the user's config directory (or `LIC_CONFIG_DIR`) with file mode 0600.
  * Validated here rather than by conf's `schema` option, which costs ~80 ms a start (ajv).
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import envPaths from 'env-paths';
 import type Conf from 'conf';
 
 export interface Profile {
@@ -21,39 +24,48 @@ export const PROFILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** Thrown when the store file holds something that is not a profile store. */
 export class ProfileStoreError extends Error {}
 
-export class ProfileStore {
-  private constructor(private readonly conf: Conf<StoreShape>) {}
+/** Where conf keeps the store: `profiles.json` in `dir`, else in env-paths' config dir for `lic` (conf's own rule). */
+export function storePath(dir?: string): string {
+  return resolve(dir ?? envPaths('lic', { suffix: '' }).config, 'profiles.json');
+}
 
-  /** Opens (creating if needed) the store in `dir` (conf's default config dir when undefined). */
-  static async open(dir?: string): Promise<ProfileStore> {
-    const { default: ConfClass } = await import('conf');
-    const conf = new ConfClass<StoreShape>({
-      // JSON.parse's own message quotes the text around the fault, which here is an API key
-      deserialize: (text: string) => {
-        try {
-          return JSON.parse(text) as StoreShape;
-        } catch {
-          throw new ProfileStoreError(`the profile store${dir ? ` in ${dir}` : ''} is not valid JSON; fix or remove profiles.json (its content is not shown: it holds API keys)`);
-        }
-      },
-      projectName: 'lic',
-      projectSuffix: '',
-      configName: 'profiles',
-      cwd: dir,
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      defaults: { profiles: {} },
-    });
-    return new ProfileStore(conf);
+/** JSON.parse of the store; its own message would quote the text around the fault, which is an API key. */
+function parseStore(text: string, dir?: string): StoreShape {
+  try {
+    return JSON.parse(text) as StoreShape;
+  } catch {
+    throw new ProfileStoreError(`the profile store${dir ? ` in ${dir}` : ''} is not valid JSON; fix or remove profiles.json (its content is not shown: it holds API keys)`);
   }
+}
 
-  /** Path of the store file (for messages; it holds secrets, so never print its contents). */
-  get path(): string {
-    return this.conf.path;
+/**
+ * Reads the store without loading conf (whose import costs ~100 ms: it brings ajv), for
+ * the many commands that only need the current profile. Same file, same checks; a
+ * missing file is an empty store. Writes go through ProfileStore (conf).
+ */
+export function readProfiles(dir?: string): ProfileView {
+  const path = storePath(dir);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return new ProfileView(path, () => ({ profiles: {} }));
+    throw new ProfileStoreError(`cannot read the profile store ${path}: ${(e as Error).message}`);
   }
+  const data = parseStore(text, dir);
+  return new ProfileView(path, () => data);
+}
 
-  private all(): Record<string, Profile> {
-    const p = this.conf.get('profiles');
+/** Read access to a store's content (shared by the fast reader and the conf-backed store). */
+export class ProfileView {
+  constructor(
+    /** path of the store file (for messages; it holds secrets, so never print its contents) */
+    readonly path: string,
+    private readonly data: () => Partial<StoreShape>,
+  ) {}
+
+  protected all(): Record<string, Profile> {
+    const p = this.data().profiles ?? {};
     if (!p || typeof p !== 'object' || Array.isArray(p)) throw new ProfileStoreError(`${this.path}: "profiles" is not an object`);
     for (const [name, v] of Object.entries(p)) {
       if (!v || typeof v !== 'object' || typeof (v as Profile).baseUrl !== 'string') {
@@ -71,12 +83,34 @@ export class ProfileStore {
   }
 
   get(name: string): Profile | undefined {
-    return this.all()[name];
+    return Object.hasOwn(this.all(), name) ? this.all()[name] : undefined;
   }
 
   defaultName(): string | undefined {
-    const d = this.conf.get('defaultProfile');
+    const d = this.data().defaultProfile;
     return typeof d === 'string' ? d : undefined;
+  }
+}
+
+export class ProfileStore extends ProfileView {
+  private constructor(private readonly conf: Conf<StoreShape>) {
+    super(conf.path, () => conf.store);
+  }
+
+  /** Opens (creating if needed) the store in `dir` (conf's default config dir when undefined). */
+  static async open(dir?: string): Promise<ProfileStore> {
+    const { default: ConfClass } = await import('conf');
+    const conf = new ConfClass<StoreShape>({
+      deserialize: (text: string) => parseStore(text, dir),
+      projectName: 'lic',
+      projectSuffix: '',
+      configName: 'profiles',
+      cwd: dir,
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      defaults: { profiles: {} },
+    });
+    return new ProfileStore(conf);
   }
 
   /** Adds or replaces a profile; makes it the default when there is none. */

@@ -7,7 +7,6 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AssemblyInput } from '../../client/endpoints/assemblies.js';
 import { UsageError } from '../../cli/errors.js';
 import { parseId } from '../../cli/parse.js';
-import { NotAnAssemblyError, readAssemblyIdentity } from '../../dotnet/assembly-identity.js';
 
 /** The identity flags as parsed: `--version` (or its alias `--assembly-version`). */
 export interface AssemblyFieldOptions {
@@ -86,6 +85,8 @@ export async function identityFromDll(path: string): Promise<Required<Pick<Assem
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`--from-dll ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
   }
+  // the reader (and pe-library, ~40 ms to import) loads only when a DLL is read
+  const { NotAnAssemblyError, readAssemblyIdentity } = await import('../../dotnet/assembly-identity.js');
   try {
     const id = readAssemblyIdentity(bytes);
     return { name: id.name, version: id.version, culture: id.culture === 'neutral' ? '' : id.culture, publicKeyToken: id.publicKeyToken };
