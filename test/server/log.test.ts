@@ -138,6 +138,9 @@ describe('DELETE /v1/log', () => {
     ['?id=1.5', 'id must be integer'],
     ['?startDate=nope', 'startDate must be an RFC 3339 timestamp'],
     ['?filter=Id%20%3E', 'filter'],
+    ['?filter=', 'filter is empty'],
+    ['?filter=%20%20', 'filter is empty'],
+    ['?filter=&deleteAll=true', 'filter is empty'],
   ])('%s is 400 code 3 and deletes nothing', async (q, msg) => {
     const r = await del(q);
     expect(r.status).toBe(400);

@@ -263,6 +263,10 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
     },
   }, async (req) => {
     const q = req.query;
+    // an empty filter compiles to "everything": it must never stand for a criterion (contract §6)
+    if (q.filter !== undefined && q.filter.trim() === '') {
+      throw badRequest('filter is empty; to delete the whole log use deleteAll=true', 'filter');
+    }
     let deleted = 0;
     if (q.id !== undefined) {
       deleted = db.prepare('DELETE FROM log WHERE id = ?').run(q.id).changes;
