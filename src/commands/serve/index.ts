@@ -1,4 +1,5 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
@@ -19,6 +20,19 @@ export interface ServeOptions {
 function parsePort(v: string): number {
   if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('expected a port 0..65535 (0 = any free port).');
   return Number(v);
+}
+
+/** Writes the keys file atomically with mode 0600 from the start (a temp file beside it, then rename). */
+async function writeKeysFile(path: string, content: unknown): Promise<void> {
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, JSON.stringify(content, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+    await chmod(tmp, 0o600);
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
 }
 
 /**
@@ -52,19 +66,31 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     rt.out.info(`lic serve: listening on ${svc.url} (database ${dbPath}); Ctrl-C stops it`);
     if (svc.seedSkipped) rt.out.warn(`lic serve: --seed ignored: the database ${dbPath} already holds data (use a new --db)`);
     if (svc.issuedKeys.length > 0) {
+      // These keys exist only now: whatever goes wrong saving them, they must reach the user.
+      let saved = false;
       if (opts.keysFile) {
-        await writeFile(opts.keysFile, JSON.stringify({ baseUrl: svc.url, keys: svc.issuedKeys }, null, 2) + '\n', { mode: 0o600 });
-        await chmod(opts.keysFile, 0o600);
-        rt.out.warn(`lic serve: ${svc.issuedKeys.length} API key(s) written to ${opts.keysFile} (mode 0600)`);
-      } else {
+        try {
+          await writeKeysFile(opts.keysFile, { baseUrl: svc.url, keys: svc.issuedKeys });
+          rt.out.warn(`lic serve: ${svc.issuedKeys.length} API key(s) written to ${opts.keysFile} (mode 0600)`);
+          saved = true;
+        } catch (e) {
+          rt.out.warn(`lic serve: cannot write --keys-file ${opts.keysFile} (${(e as Error).message}); showing the keys here instead`);
+        }
+      }
+      if (!saved) {
         rt.out.warn('lic serve: new API keys, shown this once:');
         for (const k of svc.issuedKeys) rt.out.warn(`  ${k.role.padEnd(14)} user ${k.userId.padEnd(12)} ${k.key}`);
       }
       const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
       if (opts.profile && admin) {
-        const store = await rt.profiles();
-        store.set('local', { baseUrl: svc.url, apiKey: admin.key });
-        rt.out.warn(`lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}`);
+        try {
+          const store = await rt.profiles();
+          store.set('local', { baseUrl: svc.url, apiKey: admin.key });
+          rt.out.warn(`lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}`);
+        } catch (e) {
+          if (saved) rt.out.warn(`  Administrator  user ${admin.userId.padEnd(12)} ${admin.key}`);
+          rt.out.warn(`lic serve: cannot save profile "local" (${(e as Error).message}); add it yourself with \`lic profile add local --base-url ${svc.url} --api-key-stdin\``);
+        }
       }
     } else {
       if (!svc.seedSkipped) rt.out.info('lic serve: existing database; use the keys made on its first start (profile "local")');

@@ -197,4 +197,24 @@ describe('lic serve', () => {
     }
     check.close();
   });
+
+  it('a --keys-file that cannot be written: the keys are shown on stderr instead, never lost', async () => {
+    const configDir = tempDir();
+    const s = await serve(['--port', '0', '--db', ':memory:', '--keys-file', join(tempDir(), 'no-such-dir', 'keys.json')], { configDir });
+    const r = await s.stop();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/cannot write --keys-file .*keys\.json/);
+    const shown = /Administrator +user admin +(api_[a-z0-9]{24})/.exec(r.stderr)?.[1];
+    expect(shown).toBe(profiles(configDir).profiles.local.apiKey);
+  });
+
+  it('--keys-file is written 0600 and replaces an older file', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = join(tempDir(), 'keys.json');
+    writeFileSync(file, 'old', { mode: 0o644 });
+    const s = await serve(['--port', '0', '--db', ':memory:', '--keys-file', file, '--no-profile']);
+    await s.stop();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8')).keys[0]).toMatchObject({ role: 'Administrator', userId: 'admin' });
+  });
 });
