@@ -69,7 +69,7 @@ const TIME_FORMS = 'an RFC 3339 time (2025-01-18T14:04:02Z), a date (2025-01-18)
 export function parseTime(value: string, now: Date): string {
   const v = value.trim();
   const rel = /^(\d+)([smhdw])$/.exec(v);
-  if (rel) return new Date(now.getTime() - Number(rel[1]) * UNIT_MS[rel[2]!]!).toISOString();
+  if (rel) return relative(now, -Number(rel[1]) * UNIT_MS[rel[2]!]!, TIME_FORMS);
   if (/^\d{4}-\d{2}-\d{2}$/.test(v) && calendarFieldsExist(v)) {
     const ms = Date.parse(`${v}T00:00:00Z`);
     if (!Number.isNaN(ms)) return new Date(ms).toISOString();
@@ -79,6 +79,19 @@ export function parseTime(value: string, now: Date): string {
     if (!Number.isNaN(ms)) return new Date(ms).toISOString();
   }
   throw new InvalidArgumentError(`expected ${TIME_FORMS}.`);
+}
+
+/** 0000-01-01T00:00:00Z and the last ms of 9999: the range RFC 3339 can write. */
+const YEAR_0 = -62_167_219_200_000;
+const YEAR_9999_END = 253_402_300_799_999;
+
+/** `now` moved by `deltaMs`, as RFC 3339; a usage error when that leaves the years 0000..9999 (contract §2 timestamps). */
+function relative(now: Date, deltaMs: number, forms: string): string {
+  const ms = now.getTime() + deltaMs;
+  if (!Number.isFinite(ms) || ms < YEAR_0 || ms > YEAR_9999_END) {
+    throw new InvalidArgumentError(`expected ${forms}, within the years 0000..9999.`);
+  }
+  return new Date(ms).toISOString();
 }
 
 /**
@@ -98,10 +111,13 @@ export function parseDuration(value: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
   if (!m || Number(m[1]) <= 0) throw new InvalidArgumentError('expected a duration such as 500ms, 2s or 1m.');
   const n = Number(m[1]);
-  return Math.round(m[2] === 'ms' ? n : n * (m[2] === 'm' ? 60_000 : m[2] === 'h' ? 3_600_000 : 1000));
+  const ms = Math.round(m[2] === 'ms' ? n : n * (m[2] === 'm' ? 60_000 : m[2] === 'h' ? 3_600_000 : 1000));
+  // timers take at most 2^31-1 ms; past that Node fires at once, so cap well below it
+  if (ms < 1 || ms > 86_400_000) throw new InvalidArgumentError('expected a duration from 1ms to 24h, such as 500ms, 2s or 1m.');
+  return ms;
 }
 
-/** A base URL: http or https, no query. */
+/** `--base-url`: http or https, no credentials, no query or fragment; trailing slashes dropped. */
 export function parseBaseUrl(value: string): string {
   let u: URL;
   try {
@@ -109,8 +125,10 @@ export function parseBaseUrl(value: string): string {
   } catch {
     throw new InvalidArgumentError('expected an http(s) URL such as http://127.0.0.1:8765.');
   }
+  // a UsageError, not InvalidArgumentError: commander would quote the value, password and all
+  if (u.username || u.password) throw new UsageError('--base-url must not carry credentials (user:password@); store the API key in a profile.');
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InvalidArgumentError('expected an http:// or https:// URL.');
-  if (u.username || u.password) throw new InvalidArgumentError('the URL must not carry credentials; store the API key in a profile.');
+  if (u.search || u.hash) throw new InvalidArgumentError('expected a URL without ?query or #fragment, such as https://licensing.example.com/api.');
   return u.toString().replace(/\/+$/, '');
 }
 
@@ -127,7 +145,7 @@ export function checkRange(since: string | undefined, until: string | undefined)
  */
 export function parseExpiry(value: string, now: Date): string {
   const rel = /^\+?(\d+)([smhdw])$/.exec(value.trim());
-  if (rel) return new Date(now.getTime() + Number(rel[1]) * UNIT_MS[rel[2]!]!).toISOString();
+  if (rel) return relative(now, Number(rel[1]) * UNIT_MS[rel[2]!]!, 'an RFC 3339 time, a date, or a time ahead such as 90d or 12h');
   try {
     return parseTime(value, now);
   } catch {
