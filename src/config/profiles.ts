@@ -92,6 +92,7 @@ export class ProfileView {
   }
 }
 
+/** The store for writing: conf-backed (atomic writes, mode 0600); reads as ProfileView. */
 export class ProfileStore extends ProfileView {
   private constructor(private readonly conf: Conf<StoreShape>) {
     super(conf.path, () => conf.store);
@@ -123,13 +124,14 @@ export class ProfileStore extends ProfileView {
   /** Removes a profile; returns false when there was none. Clears the default if it pointed there. */
   remove(name: string): boolean {
     const all = { ...this.all() };
-    if (!(name in all)) return false;
+    if (!Object.hasOwn(all, name)) return false;
     delete all[name];
     this.conf.set('profiles', all);
     if (this.defaultName() === name) this.conf.delete('defaultProfile');
     return true;
   }
 
+  /** Makes `name` the default profile (callers check that it exists). */
   use(name: string): void {
     this.conf.set('defaultProfile', name);
   }

@@ -42,6 +42,7 @@ export async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promi
   rt.out.info(`${existed ? 'Updated' : 'Added'} profile "${opts.name}" (${opts.baseUrl})${store.defaultName() === opts.name ? ', the default' : ''}.`);
 }
 
+/** Registers `lic profile add` on `parent`. */
 export function registerProfileAdd(parent: Command, cli: Cli): void {
   parent
     .command('add')

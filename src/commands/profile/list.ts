@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { maskKey } from '../../config/profiles.js';
+import { maskKey, readProfiles } from '../../config/profiles.js';
 
 interface ProfileRow {
   name: string;
@@ -12,7 +12,7 @@ interface ProfileRow {
 
 /** `lic profile list`: names, URLs, masked keys, which is the default. */
 export async function runProfileList(rt: Runtime): Promise<void> {
-  const store = await rt.profiles();
+  const store = readProfiles(rt.ctx.configDir);
   const rows: ProfileRow[] = store.list().map((p) => ({ name: p.name, baseUrl: p.profile.baseUrl, apiKey: maskKey(p.profile.apiKey), default: p.isDefault }));
   await rt.out.list({ profiles: rows }, rows, [
     { header: 'NAME', get: (r) => r.name },
@@ -22,10 +22,12 @@ export async function runProfileList(rt: Runtime): Promise<void> {
   ]);
 }
 
+/** Registers `lic profile list` on `parent`. */
 export function registerProfileList(parent: Command, cli: Cli): void {
   parent
     .command('list')
     .alias('ls')
     .description('List profiles (keys masked)')
+    .addHelpText('after', '\nExamples:\n  lic profile list\n  lic profile list -o json | jq -r \'.profiles[].name\'')
     .action(async (_o: unknown, cmd: Command) => runProfileList(cli.runtimeOf(cmd)));
 }

@@ -10,11 +10,13 @@ export async function runProfileRemove(name: string, rt: Runtime): Promise<void>
   rt.out.info(`Removed profile "${name}". The API key itself is still valid on the service; revoke it with \`lic keys update ID --revoke\`.`);
 }
 
+/** Registers `lic profile remove` on `parent`. */
 export function registerProfileRemove(parent: Command, cli: Cli): void {
   parent
     .command('remove')
     .alias('rm')
     .description('Remove a profile from this machine')
     .argument('<name>', 'profile name')
+    .addHelpText('after', '\nExamples:\n  lic profile remove ci')
     .action(async (name: string, _o: unknown, cmd: Command) => runProfileRemove(name, cli.runtimeOf(cmd)));
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { maskKey } from '../../config/profiles.js';
+import { maskKey, storePath } from '../../config/profiles.js';
 
 /** `lic profile show`: the profile, base URL and (masked) key a command would use now, and where each comes from. */
 export async function runProfileShow(rt: Runtime): Promise<void> {
@@ -9,8 +9,7 @@ export async function runProfileShow(rt: Runtime): Promise<void> {
   const env = rt.ctx.env;
   const urlFrom = rt.globals.baseUrl ? '--base-url' : env.LIC_BASE_URL ? 'LIC_BASE_URL' : t.profileName ? `profile ${t.profileName}` : 'built-in default';
   const keyFrom = env.LIC_API_KEY ? 'LIC_API_KEY' : t.apiKey ? `profile ${t.profileName}` : 'none';
-  const store = await rt.profiles();
-  const body = { profile: t.profileName ?? null, baseUrl: t.baseUrl, baseUrlFrom: urlFrom, apiKey: maskKey(t.apiKey), apiKeyFrom: keyFrom, store: store.path };
+  const body = { profile: t.profileName ?? null, baseUrl: t.baseUrl, baseUrlFrom: urlFrom, apiKey: maskKey(t.apiKey), apiKeyFrom: keyFrom, store: storePath(rt.ctx.configDir) };
   await rt.out.record(body, [
     ['profile', body.profile ?? '(none)'],
     ['base URL', `${body.baseUrl} (from ${urlFrom})`],
@@ -19,9 +18,11 @@ export async function runProfileShow(rt: Runtime): Promise<void> {
   ]);
 }
 
+/** Registers `lic profile show` on `parent`. */
 export function registerProfileShow(parent: Command, cli: Cli): void {
   parent
     .command('show')
     .description('Show the profile, URL and key (masked) that commands use now')
+    .addHelpText('after', '\nExamples:\n  lic profile show\n  LIC_PROFILE=prod lic profile show -o json')
     .action(async (_o: unknown, cmd: Command) => runProfileShow(cli.runtimeOf(cmd)));
 }

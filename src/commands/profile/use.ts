@@ -11,10 +11,12 @@ export async function runProfileUse(name: string, rt: Runtime): Promise<void> {
   rt.out.info(`Default profile is now "${name}".`);
 }
 
+/** Registers `lic profile use` on `parent`. */
 export function registerProfileUse(parent: Command, cli: Cli): void {
   parent
     .command('use')
     .description('Make a profile the default')
     .argument('<name>', 'profile name')
+    .addHelpText('after', '\nExamples:\n  lic profile use prod')
     .action(async (name: string, _o: unknown, cmd: Command) => runProfileUse(name, cli.runtimeOf(cmd)));
 }
