@@ -71,6 +71,11 @@ export interface ListWriterOptions {
   live?: boolean;
 }
 
+/**
+ * The one renderer (STYLE §3) of a command's results in the chosen format (`opts`):
+ * `list`, `record`, `json`, `raw` and the streaming `openList` write data to stdout;
+ * `info` and `warn` write notes to stderr. Writes resolve after stdout's backpressure.
+ */
 export class Renderer {
   constructor(
     private readonly ctx: Context,

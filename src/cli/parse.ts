@@ -126,7 +126,7 @@ export function parseBaseUrl(value: string): string {
     throw new InvalidArgumentError('expected an http(s) URL such as http://127.0.0.1:8765.');
   }
   // a UsageError, not InvalidArgumentError: commander would quote the value, password and all
-  if (u.username || u.password) throw new UsageError('--base-url must not carry credentials (user:password@); store the API key in a profile.');
+  if (u.username || u.password) throw new UsageError('the URL must not carry credentials (user:password@); store the API key in a profile.');
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InvalidArgumentError('expected an http:// or https:// URL.');
   if (u.search || u.hash) throw new InvalidArgumentError('expected a URL without ?query or #fragment, such as https://licensing.example.com/api.');
   return u.toString().replace(/\/+$/, '');

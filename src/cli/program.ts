@@ -14,9 +14,20 @@ import { registerResources } from '../commands/resources/index.js';
 import { registerServe } from '../commands/serve/index.js';
 import { registerTemplates } from '../commands/templates/index.js';
 import type { Context } from './context.js';
+import { UsageError } from './errors.js';
 import { OUTPUT_FORMATS } from './output.js';
 import { parseBaseUrl } from './parse.js';
 import { Runtime, type GlobalOptions } from './runtime.js';
+
+/** `--base-url`: parseBaseUrl, with its UsageError (credentials: the value is never echoed) naming the flag. */
+function baseUrlFlag(value: string): string {
+  try {
+    return parseBaseUrl(value);
+  } catch (e) {
+    if (e instanceof UsageError) throw new UsageError(`--base-url: ${e.message}`);
+    throw e;
+  }
+}
 
 /** Gives a verb its Runtime, built from the global flags of the command line it runs in. */
 export type RuntimeOf = (cmd: Command) => Runtime;
@@ -35,7 +46,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
     // would be parsed after any verb too, and swallow a verb's own --version
     .addHelpText('after', '\nRun `lic --version` for the version, `lic COMMAND --help` for a command.')
     .option('--profile <name>', 'profile to use (env LIC_PROFILE; default: the default profile)')
-    .option('--base-url <url>', 'service URL, overriding the profile (env LIC_BASE_URL)', parseBaseUrl)
+    .option('--base-url <url>', 'service URL, overriding the profile (env LIC_BASE_URL)', baseUrlFlag)
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
     .option('--json', 'same as --output json')
     .option('--no-color', 'no colour even on a terminal (also NO_COLOR)')

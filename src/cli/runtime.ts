@@ -31,6 +31,11 @@ export interface Target {
   apiKey?: string;
 }
 
+/**
+ * A command's dependencies, built from the context and the global flags: the Renderer
+ * (`out`, eager), and lazily the profile store, the target (base URL and key) and the
+ * API client. `confirm()` guards destructive verbs. Throws UsageError, AuthError.
+ */
 export class Runtime {
   readonly out: Renderer;
   private store?: Promise<ProfileStore>;

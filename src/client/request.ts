@@ -161,15 +161,3 @@ function describeNetworkError(e: unknown, url: string, timeoutMs: number): strin
       return `request to ${origin} failed: ${(e as Error).message ?? String(e)}`;
   }
 }
-
-/**
- * Checks that a list reply holds `arrayField` as an array (contract §1 tolerance: the
- * original omits defaults, so a missing total reads as the array's length).
- * Throws ProtocolError otherwise.
- */
-export function expectList<T>(body: Record<string, unknown>, arrayField: string, method: string, path: string): T[] {
-  const arr = body[arrayField];
-  if (arr === undefined) return [];
-  if (!Array.isArray(arr)) throw new ProtocolError(`the reply of ${path} has no "${arrayField}" array`, method, path);
-  return arr as T[];
-}

@@ -25,5 +25,6 @@ export const unauthenticated = (message: string) => new ApiFailure(401, Code.UNA
 export const forbidden = (message: string) => new ApiFailure(403, Code.PERMISSION_DENIED, message);
 /** 404 NOT_FOUND. */
 export const notFound = (message: string) => new ApiFailure(404, Code.NOT_FOUND, message);
-/** 409 ALREADY_EXISTS. */
-export const conflict = (message: string) => new ApiFailure(409, Code.ALREADY_EXISTS, message);
+/** 409 ALREADY_EXISTS, naming the field (or record) already taken in its details when given (contract §1). */
+export const conflict = (message: string, field?: string) =>
+  new ApiFailure(409, Code.ALREADY_EXISTS, message, field ? [{ field, reason: message }] : undefined);

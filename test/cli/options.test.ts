@@ -68,7 +68,7 @@ const USAGE_CASES: [string[], string[]][] = [
     ['--base-url', v, 'keys', 'list'],
     [`option '--base-url <url>' argument '${v}' is invalid`, 'http'],
   ]),
-  [['--base-url', 'http://user:pw@127.0.0.1:1', 'keys', 'list'], ['--base-url must not carry credentials']],
+  [['--base-url', 'http://user:pw@127.0.0.1:1', 'keys', 'list'], ['--base-url: the URL must not carry credentials']],
   // profile add: name rules
   ...['bad name', '.hidden', '_x', 'a/b', 'x'.repeat(65), 'ü'].map((v): [string[], string[]] => [
     ['profile', 'add', v, '--base-url', 'http://127.0.0.1:1', '--api-key-stdin'],

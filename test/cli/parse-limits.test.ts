@@ -24,7 +24,7 @@ describe('flag values at the edges', () => {
   it('--base-url with credentials: exit 2, and the password is not echoed', async () => {
     const r = await runCli(['keys', 'list', '--base-url', 'http://user:hunter2@127.0.0.1:1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('lic: --base-url must not carry credentials (user:password@); store the API key in a profile.\n');
+    expect(r.stderr).toBe('lic: --base-url: the URL must not carry credentials (user:password@); store the API key in a profile.\n');
     expect(r.stderr + r.stdout).not.toContain('hunter2');
   });
 });

@@ -25,7 +25,11 @@ describe('profile store: the fast reader and conf agree', () => {
     try {
       expect(storePath()).toBe((await ProfileStore.open()).path);
     } finally {
-      Object.assign(process.env, prev);
+      // assigning undefined would set the string "undefined": unset what was unset
+      for (const [k, v] of Object.entries(prev)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
     }
   });
 

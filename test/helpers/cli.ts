@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -10,14 +10,14 @@ export interface RunOptions {
   stdin?: string;
   /** stdout/stderr/stdin are terminals */
   tty?: boolean;
-  /** profile store directory (default: a fresh temporary one per call) */
+  /** profile store directory (default: a fresh temporary one per call, removed when the call returns) */
   configDir?: string;
   /** scripted answers for confirm() prompts, in order; an Error is thrown instead (e.g. Ctrl-C's ExitPromptError) */
   confirm?: (boolean | Error)[];
   /** scripted answers for secret() prompts, in order */
   secret?: string[];
   now?: () => Date;
-  /** directory for `lic serve`'s default database (default: a fresh temporary one per call) */
+  /** directory for `lic serve`'s default database (default: a fresh temporary one per call, removed when the call returns) */
   dataDir?: string;
   /** stands in for SIGINT/SIGTERM registration (default: never fires) */
   onInterrupt?: Context['onInterrupt'];
@@ -33,13 +33,34 @@ export interface RunResult {
   prompts: string[];
 }
 
-/** A fresh temporary directory for a profile store. */
+/** Directories tempDir() made in this test file, removed by removeTempDirs() (test/helpers/setup.ts: after the file). */
+const made = new Set<string>();
+
+/** A fresh temporary directory (a profile store, a data dir, input files); removed after the test file. */
 export function tempDir(prefix = 'lic-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.add(dir);
+  return dir;
 }
 
-/** Runs `lic ARGS` in-process with a test context; nothing touches the real process or home. */
+/** Removes every directory tempDir() made so far (and whatever is in them). */
+export function removeTempDirs(): void {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  made.clear();
+}
+
+/**
+ * Runs `lic ARGS` in-process with a test context; nothing touches the real process or
+ * home. The config and data dirs it makes itself (none given) are removed when it
+ * returns; a test that reads them afterwards passes its own.
+ */
 export async function runCli(args: string[], o: RunOptions = {}): Promise<RunResult> {
+  const own: string[] = [];
+  const ownDir = (prefix: string) => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    own.push(dir);
+    return dir;
+  };
   let stdout = '';
   let stderr = '';
   const prompts: string[] = [];
@@ -67,13 +88,17 @@ export async function runCli(args: string[], o: RunOptions = {}): Promise<RunRes
       },
     },
     now: o.now ?? (() => new Date()),
-    configDir: o.configDir ?? tempDir(),
-    dataDir: o.dataDir ?? tempDir('lic-data-'),
+    configDir: o.configDir ?? ownDir('lic-test-'),
+    dataDir: o.dataDir ?? ownDir('lic-data-'),
     onInterrupt: o.onInterrupt ?? (() => () => {}),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   };
-  const code = await main(args, ctx);
-  return { code, stdout, stderr, prompts };
+  try {
+    const code = await main(args, ctx);
+    return { code, stdout, stderr, prompts };
+  } finally {
+    for (const dir of own) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Env that points the CLI at a service with a key, bypassing profiles. */

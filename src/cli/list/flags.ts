@@ -20,6 +20,13 @@ export interface ListDef<R> extends ListShape {
    */
   fields?: readonly string[];
   /**
+   * The fields `columns` read, sent as `select` when the output is columns (table, csv,
+   * tsv) and no `--fields` is given, so the service leaves out what no column shows (a
+   * resource's base64 data). Absent: no `select`, whole records. json and ndjson print the
+   * records themselves, so they always get whole records.
+   */
+  columnFields?: readonly string[];
+  /**
    * The unique integer key for paging by key (contract §2 ids), as named in filter/sort;
    * default `id`. `false` for a list without one: `--all` then pages by skip.
    */

@@ -14,6 +14,7 @@
  *        what: 'resources', arrayField: 'resources', totalField: 'totalResourcesCount',
  *        columns: RESOURCE_COLUMNS,
  *        fields: ['id', 'name', 'type', ...],   // optional: lets --fields/--sort be checked locally
+ *        // columnFields: ['id', 'name', 'dataSize', ...]  // optional: `select` for table/csv/tsv without --fields
  *        // key: 'id' (default) | false (no integer key: --all pages by skip)
  *        // keyOrder: 'desc' for newest-first lists; paged: false for endpoints without rule-3 params
  *      };

@@ -47,12 +47,14 @@ export interface ListPlan {
 /**
  * Decides how to fetch (contract §5): a single request unless `--all` or a `--limit`
  * larger than a page; then by key when there is no --sort or it sorts by the key only
- * (`keyOrder` of the noun without --sort), else by skip. Throws UsageError for
- * combinations that cannot work (`--take 0` with several pages).
+ * (`keyOrder` of the noun without --sort), else by skip. `select` is `--fields`, else
+ * `columnFields` when given (the fields the default columns need). Throws UsageError
+ * for combinations that cannot work (`--take 0` with several pages).
  */
-export function planList<R>(def: ListDef<R>, flags: ListFlags, filters: ListRun<R>['filters'] = []): ListPlan {
+export function planList<R>(def: ListDef<R>, flags: ListFlags, filters: ListRun<R>['filters'] = [], columnFields?: readonly string[]): ListPlan {
   const filter = allOf([...filters, flags.where]);
-  const select = flags.fields?.join(', ');
+  const selected = flags.fields?.length ? flags.fields : columnFields;
+  const select = selected?.join(', ');
   const sortItems = flags.sort ?? [];
   const many = flags.all === true || (flags.limit !== undefined && flags.limit > (flags.take ?? TAKE_MAX));
   if (!many) {
@@ -76,7 +78,7 @@ export function planList<R>(def: ListDef<R>, flags: ListFlags, filters: ListRun<
   }
   const desc = sortItems.length ? sortItems[0]!.desc : def.keyOrder === 'desc';
   const keyName = sortItems[0]?.field ?? key!;
-  const hasKey = flags.fields?.some((f) => f.toLowerCase() === keyName.toLowerCase()) ?? true;
+  const hasKey = selected?.some((f) => f.toLowerCase() === keyName.toLowerCase()) ?? true;
   return {
     single: false,
     filter,
@@ -112,13 +114,17 @@ export interface Page<R> {
 }
 
 /**
- * The records of a list reply's `arrayField` (contract §1 tolerance: absent = empty, as
- * the original omits empty values); ProtocolError when it is not an array.
+ * The records of a list reply's `arrayField` (contract §1 tolerance: absent or null =
+ * empty, as the original omits empty values). Throws ProtocolError (exit 1) when it is
+ * anything but an array; `path` (the endpoint, for the error) defaults to the field name.
  */
-export function listRecords<R>(body: object, arrayField: string): R[] {
+export function listRecords<R>(body: object, arrayField: string, path = arrayField): R[] {
   const arr = (body as Record<string, unknown>)[arrayField];
-  if (arr === undefined) return [];
-  if (!Array.isArray(arr)) throw new ProtocolError(`the list reply has no "${arrayField}" array`, 'GET', arrayField);
+  if (arr === undefined || arr === null) return [];
+  if (!Array.isArray(arr)) {
+    const kind = typeof arr === 'object' ? 'an object' : `a ${typeof arr}`;
+    throw new ProtocolError(`the list reply has no "${arrayField}" array: the service replied with "${arrayField}" that is not a list but ${kind}`, 'GET', path);
+  }
   return arr as R[];
 }
 
@@ -188,7 +194,9 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
   const { def, flags } = run;
   const columns = flags.fields?.length ? fieldColumns<R>(flags.fields) : def.columns;
   if (def.paged === false) return runUnpaged(rt, run, columns);
-  const plan = planList(def, flags, run.filters);
+  // json and ndjson print the records themselves: whole records unless --fields
+  const columnar = rt.out.opts.format !== 'json' && rt.out.opts.format !== 'ndjson';
+  const plan = planList(def, flags, run.filters, columnar ? def.columnFields : undefined);
   if (plan.single) {
     const body = (await run.fetch({ filter: plan.filter, sort: plan.sort, select: plan.select, take: plan.take, skip: plan.skip })) as Record<string, unknown>;
     await rt.out.list(body, listRecords<R>(body, def.arrayField), columns);

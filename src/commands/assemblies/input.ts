@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AssemblyInput } from '../../client/endpoints/assemblies.js';
 import { UsageError } from '../../cli/errors.js';
+import { describeFsError } from '../../cli/files.js';
 import { parseId } from '../../cli/parse.js';
 
 /** The identity flags as parsed: `--version` (or its alias `--assembly-version`). */
@@ -82,8 +83,7 @@ export async function identityFromDll(path: string): Promise<Required<Pick<Assem
     bytes = await readFile(path);
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`--from-dll ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+    throw new UsageError(`--from-dll ${path}: ${describeFsError(e)}`);
   }
   // the reader (and pe-library, ~40 ms to import) loads only when a DLL is read
   const { NotAnAssemblyError, readAssemblyIdentity } = await import('../../dotnet/assembly-identity.js');

@@ -29,6 +29,7 @@ export async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promi
   rt.out.warn('Store this API key now: it will not be shown again.');
 }
 
+/** Declares `keys create --perm P` with --name, --owner, --description, --expires (the key itself is printed once, never taken from argv). */
 export function registerKeysCreate(parent: Command, cli: Cli): void {
   parent
     .command('create')

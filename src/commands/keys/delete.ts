@@ -18,6 +18,7 @@ export async function runKeysDelete(opts: KeysDeleteOptions, rt: Runtime): Promi
   else rt.out.info(`Deleted API key ${opts.id}.`);
 }
 
+/** Declares `keys delete ID [--yes]` (alias `rm`). */
 export function registerKeysDelete(parent: Command, cli: Cli): void {
   parent
     .command('delete')
@@ -25,5 +26,6 @@ export function registerKeysDelete(parent: Command, cli: Cli): void {
     .description('Delete an API key (asks first; --yes off a terminal)')
     .argument('<id>', 'API key id', parseId)
     .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', '\nExamples:\n  lic keys delete 12\n  lic keys list --revoked --all --fields id -o tsv | tail -n +2 | xargs -n1 lic keys delete --yes')
     .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runKeysDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

@@ -48,6 +48,7 @@ export async function runKeysList(opts: KeysListOptions, rt: Runtime): Promise<v
   });
 }
 
+/** Declares `keys list` with --owner, --revoked, --active and the shared list flags. */
 export function registerKeysList(parent: Command, cli: Cli): void {
   const cmd = parent
     .command('list')

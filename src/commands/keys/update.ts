@@ -34,6 +34,7 @@ export async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promi
   else rt.out.info(`Updated API key ${opts.id}.`);
 }
 
+/** Declares `keys update ID` with --perm, --name, --description, --expires, --revoke, --unrevoke (only those given are sent). */
 export function registerKeysUpdate(parent: Command, cli: Cli): void {
   parent
     .command('update')
@@ -45,5 +46,6 @@ export function registerKeysUpdate(parent: Command, cli: Cli): void {
     .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, cli.ctx.now()))
     .option('--revoke', 'revoke the key (calls with it get 401 at once)')
     .option('--unrevoke', 'lift a revocation')
+    .addHelpText('after', '\nExamples:\n  lic keys update 12 --perm rw --expires 30d\n  lic keys update 12 --name ci-deploy --description "CI pipeline"\n  lic keys update 12 --revoke')
     .action(async (id: number, o: Omit<KeysUpdateOptions, 'id'>, cmd: Command) => runKeysUpdate({ ...o, id }, cli.runtimeOf(cmd)));
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listLog } from '../../client/endpoints/log.js';
 import type { LogEntry } from '../../wire.js';
-import { addListOptions, containsClause, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { addListOptions, containsClause, equalsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import { checkRange, parseLevel, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -28,9 +28,6 @@ export const LOG_LIST: ListDef<LogEntry> = {
   keyOrder: 'desc',
 };
 
-/** Escapes a value for a double-quoted filter string literal (contract §5). */
-export const quote = filterString;
-
 /** The log's friendly filter flags → filter clauses (contract §5): --level, --contains. */
 export function logFilters(o: { level?: string; contains?: string }): (string | undefined)[] {
   return [o.level ? equalsClause('Level', o.level) : undefined, o.contains !== undefined ? containsClause('Message', o.contains) : undefined];
@@ -48,6 +45,7 @@ export async function runLogList(opts: LogListOptions, rt: Runtime): Promise<voi
   });
 }
 
+/** Declares `log list` with --level, --since, --until, --contains and the shared list flags. */
 export function registerLogList(parent: Command, cli: Cli): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
   const cmd = parent

@@ -45,8 +45,8 @@ export function purgeCriteria(o: LogPurgeOptions, count?: number): { query: LogP
  * prints deletedLogCount. Nothing matching: says so and deletes nothing.
  */
 export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<void> {
-  const { query } = purgeCriteria(opts);
-  let { what } = purgeCriteria(opts);
+  const { query, what: plain } = purgeCriteria(opts);
+  let what = plain;
   const interactive = rt.ctx.stdin.isTTY && rt.ctx.stderr.isTTY;
   if (!opts.yes && interactive && query.id === undefined) {
     const client = await rt.client();
@@ -57,7 +57,7 @@ export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<v
       rt.out.info('No log entries match: nothing was deleted.');
       return;
     }
-    ({ what } = purgeCriteria(opts, count));
+    ({ what } = purgeCriteria(opts, count)); // the same criteria, now with the count in the question
   }
   await rt.confirm(what, opts.yes);
   const client = await rt.client();
@@ -65,6 +65,7 @@ export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<v
   await rt.out.record(body, [['deletedLogCount', body.deletedLogCount ?? 0]]);
 }
 
+/** Declares `log purge` with --all, --id, --before, --since/--until, --where and --yes (one kind of criterion; purgeCriteria checks). */
 export function registerLogPurge(parent: Command, cli: Cli): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
   parent

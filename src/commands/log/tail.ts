@@ -97,6 +97,7 @@ export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<voi
   if (opts.follow) throw new InterruptedError();
 }
 
+/** Declares `log tail` with --follow, --lines, --level, --contains, --where and --interval. */
 export function registerLogTail(parent: Command, cli: Cli): void {
   parent
     .command('tail')

@@ -1,7 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { listCustomerProducts } from '../../client/endpoints/products.js';
-import { ProtocolError } from '../../client/errors.js';
-import type { CustomerProduct, CustomerProductList } from '../../wire.js';
+import type { CustomerProduct } from '../../wire.js';
 import { addListOptions, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -35,26 +34,17 @@ export interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'>
  */
 export const CUSTOMER_PRODUCT_FIELDS = ['id', 'code', 'name', 'description', 'url', 'copyright', 'createdAt', 'image', 'price', 'resellerPrice', 'currency', 'signatureKeysId'] as const;
 
-/** The products of a reply; absent = none (the original omits empty lists); anything but an array is a ProtocolError. */
-function productRows(body: CustomerProductList): CustomerProduct[] {
-  const v: unknown = body.products;
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new ProtocolError('the service replied with "products" that is not a list', 'GET', '/v1/customer/{customerCode}/products');
-  return v as CustomerProduct[];
-}
-
 /**
  * A customer's products as a list: GET /v1/customer/{code}/products takes no query
  * (contract §8: no filter, sort or paging, no total), so `paged: false`: only --fields
- * and --limit, applied to the one reply. `rows` reads a reply.
+ * and --limit, applied to the one reply.
  */
-export const CUSTOMER_PRODUCT_LIST: ListDef<CustomerProduct> & { rows: (body: CustomerProductList) => CustomerProduct[] } = {
+export const CUSTOMER_PRODUCT_LIST: ListDef<CustomerProduct> = {
   what: 'products',
   arrayField: 'products',
   columns: CUSTOMER_PRODUCT_COLUMNS,
   fields: CUSTOMER_PRODUCT_FIELDS,
   paged: false,
-  rows: productRows,
 };
 
 /** `lic products list --customer CODE`: the products of the caller's own customer (role Customer), through the list machinery unpaged. */
@@ -63,11 +53,7 @@ export async function runProductsList(opts: ProductsListOptions, rt: Runtime): P
   await runList(rt, {
     def: CUSTOMER_PRODUCT_LIST,
     flags: opts,
-    fetch: async () => {
-      const body = await listCustomerProducts(client, opts.customer);
-      productRows(body); // a malformed reply fails with the products' own message
-      return body;
-    },
+    fetch: () => listCustomerProducts(client, opts.customer),
   });
 }
 

@@ -24,3 +24,9 @@ export const RESOURCE_COLUMNS: Column<Resource>[] = [
   { header: 'UPDATED', get: (r) => r.updatedAt },
   { header: 'DESCRIPTION', get: (r) => r.description },
 ];
+
+/**
+ * The fields RESOURCE_COLUMNS read, as the service names them (contract §5 `select`):
+ * `dataSize` stands in for `data`, so a list for the table never carries the bytes.
+ */
+export const RESOURCE_COLUMN_FIELDS = ['id', 'name', 'type', 'dataFormat', 'code', 'dataSize', 'updatedAt', 'description'] as const;

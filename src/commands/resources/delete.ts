@@ -26,5 +26,6 @@ export function registerResourcesDelete(parent: Command, cli: Cli): void {
     .description('Delete a resource (asks first; --yes off a terminal)')
     .argument('<id>', 'resource id', parseId)
     .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', '\nExamples:\n  lic resources delete 4\n  lic resources delete 4 --yes')
     .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runResourcesDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

@@ -7,6 +7,7 @@ import { stat, readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ResourceInput } from '../../client/endpoints/resources.js';
 import { UsageError } from '../../cli/errors.js';
+import { describeFsError } from '../../cli/files.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /**
@@ -67,23 +68,6 @@ export async function readDataFile(path: string, rt: Runtime): Promise<Buffer> {
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(`--data-file ${path}: ${describeFsError(e)}`);
-  }
-}
-
-/** A node:fs error as a short reason, without the stack or the syscall noise. */
-export function describeFsError(e: unknown): string {
-  switch ((e as NodeJS.ErrnoException).code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory, not a file';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    default:
-      return (e as Error).message ?? String(e);
   }
 }
 

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
+import { ApiError } from '../../client/errors.js';
 import type { Resource } from '../../wire.js';
 import { addListOptions, checkSortable, containsClause, equalsClause, parseFilterValue, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { RESOURCE_COLUMNS } from './columns.js';
+import { RESOURCE_COLUMN_FIELDS, RESOURCE_COLUMNS } from './columns.js';
 
 export interface ResourcesListOptions extends ListFlags {
   /** Type = this, exactly (RSA, email, MappingFile, …) */
@@ -28,13 +29,19 @@ export const RESOURCE_FIELDS = ['id', 'name', 'type', 'code', 'description', 'so
  */
 export const RESOURCE_SELECT_ONLY = ['password', 'data'] as const;
 
-/** Resources as a list (contract §5, §7): paged by id. */
+/**
+ * Resources as a list (contract §5, §7): paged by id. Table, csv and tsv without
+ * --fields select only what RESOURCE_COLUMNS show, with `dataSize` for SIZE instead of
+ * the base64 data (lic serve knows dataSize; resourceSize falls back to `data` for a
+ * service that sends it anyway). json and ndjson get whole records.
+ */
 export const RESOURCE_LIST: ListDef<Resource> = {
   what: 'resources',
   arrayField: 'resources',
   totalField: 'totalResourcesCount',
   columns: RESOURCE_COLUMNS,
   fields: RESOURCE_FIELDS,
+  columnFields: RESOURCE_COLUMN_FIELDS,
 };
 
 /**
@@ -57,7 +64,18 @@ export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime):
     def: RESOURCE_LIST,
     flags: opts,
     filters: resourceFilters(opts),
-    fetch: (q) => listResources(client, q),
+    fetch: async (q) => {
+      try {
+        return await listResources(client, q);
+      } catch (e) {
+        // `dataSize` is lic serve's own field; a service without it (the original) may refuse
+        // it in select: ask for `data` instead and let the SIZE column measure it
+        if (e instanceof ApiError && e.status === 400 && q.select?.includes('dataSize')) {
+          return listResources(client, { ...q, select: q.select.replace('dataSize', 'data') });
+        }
+        throw e;
+      }
+    },
   });
 }
 

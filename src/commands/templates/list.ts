@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
-import { ProtocolError } from '../../client/errors.js';
 import type { LicenseTemplate, LicenseTemplateList } from '../../wire.js';
-import { checkSortable, parseFilterValue, addListOptions, containsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { checkSortable, parseFilterValue, addListOptions, containsClause, listRecords, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -47,15 +46,9 @@ export const LICENSE_TEMPLATE_FIELDS = [
 /** Fields that can be selected but neither filtered nor sorted on (contract §5, §8): the product object and the arrays. */
 export const LICENSE_TEMPLATE_SELECT_ONLY = ['product', 'components', 'assemblies', 'fields', 'features', 'restrictions'] as const;
 
-/** The templates of a reply; absent = none (the original omits empty lists); anything but an array is a ProtocolError. */
-function templateRows(body: LicenseTemplateList): LicenseTemplate[] {
-  const v: unknown = body.licenseTemplates;
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) {
-    throw new ProtocolError('the service replied with "licenseTemplates" that is not a list', 'GET', '/v1/products/{productId}/releases/{releaseId}/license-templates');
-  }
-  return v as LicenseTemplate[];
-}
+/** The templates of a reply (listRecords: absent = none; anything but an array is a ProtocolError). */
+const templateRows = (body: LicenseTemplateList): LicenseTemplate[] =>
+  listRecords<LicenseTemplate>(body, 'licenseTemplates', '/v1/products/{productId}/releases/{releaseId}/license-templates');
 
 /** A release's license templates as a list (contract §5, §8): paged by id; `rows` reads one reply (also for `templates show`). */
 export const LICENSE_TEMPLATE_LIST: ListDef<LicenseTemplate> & { rows: (body: LicenseTemplateList) => LicenseTemplate[] } = {
@@ -80,11 +73,7 @@ export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime):
     def: LICENSE_TEMPLATE_LIST,
     flags: opts,
     filters: templateFilters(opts),
-    fetch: async (q) => {
-      const body = await listLicenseTemplates(client, opts.product, opts.release, q);
-      templateRows(body); // a malformed reply fails with the templates' own message
-      return body;
-    },
+    fetch: (q) => listLicenseTemplates(client, opts.product, opts.release, q),
   });
 }
 

@@ -15,7 +15,7 @@ export interface TemplatesShowOptions extends TemplateScope {
  * `lic templates show ID --product P --release R`: finds the template with
  * `filter=Id = ID` (the API has no GET by id) and prints its body exactly as stored, with
  * nothing added, so `> license.xml` gives the template byte for byte; `-o json` prints the
- * record instead. No such template in that release → NotFoundError (exit 4).
+ * service's reply unchanged, as every command does (the record is `.licenseTemplates[0]`). No such template in that release → NotFoundError (exit 4).
  */
 export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
@@ -25,7 +25,7 @@ export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime):
     throw new NotFoundError(`no license template with id ${opts.id} in release ${opts.release} of product ${opts.product}`);
   }
   if (rt.out.opts.format === 'json') {
-    rt.out.json(t);
+    rt.out.json(body);
     return;
   }
   if (typeof t.template !== 'string' || t.template === '') {
@@ -35,6 +35,7 @@ export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime):
   rt.out.raw(t.template);
 }
 
+/** Declares `templates show ID --product P --release R`. */
 export function registerTemplatesShow(parent: Command, cli: Cli): void {
   parent
     .command('show')
@@ -42,6 +43,6 @@ export function registerTemplatesShow(parent: Command, cli: Cli): void {
     .argument('<id>', 'license template id', parseId)
     .requiredOption('--product <id>', 'product id (1..2147483647)', parseId)
     .requiredOption('--release <id>', 'release id, a release of that product (1..2147483647)', parseId)
-    .addHelpText('after', '\nExamples:\n  lic templates show 12 --product 1 --release 4 > license-template.xml\n  lic templates show 12 --product 1 --release 4 -o json | jq .features')
+    .addHelpText('after', '\nExamples:\n  lic templates show 12 --product 1 --release 4 > license-template.xml\n  lic templates show 12 --product 1 --release 4 -o json | jq .licenseTemplates[0].features')
     .action(async (id: number, o: TemplateScope, cmd: Command) => runTemplatesShow({ ...o, id }, cli.runtimeOf(cmd)));
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
-import { ApiFailure, badRequest, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
 import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
 import { OK, idSchema } from './common.js';
-import { Code, INT32_MAX, type Role } from '../../wire.js';
+import { INT32_MAX, type Role } from '../../wire.js';
 
 /** Roles of every `/v1/assemblies` operation (spec, Assemblies). */
 export const ASSEMBLY_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
@@ -110,7 +110,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     const owner = identityOwner.get(i.name, i.version, i.culture, i.publicKeyToken);
     if (owner !== undefined && owner !== selfId) {
       const message = `an assembly with identity "${describeIdentity(i)}" already exists: assembly ${owner}`;
-      throw new ApiFailure(409, Code.ALREADY_EXISTS, message, [{ field: 'assembly', reason: message }]);
+      throw conflict(message, 'assembly');
     }
   }
 

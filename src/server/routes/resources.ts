@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
-import { ApiFailure, badRequest, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
 import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
 import { OK, idSchema } from './common.js';
-import { Code, type Role } from '../../wire.js';
-
-/** 409 ALREADY_EXISTS whose details name `field` (contract §1). */
-const taken = (message: string, field: string) => new ApiFailure(409, Code.ALREADY_EXISTS, message, [{ field, reason: message }]);
+import type { Role } from '../../wire.js';
 
 /** Roles of every `/v1/resources` operation (spec, Resources). */
 export const RESOURCE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager', 'Sales'];
@@ -109,13 +106,13 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     if (r.name !== undefined) {
       const owner = nameOwner.get(r.name);
       if (owner !== undefined && owner !== selfId) {
-        throw taken(`resource.name "${r.name}" is already taken by resource ${owner}`, 'resource.name');
+        throw conflict(`resource.name "${r.name}" is already taken by resource ${owner}`, 'resource.name');
       }
     }
     if (r.code !== undefined && r.code !== '') {
       const owner = codeOwner.get(r.code);
       if (owner !== undefined && owner !== selfId) {
-        throw taken(`resource.code "${r.code}" is already taken by resource ${owner}`, 'resource.code');
+        throw conflict(`resource.code "${r.code}" is already taken by resource ${owner}`, 'resource.code');
       }
     }
   }

@@ -4,13 +4,11 @@
  * (backpressure) and drain later, Ctrl-C triggered by the test (onInterrupt), and a
  * sleep that honours its AbortSignal like the real one.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Context } from '../../../src/cli/context.js';
 import { main } from '../../../src/cli/main.js';
 import { writeLog } from '../../../src/server/log-writer.js';
 import type { Db } from '../../../src/server/db.js';
+import { tempDir } from '../../helpers/cli.js';
 
 export interface HarnessOptions {
   env?: Record<string, string | undefined>;
@@ -87,8 +85,8 @@ export function harness(o: HarnessOptions = {}): Harness {
       },
     },
     now: () => new Date(),
-    configDir: mkdtempSync(join(tmpdir(), 'lic-list-test-')),
-    dataDir: mkdtempSync(join(tmpdir(), 'lic-list-data-')),
+    configDir: tempDir('lic-list-test-'),
+    dataDir: tempDir('lic-list-data-'),
     onInterrupt(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);

@@ -1,8 +1,12 @@
 /** `lic resources list` through the list machinery: --type, --format, --name-contains, --all, formats (seed demo). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
+import { reply, startFake } from '../../helpers/fake-server.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
+
+/** The select the default columns send (RESOURCE_COLUMN_FIELDS). */
+const COLUMN_SELECT = 'id, name, type, dataFormat, code, dataSize, updatedAt, description';
 
 let svc: TestService;
 let env: Record<string, string>;
@@ -108,6 +112,89 @@ describe('resources list --all and formats', () => {
     const recs = await listed([...LIST, '--sort', 'name:desc', '--limit', '3'], env);
     const want = [...all].sort((a, b) => ((a.name as string) < (b.name as string) ? 1 : -1)).slice(0, 3);
     expect(ids(recs)).toEqual(ids(want));
+  });
+});
+
+describe('resources list without --fields: the columns\' fields only for table/csv/tsv, whole records for json', () => {
+  /** id → bytes of the stored data, from the database itself */
+  const sizes = () => new Map((svc.db.prepare('SELECT id, length(data) AS n FROM resources').all() as { id: number; n: number }[]).map((r) => [r.id, r.n]));
+
+  it('a demo resource holds data, so SIZE has something to show', () => {
+    expect([...sizes().values()].some((n) => n > 0)).toBe(true);
+  });
+
+  it.each([
+    ['piped table', [] as string[]],
+    ['csv', ['-o', 'csv']],
+    ['tsv', ['-o', 'tsv']],
+  ])('%s: select names the columns\' fields, never data; SIZE is the bytes of the data', async (_label, format) => {
+    const r = await ok([...LIST, '--take', '1000', ...format, '--verbose'], env);
+    const reqs = requests(r.stderr);
+    expect(reqs).toHaveLength(1);
+    const select = reqs[0]!.searchParams.get('select');
+    expect(select).toBe(COLUMN_SELECT);
+    expect(select!.split(', ')).not.toContain('data');
+    const lines = r.stdout.trim().split('\n');
+    const rows = format.length ? (format[1] === 'csv' ? csvRows(r.stdout).rows : lines.slice(1).map((l) => l.split('\t'))) : lines.map((l) => l.split('\t'));
+    const want = sizes();
+    expect(rows).toHaveLength(want.size);
+    for (const row of rows) expect(Number(row[5]), `SIZE of resource ${row[0]}`).toBe(want.get(Number(row[0])));
+  });
+
+  it('--all -o csv: every page selects the columns\' fields', async () => {
+    const r = await ok([...LIST, '--all', '--take', '3', '-o', 'csv', '--verbose'], env);
+    const reqs = requests(r.stderr);
+    expect(reqs.length).toBeGreaterThan(1);
+    for (const q of reqs) expect(q.searchParams.get('select')).toBe(COLUMN_SELECT);
+    const want = sizes();
+    const { rows } = csvRows(r.stdout);
+    expect(rows.map((row) => [Number(row[0]), Number(row[5])])).toEqual([...want.entries()].sort((a, b) => a[0] - b[0]));
+  });
+
+  it.each([['json'], ['ndjson']])('-o %s: no select, so the records come whole, data included', async (format) => {
+    const r = await ok([...LIST, '--take', '1000', '-o', format, '--verbose'], env);
+    expect(requests(r.stderr)[0]!.searchParams.has('select')).toBe(false);
+    const recs = format === 'json' ? ((JSON.parse(r.stdout) as Rec).resources as Rec[]) : r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    const want = sizes();
+    expect(recs).toHaveLength(want.size);
+    for (const rec of recs) {
+      expect(typeof rec.data).toBe('string');
+      expect(Buffer.from(rec.data as string, 'base64').length).toBe(want.get(rec.id as number));
+    }
+  });
+
+  it('a service without dataSize (the original) that sends data anyway: SIZE is computed from the base64 data', async () => {
+    // 5 bytes → "aGVsbG8=" (padded); 4 bytes, URL-safe, unpadded → "_-_-"; no data at all → empty
+    const body = { success: true, resources: [{ id: 1, name: 'a', data: 'aGVsbG8=' }, { id: 2, name: 'b', data: '_-_-' }, { id: 3, name: 'c' }], totalResourcesCount: 3 };
+    const fake = await startFake((sock) => reply(sock, 200, JSON.stringify(body)));
+    try {
+      const r = await runCli([...LIST, '-o', 'csv'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_000000000000000000000000' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(new URL(fake.requests[0]!.path, fake.url).searchParams.get('select')).toBe(COLUMN_SELECT);
+      expect(csvRows(r.stdout).rows.map((row) => [row[0], row[5]])).toEqual([['1', '5'], ['2', '3'], ['3', '']]);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('resources list against a service that refuses dataSize in select', () => {
+  it('retries once asking for data instead, and SIZE is measured from it', async () => {
+    const body = { success: true, resources: [{ id: 1, name: 'a', data: 'aGVsbG8=' }], totalResourcesCount: 1 };
+    const fake = await startFake((sock, req) =>
+      new URL(req.path, 'http://x').searchParams.get('select')?.includes('dataSize')
+        ? reply(sock, 400, JSON.stringify({ success: false, code: 3, message: 'select: unknown field dataSize' }))
+        : reply(sock, 200, JSON.stringify(body)),
+    );
+    try {
+      const r = await runCli([...LIST, '-o', 'csv'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_000000000000000000000000' } });
+      expect(r.code, r.stderr).toBe(0);
+      const selects = fake.requests.map((q) => new URL(q.path, fake.url).searchParams.get('select'));
+      expect(selects).toEqual([COLUMN_SELECT, COLUMN_SELECT.replace('dataSize', 'data')]);
+      expect(csvRows(r.stdout).rows.map((row) => [row[0], row[5]])).toEqual([['1', '5']]);
+    } finally {
+      await fake.close();
+    }
   });
 });
 

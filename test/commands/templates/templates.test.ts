@@ -116,8 +116,9 @@ describe('lic templates show ID --product P --release R', () => {
     const t = rowsOf(rel.p, rel.r)[1]!;
     const r = await runCli(show(t.id, '-o', 'json'), { env });
     expect(r.code, r.stderr).toBe(0);
-    const direct = await http(svc, 'GET', `/v1/products/${rel.p}/releases/${rel.r}/license-templates?filter=${encodeURIComponent(`Id = ${t.id}`)}`, { key: svc.adminKey });
-    expect(JSON.parse(r.stdout)).toEqual(direct.body.licenseTemplates[0]);
+    const direct = await http(svc, 'GET', `/v1/products/${rel.p}/releases/${rel.r}/license-templates?filter=${encodeURIComponent(`Id = ${t.id}`)}&take=1`, { key: svc.adminKey });
+    expect(JSON.parse(r.stdout)).toEqual(direct.body);
+    expect(direct.body.licenseTemplates).toHaveLength(1);
   });
 
   it('an id that is not a template of that release → exit 4, nothing on stdout', async () => {
