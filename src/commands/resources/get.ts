@@ -91,7 +91,7 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
 export function registerResourcesGet(parent: Command, cli: Cli): void {
   parent
     .command('get')
-    .description('Show one resource (size of its data, never the data or password); --data-out writes the data')
+    .description('Show one resource (the size of its data; -o json carries it as base64; never the password); --data-out writes the bytes')
     .argument('<id>', 'resource id', parseId)
     .option('--data-out <path>', 'write the data bytes to this file, or - for stdout (then nothing else goes to stdout)')
     .addHelpText('after', '\nExamples:\n  lic resources get 1\n  lic resources get 1 --data-out Keys.snk\n  lic resources get 2 --data-out - > new-license-email.html')

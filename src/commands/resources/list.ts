@@ -84,7 +84,7 @@ export function registerResourcesList(parent: Command, cli: Cli): void {
   const cmd = parent
     .command('list')
     .alias('ls')
-    .description('List resources: signing keys, e-mail templates, mapping files (sizes, never the data or passwords)')
+    .description('List resources: signing keys, e-mail templates, mapping files (tables show sizes, never the data; -o json carries the base64 data; passwords never)')
     .option('--type <type>', 'only this type, exactly (case-sensitive): RSA, email, MappingFile, or any other', parseFilterValue)
     .option('--format <format>', 'only this data format, exactly (case-sensitive): SNK, html, xml, or any other', parseFilterValue)
     .option('--name-contains <text>', 'only resources whose name contains this text (case-sensitive)', parseFilterValue);
