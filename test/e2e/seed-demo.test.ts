@@ -156,7 +156,7 @@ describe('lic serve --seed demo, then every list command through bin/lic', () =>
     }
     const json = await lic('Administrator', ['templates', 'show', String(rows[0]!.id), '--product', String(p), '--release', String(rel), '-o', 'json']);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ id: rows[0]!.id, template: rows[0]!.template, productId: p, releaseId: rel });
+    expect(JSON.parse(json.stdout).licenseTemplates[0]).toMatchObject({ id: rows[0]!.id, template: rows[0]!.template, productId: p, releaseId: rel });
   });
 
   it('products list --customer CODE with the Customer key', async () => {
