@@ -7,7 +7,7 @@ _lic() {
     w="${COMP_WORDS[i]}"
     [[ $w == -* ]] && continue
     case "$path" in
-    '') subs='profile keys log resources assemblies orders templates products serve completion' ;;
+    '') subs='profile keys log resources assemblies orders templates products serve api completion' ;;
     'profile') subs='add list use remove show' ;;
     'profile add') subs='' ;;
     'profile list') subs='' ;;
@@ -42,16 +42,18 @@ _lic() {
     'products') subs='list' ;;
     'products list') subs='' ;;
     'serve') subs='' ;;
+    'api') subs='' ;;
     'completion') subs='' ;;
     *) subs="" ;;
     esac
     [[ " $subs " == *" $w "* ]] && path="${path:+$path }$w"
   done
   case "$path|$prev" in
+    'api|--method'|'api|-X') COMPREPLY=($(compgen -W 'GET POST PUT DELETE' -- "$cur")); return ;;
     *'|--output'|*'|-o') COMPREPLY=($(compgen -W 'table json ndjson csv tsv' -- "$cur")); return ;;
   esac
   case "$path" in
-    '') words='profile keys log resources assemblies orders templates products serve completion --profile --base-url --output --json --no-color --verbose --quiet --version --help' ;;
+    '') words='profile keys log resources assemblies orders templates products serve api completion --profile --base-url --output --json --no-color --verbose --quiet --version --help' ;;
     'profile') words='add list use remove show --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'profile add') words='--api-key-stdin --default --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'profile list') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
@@ -86,6 +88,7 @@ _lic() {
     'products') words='list --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'products list') words='--customer --fields --limit --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'serve') words='--db --host --port --seed --keys-file --no-profile --log-requests --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'api') words='--method --field --input --yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'completion') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     *) words="" ;;
   esac

@@ -3,6 +3,7 @@
  * every verb parses its flags into an options object and calls its `runX` (STYLE §2).
  */
 import { Command, Option } from 'commander';
+import { registerApi } from '../commands/api/index.js';
 import { registerAssemblies } from '../commands/assemblies/index.js';
 import { registerCompletion } from '../commands/completion/index.js';
 import { registerKeys } from '../commands/keys/index.js';
@@ -74,6 +75,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
   registerTemplates(program, cli);
   registerProducts(program, cli);
   registerServe(program, cli);
+  registerApi(program, cli);
   registerCompletion(program, cli);
   return program;
 }

@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { describeFsError } from '../../cli/files.js';
+import { UsageError } from '../../cli/errors.js';
+import type { Cli } from '../../cli/program.js';
+import type { Runtime } from '../../cli/runtime.js';
+
+export const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+
+export interface ApiOptions {
+  path: string;
+  method?: (typeof API_METHODS)[number];
+  field: [string, string][];
+  input?: string;
+  yes?: boolean;
+}
+
+/** `-f key=value` → a [key, value] pair; the value may be empty, the key may not. */
+function parseQueryPair(value: string, previous: [string, string][] = []): [string, string][] {
+  const i = value.indexOf('=');
+  if (i <= 0) throw new InvalidArgumentError('expected key=value, e.g. -f take=5 or -f filter=\'Level = "Warning"\'.');
+  return [...previous, [value.slice(0, i), value.slice(i + 1)]];
+}
+
+/** An API path: `/v1/...` (or `/openapi.json`), no query (use -f), no scheme or host (that is the profile's). */
+function parseApiPath(value: string): string {
+  if (!/^\/(v1\/[^?#\s]*|openapi\.json)$/.test(value)) {
+    throw new InvalidArgumentError('expected a path of the API such as /v1/log or /v1/api-keys/3 (query parameters go in -f key=value).');
+  }
+  return value;
+}
+
+/**
+ * `lic api PATH`: one raw call of the management API with the profile's key, for what no
+ * verb covers yet (gh api style). Prints the service's reply unchanged; errors map to the
+ * usual exit codes. DELETE confirms like every delete (`--yes` off a terminal).
+ */
+export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
+  let body: unknown;
+  if (opts.input !== undefined) {
+    let text: string;
+    try {
+      text = opts.input === '-' ? (await rt.ctx.stdin.readAll()).toString('utf8') : await readFile(opts.input, 'utf8');
+    } catch (e) {
+      throw new UsageError(`--input ${opts.input}: ${describeFsError(e)}`);
+    }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new UsageError(`--input ${opts.input}: not valid JSON`);
+    }
+  }
+  const method = opts.method ?? (body === undefined ? 'GET' : 'POST');
+  if (body !== undefined && (method === 'GET' || method === 'DELETE')) throw new UsageError(`--input: ${method} sends no body`);
+  if (method === 'DELETE') await rt.confirm(`DELETE ${opts.path}${opts.field.length ? ` (${opts.field.map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}`, opts.yes);
+  const client = await rt.client();
+  const reply = await client.request(method, opts.path, { query: Object.fromEntries(opts.field), body });
+  rt.out.json(reply);
+}
+
+/** Registers `lic api PATH [-X METHOD] [-f key=value]... [--input FILE|-] [--yes]`. */
+export function registerApi(program: Command, cli: Cli): void {
+  program
+    .command('api')
+    .description('Call the management API directly with the profile\'s key; prints the reply as JSON')
+    .argument('<path>', 'API path, e.g. /v1/log', parseApiPath)
+    .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST with --input)').choices(API_METHODS))
+    .option('-f, --field <key=value>', 'a query parameter; repeat for more', parseQueryPair, [])
+    .option('--input <file>', 'JSON request body from a file, or - for stdin')
+    .option('-y, --yes', 'do not ask before a DELETE')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        "  lic api /v1/log -f take=5 -f filter='Level = \"Error\"'\n" +
+        '  lic api /v1/resources -f select=Id,Name | jq .resources\n' +
+        '  echo \'{"assembly":{"name":"MyLib","version":"1.0.0.0"}}\' | lic api /v1/assemblies --input -\n' +
+        '  lic api -X DELETE /v1/log -f startDate=2025-01-01 -f endDate=2025-02-01 --yes',
+    )
+    .action(async (path: string, o: Omit<ApiOptions, 'path'>, cmd: Command) => runApi({ ...o, path }, cli.runtimeOf(cmd)));
+}
