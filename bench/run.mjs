@@ -9,8 +9,9 @@
 //    service spends on each now (take=100 vs take=0), cold (the log changed since) and warm;
 // 4. `lic log list --all -o ndjson`: entries/second and peak RSS, over the newest tenth and
 //    over the whole log (RSS must stay flat);
-// 5. purges by date range (all but the newest hour: windows; everything: truncated), with the
-//    latency of a reader meanwhile; deleteAll. Each on a copy of the full log.
+// 5. purges by date range (all but the newest hour or day: truncated, the rest put back; all but
+//    the newest week: windows; everything: truncated), with the latency of a reader meanwhile;
+//    deleteAll. Each on a copy of the full log.
 // Figures only: nothing here asserts a time (speed is measured here, never in tests).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -31,8 +32,7 @@ const { openDatabase } = await import(join(ROOT, 'dist/server.js'));
 const LIC = join(ROOT, 'bin/lic.js');
 const tmp = mkdtempSync(join(os.tmpdir(), 'lic-bench-'));
 const DB = join(tmp, 'log.db');
-const DB_COPY = join(tmp, 'log-copy.db');
-const DB_COPY2 = join(tmp, 'log-copy2.db');
+const DB_PRISTINE = join(tmp, 'log-pristine.db'); // the log as built: each purge but the first runs on a copy
 const H = 3_600_000;
 const DAY = 24 * H;
 const END = Date.parse('2025-01-31T00:00:00.000Z');
@@ -233,8 +233,7 @@ md();
 say(`building a log of ${int(ROWS)} entries in ${DB}`);
 const buildMs = buildLog(DB, ROWS);
 const dbBytes = statSync(DB).size;
-copyFileSync(DB, DB_COPY);
-copyFileSync(DB, DB_COPY2);
+copyFileSync(DB, DB_PRISTINE);
 md(`## The log`);
 md();
 md(`${int(ROWS)} entries over 30 days (80 % Information, 8 % Warning, 6 % Debug, 3 % Error, 2.8 % Verbose, 0.2 % Fatal; messages rendered from license-check, floating-license, activation and audit templates), inserted straight into SQLite with the service's schema, its indexes and its count triggers: **${f1(buildMs / 1000)} s** (${int(ROWS / (buildMs / 1000))} entries/s), database ${f1(dbBytes / 2 ** 20)} MiB.`);
@@ -455,28 +454,50 @@ async function readWhile(work) {
 }
 say('readers, idle');
 const idle = await readWhile(() => sleep(3000));
-const everything = { startDate: iso(START - DAY), endDate: iso(END + DAY) };
-const allButLastHour = { startDate: iso(START - DAY), endDate: iso(END - H) };
+/** A purge while the reader reads; then the entries left (less the purge's own audit entry). */
+async function purgeWhileReading(query) {
+  const r = await readWhile(() => call(svc, 'DELETE', `/v1/log${query}`));
+  const left = (await call(svc, 'GET', '/v1/log?take=0')).body.totalLogEntriesCount - 1;
+  return { ...r, left };
+}
+/** Stops the service, starts it again on a fresh copy of the log as built. */
+let copies = 0;
+async function onFreshCopy() {
+  await svc.stop();
+  const file = join(tmp, `log-purge-${++copies}.db`);
+  for (const old of [`log-purge-${copies - 1}.db`, `log-purge-${copies - 1}.db-wal`, `log-purge-${copies - 1}.db-shm`]) rmSync(join(tmp, old), { force: true });
+  copyFileSync(DB_PRISTINE, file);
+  svc = await startServe(file);
+}
+// which way routes/log.ts purges a date range: truncation when it keeps at most TRUNCATE_KEEP_MAX (50,000) entries and a fifth of the log
+const how = (r) => (r.left <= 50_000 && r.left * 4 <= r.result.body.deletedLogCount ? 'truncated, the rest put back' : 'windows');
+const allBut = (ms) => qs({ startDate: iso(START - DAY), endDate: iso(END - ms) });
 say('purge by date range of all but the newest hour');
-const purge = await readWhile(() => call(svc, 'DELETE', `/v1/log${qs(allButLastHour)}`));
-await svc.stop();
+const hour = await purgeWhileReading(allBut(H));
 ro.close();
-svc = await startServe(DB_COPY);
+await onFreshCopy();
+say('purge by date range of all but the newest day, on a copy');
+const day = await purgeWhileReading(allBut(DAY));
+await onFreshCopy();
+say('purge by date range of all but the newest week, on a copy');
+const week = await purgeWhileReading(allBut(7 * DAY));
+await onFreshCopy();
 say('purge by date range of everything, on a copy');
-const whole = await readWhile(() => call(svc, 'DELETE', `/v1/log${qs(everything)}`));
-await svc.stop();
-svc = await startServe(DB_COPY2);
+const whole = await purgeWhileReading(qs({ startDate: iso(START - DAY), endDate: iso(END + DAY) }));
+await onFreshCopy();
 say('deleteAll on a copy');
-const all = await readWhile(() => call(svc, 'DELETE', '/v1/log?deleteAll=true'));
+const all = await purgeWhileReading('?deleteAll=true');
 await svc.stop();
-md(`A reader asks for a Warning page of 100 over and over (one at a time) while the purge runs; "idle" is the same reader for 3 s with no purge. A purge that leaves entries deletes them in windows of 2000, yielding to other requests between windows; a date range that holds every entry is truncated like deleteAll (one statement). Each row starts from the full log of ${int(ROWS)} entries.`);
+md(`A reader asks for a Warning page of 100 over and over (one at a time) while the purge runs; "idle" is the same reader for 3 s with no purge. A date range (no filter) that leaves at most 50,000 entries and at most a fifth of the log is purged in one transaction: the survivors copied aside, the log truncated (SQLite frees its pages wholesale), the survivors put back with their ids, indexes and count triggers made again; the reader waits once, for that transaction ("reader max"). A range that leaves more, or a filter, deletes row by row in windows of 2000, yielding to other requests between windows. deleteAll truncates. Each row starts from the full log of ${int(ROWS)} entries (the first, from the log sections 1–3 ran on).`);
 md();
-md('| operation | entries deleted | time | entries/s | reads meanwhile | reader p50 | reader p99 | reader max |');
-md('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+md('| operation | entries deleted | entries left | time | entries/s | reads meanwhile | reader p50 | reader p99 | reader max |');
+md('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 const purgeRow = (name, r) =>
-  md(`| ${name} | ${int(r.result.body.deletedLogCount)} | ${f1(r.ms / 1000)} s | ${int(r.result.body.deletedLogCount / (r.ms / 1000))} | ${int(r.lat.length)} | ${f1(median(r.lat))} ms | ${f1(pct(r.lat, 99))} ms | ${f1(Math.max(...r.lat))} ms |`);
-md(`| idle (no purge) | – | 3 s | – | ${int(idle.lat.length)} | ${f1(median(idle.lat))} ms | ${f1(pct(idle.lat, 99))} ms | ${f1(Math.max(...idle.lat))} ms |`);
-purgeRow('`DELETE /v1/log?startDate=…&endDate=…`, all but the newest hour (windows)', purge);
+  md(`| ${name} | ${int(r.result.body.deletedLogCount)} | ${int(r.left)} | ${f1(r.ms / 1000)} s | ${int(r.result.body.deletedLogCount / (r.ms / 1000))} | ${int(r.lat.length)} | ${f1(median(r.lat))} ms | ${f1(pct(r.lat, 99))} ms | ${f1(Math.max(...r.lat))} ms |`);
+md(`| idle (no purge) | – | – | 3 s | – | ${int(idle.lat.length)} | ${f1(median(idle.lat))} ms | ${f1(pct(idle.lat, 99))} ms | ${f1(Math.max(...idle.lat))} ms |`);
+purgeRow(`\`DELETE /v1/log?startDate=…&endDate=…\`, all but the newest hour (${how(hour)})`, hour);
+purgeRow(`\`DELETE /v1/log?startDate=…&endDate=…\`, all but the newest day (${how(day)})`, day);
+purgeRow(`\`DELETE /v1/log?startDate=…&endDate=…\`, all but the newest week (${how(week)})`, week);
 purgeRow('`DELETE /v1/log?startDate=…&endDate=…`, the whole range (truncated)', whole);
 purgeRow('`DELETE /v1/log?deleteAll=true`', all);
 md();

@@ -3,14 +3,21 @@
  * through every kind of write and purge, the totals of GET /v1/log equal count(*) of a
  * reference query (also when derived page by page, or served from the cache), key-paged
  * walks return the same records as a reference query, and the page queries use the
- * intended indexes. Correctness only: speed is measured in bench/ (npm run bench).
+ * intended indexes; a date-range purge that leaves little (truncated, the rest put back)
+ * deletes exactly the range, keeps the survivors' ids and the id sequence, and is seen by
+ * another connection all at once. Correctness only: speed is measured in bench/ (npm run bench).
  */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, type Db } from '../../src/server/db.js';
+import { startService } from '../../src/server/index.js';
 import { writeLog } from '../../src/server/log-writer.js';
 import { MIGRATIONS } from '../../src/server/migrations.js';
-import { PURGE_BATCH } from '../../src/server/routes/log.js';
+import { PURGE_BATCH, TRUNCATE_KEEP_MAX } from '../../src/server/routes/log.js';
+import { tempDir } from '../helpers/cli.js';
 import { http, startTestService, type TestService } from '../helpers/service.js';
 
 const H = 3_600_000;
@@ -333,5 +340,249 @@ describe('DELETE /v1/log keeps the counts exact', () => {
     insertEntries(svc.db, 500, START, END, { seed: 5 });
     expectCountsExact(svc.db);
     expect((await get('?take=1')).body.totalLogEntriesCount).toBe(501);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// a date-range purge that leaves little: the log truncated and the survivors put back
+
+/** Records every SQL text `db` prepares (calls through); tells whether a purge took the truncating path. */
+function spyPrepare(db: Db): { truncated: () => boolean; reset: () => void } {
+  const seen: string[] = [];
+  const real = db.prepare.bind(db);
+  db.prepare = ((sql: string) => (seen.push(sql), real(sql))) as typeof db.prepare;
+  return { truncated: () => seen.some((s) => /^CREATE TABLE temp\./.test(s)), reset: () => void (seen.length = 0) };
+}
+/** The schema objects of the log: table, indexes, triggers, with their SQL. */
+const logSchema = (db: Db) => db.prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'log' ORDER BY type, name").all();
+const seq = (db: Db) => db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'log'").pluck().get() as number;
+const rows = (db: Db, where: string, ...params: unknown[]) => db.prepare(`SELECT * FROM log WHERE ${where} ORDER BY id`).all(...params);
+
+/** A service of its own over a fresh log (in memory, or in `file`), with a prepare spy; closed by the caller. */
+async function freshService(file?: string): Promise<TestService & { spy: ReturnType<typeof spyPrepare> }> {
+  let svc: TestService;
+  if (file) {
+    const started = await startService({ dbPath: file, port: 0 });
+    svc = Object.assign(started, { adminKey: started.issuedKeys.find((k) => k.role === 'Administrator')!.key });
+  } else {
+    svc = await startTestService();
+  }
+  return Object.assign(svc, { spy: spyPrepare(svc.db) });
+}
+const sdel = (svc: TestService, query: string) => http(svc, 'DELETE', `/v1/log${query}`, { key: svc.adminKey });
+const sget = (svc: TestService, query: string) => http(svc, 'GET', `/v1/log${query}`, { key: svc.adminKey });
+
+describe('DELETE /v1/log by a date range that leaves little: truncated, the rest put back', () => {
+  it('deletes exactly the range; survivors unchanged (ids too); counts, totals and the schema exact; the audit entry lands', async () => {
+    const s = await freshService();
+    try {
+      const db = s.db;
+      insertEntries(db, N, START, END, { seed: 21 });
+      const [a, b] = [START - DAY + 17, END - DAY + 1_234_567]; // ragged ends: partial hours on both sides
+      // on both sides of the range and on its bounds, before 1970, on hour edges
+      for (const t of [-H - 1, -1, 0, START - 2 * DAY, a - 1, a, b - 1, b, END - H, END, END + 1]) writeLog(db, new Date(t), 'Warning', 'edge {T}', { T: t });
+      const inRange = 'time_stamp >= ? AND time_stamp < ?';
+      const want = refCount(db, inRange, a, b);
+      const survivors = rows(db, `NOT (${inRange})`, a, b);
+      expect(survivors.length).toBeGreaterThan(0);
+      expect(survivors.length * 4).toBeLessThanOrEqual(want); // so the truncating path applies
+      const schema = logSchema(db);
+      const maxId = seq(db);
+      const version = db.prepare('SELECT version FROM log_stats').pluck().get() as number;
+      // totals cached before the purge (a filter the hour counts don't cover, and a level)
+      const contains = q({ filter: 'Message.Contains("host-1")', take: 1 });
+      const warning = q({ filter: 'Level = "Warning"', take: 1 });
+      for (let i = 0; i < 2; i++) await Promise.all([sget(s, contains), sget(s, warning)]);
+
+      s.spy.reset();
+      const r = await sdel(s, q({ startDate: iso(a), endDate: iso(b) }));
+      expect(r.status).toBe(200);
+      expect(s.spy.truncated()).toBe(true);
+      expect(r.body.deletedLogCount).toBe(want);
+      expect(refCount(db, inRange, a, b)).toBe(0);
+      expect(rows(db, 'id <= ?', maxId)).toEqual(survivors);
+      // plus the purge's own audit entry, with a new id
+      const audit = rows(db, 'id > ?', maxId) as { message: string }[];
+      expect(audit).toHaveLength(1);
+      expect(audit[0]!.message).toContain(`purged ${want} log entries`);
+      expectCountsExact(db);
+      expect(db.prepare('SELECT version FROM log_stats').pluck().get()).toBeGreaterThan(version);
+      expect(logSchema(db)).toEqual(schema);
+      expect(db.prepare("SELECT count(*) FROM sqlite_temp_master WHERE type = 'table'").pluck().get()).toBe(0);
+      // totals through the API: the cached ones are stale and not used
+      expect((await sget(s, contains)).body.totalLogEntriesCount).toBe(refCount(db, "instr(message, 'host-1') > 0"));
+      expect((await sget(s, warning)).body.totalLogEntriesCount).toBe(refCount(db, "level = 'Warning'"));
+      expect((await sget(s, q({ take: 1 }))).body.totalLogEntriesCount).toBe(survivors.length + 1);
+      const p = await sget(s, q({ sort: 'Id desc', startDate: iso(END - 2 * DAY), take: 50 }));
+      expect(p.body.logEntries.map((e: { id: number }) => e.id)).toEqual(
+        db.prepare('SELECT id FROM log WHERE time_stamp >= ? ORDER BY id DESC LIMIT 50').pluck().all(END - 2 * DAY),
+      );
+      expect(p.body.totalLogEntriesCount).toBe(refCount(db, 'time_stamp >= ?', END - 2 * DAY));
+      // the log works on: new writes counted
+      insertEntries(db, 300, START, END, { seed: 22 });
+      expectCountsExact(db);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('the newest ids deleted: later entries still get ids above every id ever issued (AUTOINCREMENT)', async () => {
+    const s = await freshService();
+    try {
+      const db = s.db;
+      insertEntries(db, N, START, END, { seed: 23 });
+      const everIssued = seq(db);
+      expect(db.prepare('SELECT max(id) FROM log').pluck().get()).toBe(everIssued);
+      // keeps the oldest day only: the newest entries, with the highest ids, go
+      const from = START + DAY;
+      const want = refCount(db, 'time_stamp >= ?', from);
+      s.spy.reset();
+      const r = await sdel(s, q({ startDate: iso(from) }));
+      expect(s.spy.truncated()).toBe(true);
+      expect(r.body.deletedLogCount).toBe(want);
+      const left = db.prepare('SELECT max(id) FROM log WHERE id <= ?').pluck().get(everIssued) as number;
+      expect(left).toBeLessThan(everIssued - N / 2);
+      // the purge's audit entry, then one more: above every id ever issued, not above what is left
+      const after = db.prepare('SELECT id FROM log WHERE id > ?').pluck().all(left) as number[];
+      expect(after).toHaveLength(1);
+      expect(after[0]).toBeGreaterThan(everIssued);
+      expect(writeLog(db, new Date(END), 'Information', 'after the purge', {})).toBe(after[0]! + 1);
+      expectCountsExact(db);
+      // deleteAll (no survivors) keeps the sequence as well
+      const before = seq(db);
+      expect((await sdel(s, '?deleteAll=true')).status).toBe(200);
+      expect(db.prepare('SELECT id FROM log').pluck().all()).toEqual([before + 1]);
+      expectCountsExact(db);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('another connection (WAL, its own thread) reading meanwhile sees the log before or after, never between', async () => {
+    const file = join(tempDir('lic-purge-'), 'log.db');
+    const s = await freshService(file);
+    insertEntries(s.db, 30_000, START, END, { seed: 24 });
+    const flags = new Int32Array(new SharedArrayBuffer(8)); // [0]: stop; [1]: reads so far
+    // reads, in one transaction each: count(*), least and greatest id, log_stats.entries, sum of log_counts
+    const reader = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+      const Database = require(workerData.driver);
+      const db = new Database(workerData.file);
+      db.pragma('busy_timeout = 5000');
+      const read = db.transaction(() => [
+        db.prepare('SELECT count(*) FROM log').pluck().get(),
+        db.prepare('SELECT min(id) FROM log').pluck().get(),
+        db.prepare('SELECT max(id) FROM log').pluck().get(),
+        db.prepare('SELECT entries FROM log_stats').pluck().get(),
+        db.prepare('SELECT total(entries) FROM log_counts').pluck().get(),
+      ].join('/'));
+      const seen = new Map();
+      while (Atomics.load(workerData.flags, 0) === 0) {
+        const state = read();
+        seen.set(state, (seen.get(state) ?? 0) + 1);
+        Atomics.add(workerData.flags, 1, 1);
+      }
+      db.close();
+      parentPort.postMessage([...seen]);`,
+      { eval: true, workerData: { file, flags, driver: createRequire(import.meta.url).resolve('better-sqlite3') } },
+    );
+    const result = new Promise<[string, number][]>((resolve, reject) => (reader.once('message', resolve), reader.once('error', reject)));
+    const readsAtLeast = async (n: number) => {
+      for (let i = 0; Atomics.load(flags, 1) < n; i++) {
+        if (i > 2000) throw new Error('the reader does not read');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    try {
+      const db = s.db;
+      const state = (where: string, ...params: unknown[]) => {
+        const [n, lo, hi] = db.prepare(`SELECT count(*), min(id), max(id) FROM log WHERE ${where}`).raw().get(...params) as number[];
+        return `${n}/${lo}/${hi}/${n}/${n}`;
+      };
+      const from = END - 5 * DAY; // a sixth of the log stays: the copy back takes a while
+      const want = refCount(db, 'time_stamp < ?', from);
+      const old = state('1');
+      const purged = state('time_stamp >= ?', from);
+      await readsAtLeast(3);
+      s.spy.reset();
+      const r = await sdel(s, q({ endDate: iso(from) }));
+      expect(s.spy.truncated()).toBe(true);
+      const audited = state('1');
+      const n = Atomics.load(flags, 1);
+      await readsAtLeast(n + 3);
+      Atomics.store(flags, 0, 1);
+      const seen = new Map(await result);
+      expect(r.body.deletedLogCount).toBe(want);
+      expect(seen.get(old)).toBeGreaterThan(0);
+      expect(seen.get(audited)).toBeGreaterThan(0);
+      expect([...seen.keys()].filter((k) => k !== old && k !== purged && k !== audited)).toEqual([]);
+    } finally {
+      Atomics.store(flags, 0, 1);
+      await reader.terminate();
+      await s.close();
+    }
+  });
+
+  it('the other purges are unaffected: a range that keeps more than a fifth, a filter, an id go in windows; exact', async () => {
+    expect(TRUNCATE_KEEP_MAX).toBeGreaterThanOrEqual(N); // so below, only the fifth decides
+    const s = await freshService();
+    try {
+      const db = s.db;
+      insertEntries(db, N, START, END, { seed: 25 });
+      const check = async (query: Record<string, string | number>, where: string, ...params: unknown[]) => {
+        const survivors = rows(db, `NOT (${where})`, ...params);
+        const want = refCount(db, where, ...params);
+        const maxId = seq(db);
+        s.spy.reset();
+        const r = await sdel(s, q(query));
+        expect(r.body.deletedLogCount).toBe(want);
+        expect(s.spy.truncated()).toBe(false);
+        expect(rows(db, 'id <= ?', maxId)).toEqual(survivors);
+        expectCountsExact(db);
+      };
+      // keeps a quarter of the log, more than a fifth
+      await check({ endDate: iso(START + 22.5 * DAY) }, 'time_stamp < ?', START + 22.5 * DAY);
+      insertEntries(db, N, START, END, { seed: 26 });
+      const id = db.prepare('SELECT max(id) FROM log WHERE level = ?').pluck().get('Warning') as number;
+      await check({ id }, 'id = ?', id);
+      // filters that delete nearly everything
+      await check({ filter: 'Level != "Fatal"' }, "level <> 'Fatal'");
+      insertEntries(db, N, START, END, { seed: 27 });
+      await check({ filter: 'Level != "Warning"', startDate: iso(START) }, "level <> 'Warning' AND time_stamp >= ?", START);
+      // an empty range deletes nothing
+      await check({ startDate: iso(END), endDate: iso(START) }, '0');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a trigger on the log other than the count triggers: purged row by row, so it fires for each entry, and stays', async () => {
+    const s = await freshService();
+    try {
+      const db = s.db;
+      insertEntries(db, N, START, END, { seed: 27 });
+      db.exec(`CREATE TABLE deleted_ids (id INTEGER NOT NULL);
+        CREATE TRIGGER log_keep_deleted AFTER DELETE ON log BEGIN INSERT INTO deleted_ids VALUES (OLD.id); END;`);
+      const from = END - DAY;
+      const gone = db.prepare('SELECT id FROM log WHERE time_stamp < ? ORDER BY id').pluck().all(from);
+      s.spy.reset();
+      const r = await sdel(s, q({ endDate: iso(from) }));
+      expect(r.body.deletedLogCount).toBe(gone.length);
+      expect(s.spy.truncated()).toBe(false);
+      expect(db.prepare('SELECT id FROM deleted_ids ORDER BY id').pluck().all()).toEqual(gone);
+      expectCountsExact(db);
+      const n = refCount(db, '1');
+      expect((await sdel(s, '?deleteAll=true')).body.deletedLogCount).toBe(n);
+      expect(db.prepare('SELECT count(*) FROM deleted_ids').pluck().get()).toBe(gone.length + n);
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'log' ORDER BY name").pluck().all()).toEqual([
+        'log_count_delete',
+        'log_count_insert',
+        'log_count_update',
+        'log_keep_deleted',
+      ]);
+      expectCountsExact(db);
+    } finally {
+      await s.close();
+    }
   });
 });

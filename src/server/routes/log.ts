@@ -35,12 +35,24 @@ const READ_ROLES = ['Administrator', 'LicenseManager', 'Sales'] as const;
 /**
  * Rows a purge examines (and so at most deletes) per statement. better-sqlite3 is
  * synchronous, so a statement holds every other request up; readers get a turn between
- * windows. bench/results.md, 1M entries on 2 cores: ~97,000 entries/s, and a reader's
- * p50/p99 18/46 ms during the purge (2 ms idle). Smaller windows: shorter waits, slower purge.
+ * windows. bench/results.md, 1M entries on 2 cores: ~107,000 entries/s, and a reader's
+ * p50/p99 17/43 ms during the purge (2 ms idle). Smaller windows: shorter waits, slower purge.
  */
 export const PURGE_BATCH = 2000;
-/** The triggers of migration 3; a deleteAll drops and remakes them to truncate the log at once. */
+/**
+ * A date-range purge (no filter) that keeps at most this many entries, and at most a fifth
+ * of the log, truncates the log and puts the survivors back, in one transaction
+ * (purgeRangeByTruncation), instead of deleting row by row in windows. That one transaction
+ * holds other requests up for its whole length: ~0.2 s per million entries truncated plus
+ * ~10 µs per survivor (bench/results.md, 1M entries on 2 cores: 0.21 s leaving 1,525, 0.55 s
+ * leaving 33,334, against 8.2 s in windows), so this bounds the wait at about 0.7 s; a purge
+ * that keeps more goes in windows (~9 µs per entry deleted, never a long wait).
+ */
+export const TRUNCATE_KEEP_MAX = 50_000;
+/** The triggers of migration 3; a truncation drops and remakes them (SQLite truncates only a table without triggers). */
 const COUNT_TRIGGERS = new Set(['log_count_insert', 'log_count_delete', 'log_count_update']);
+/** Temporary table (this connection only) holding the survivors of a truncating purge. */
+const KEPT = 'temp.lic_purge_kept';
 const HOUR = 3_600_000;
 
 interface DateRange {
@@ -202,7 +214,7 @@ async function purgeRange(db: Db, r: TimeRange, filter: { where: string; params:
       deleted += delWindow.run(...last, ...end, ...filter.params).changes;
       last = end;
       return false;
-    })();
+    }).immediate(); // write lock first: a read-then-write on a snapshot another connection committed past fails (SQLITE_BUSY_SNAPSHOT)
     if (done) break;
     // let other requests run between windows: better-sqlite3 is synchronous
     await new Promise((res) => setImmediate(res));
@@ -212,26 +224,71 @@ async function purgeRange(db: Db, r: TimeRange, filter: { where: string; params:
   return deleted;
 }
 
+/** `"name"`: an identifier quoted for SQL. */
+const quoteId = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
 /**
- * Deletes the whole log; with `onlyIf`, only when it returns true (checked in the same
- * transaction), else returns undefined. `DELETE FROM log` with no WHERE is SQLite's
- * truncate optimisation (pages freed wholesale: 0.24 s for 1M entries against ~10 s row
- * by row, bench/results.md), which it skips when the table has triggers; so, in one
- * transaction, the count triggers are dropped, the log truncated, the counts zeroed (the
- * version moves on) and the triggers made again from their stored SQL. Any other trigger
- * on log → row by row.
+ * Empties the log by truncation and puts back the entries `keep` selects (a SELECT of whole
+ * log rows; none when absent), in the caller's transaction. Returns how many entries went,
+ * or undefined, having changed nothing, when the log has a trigger other than the count
+ * triggers (they would not fire: the caller then deletes row by row).
+ *
+ * `DELETE FROM log` with no WHERE is SQLite's truncate optimisation (pages freed wholesale:
+ * 0.22 s for 1M entries against ~9 s row by row, bench/results.md), which it skips when the
+ * table has triggers. So: the survivors are copied to a temporary table; the count triggers
+ * and the log's indexes are dropped; the log truncated; the counts zeroed (the version
+ * moves on, so cached totals and id spans go stale); the triggers made again; the
+ * survivors inserted back with their own ids (the triggers count them, so log_stats and
+ * log_counts are exact by the migration's own rule); the indexes built again. Triggers and
+ * indexes are remade from their SQL in sqlite_master, so whatever a migration declared is
+ * what comes back; the table itself is never dropped, so its definition, and its row in
+ * sqlite_sequence (AUTOINCREMENT: a new entry's id stays above every id ever issued), stay.
  */
-function deleteAllLog(db: Db, onlyIf?: () => boolean): number | undefined {
+function truncateLog(db: Db, keep?: { sql: string; params: unknown[] }): number | undefined {
+  const objects = db
+    .prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'log' AND type IN ('trigger', 'index') AND sql IS NOT NULL ORDER BY type, name")
+    .all() as { type: 'trigger' | 'index'; name: string; sql: string }[];
+  const triggers = objects.filter((o) => o.type === 'trigger');
+  if (triggers.some((t) => !COUNT_TRIGGERS.has(t.name))) return undefined;
+  if (keep) {
+    db.exec(`DROP TABLE IF EXISTS ${KEPT}`);
+    db.prepare(`CREATE TABLE ${KEPT} AS ${keep.sql}`).run(...keep.params);
+  }
+  for (const o of objects) db.exec(`DROP ${o.type.toUpperCase()} ${quoteId(o.name)}`);
+  const n = db.prepare('DELETE FROM log').run().changes;
+  db.exec('DELETE FROM log_counts; UPDATE log_stats SET entries = 0, version = version + 1;');
+  for (const t of triggers) db.exec(t.sql);
+  let kept = 0;
+  if (keep) {
+    // column for column: the temporary table was made from `SELECT *` of the log
+    kept = db.prepare(`INSERT INTO log SELECT * FROM ${KEPT} ORDER BY id`).run().changes;
+    db.exec(`DROP TABLE ${KEPT}`);
+  }
+  for (const o of objects) if (o.type === 'index') db.exec(o.sql);
+  return n - kept;
+}
+
+/**
+ * Deletes the entries of a time range by truncating the log and putting the rest back
+ * (truncateLog), in one transaction, so a reader (or another connection, WAL) sees the log
+ * before or after, never between. Only when the range leaves little: at most
+ * TRUNCATE_KEEP_MAX entries and at most a fifth of the log (counted from the hour counts);
+ * else, or with a trigger on the log other than the count triggers, it does nothing and
+ * returns undefined (the caller purges in windows). Returns how many entries went.
+ */
+function purgeRangeByTruncation(db: Db, r: TimeRange): number | undefined {
+  if (r.start !== undefined && r.end !== undefined && r.start >= r.end) return undefined; // an empty range
   return db.transaction(() => {
-    if (onlyIf && !onlyIf()) return undefined;
-    const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'log'").all() as { name: string; sql: string }[];
-    if (triggers.some((t) => !COUNT_TRIGGERS.has(t.name))) return db.prepare('DELETE FROM log').run().changes;
-    for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`);
-    const n = db.prepare('DELETE FROM log').run().changes;
-    db.exec('DELETE FROM log_counts; UPDATE log_stats SET entries = 0, version = version + 1;');
-    for (const t of triggers) db.exec(t.sql);
-    return n;
-  })();
+    const inRange = countLogEntries(db, r);
+    const kept = countLogEntries(db, {}) - inRange;
+    if (kept > TRUNCATE_KEEP_MAX || kept * 4 > inRange) return undefined;
+    // the complement of start <= time_stamp < end (time_stamp is NOT NULL): two seeks of log_time
+    const parts: string[] = [];
+    const params: number[] = [];
+    if (r.start !== undefined) (parts.push('time_stamp < ?'), params.push(r.start));
+    if (r.end !== undefined) (parts.push('time_stamp >= ?'), params.push(r.end));
+    return truncateLog(db, { sql: `SELECT * FROM log WHERE ${parts.join(' OR ') || '0'}`, params });
+  }).immediate();
 }
 
 /** `GET /v1/log` (alias `/v1/logs`) and `DELETE /v1/log` (spec, Log; contract §6). */
@@ -273,11 +330,10 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
     } else if (q.filter !== undefined || q.startDate !== undefined || q.endDate !== undefined) {
       const range = timeRange(q);
       const c = compileOr400(logSource.spec, { filter: q.filter });
-      // a range that holds every entry (purge --before now) is a deleteAll: truncate
-      const everything = () => countLogEntries(db, range) === countLogEntries(db, {});
-      deleted = (q.filter === undefined ? deleteAllLog(db, everything) : undefined) ?? (await purgeRange(db, range, c));
+      // a range alone that leaves little (purge --before now, or all but the newest day): truncate, put the rest back
+      deleted = (q.filter === undefined ? purgeRangeByTruncation(db, range) : undefined) ?? (await purgeRange(db, range, c));
     } else if (q.deleteAll === true) {
-      deleted = deleteAllLog(db)!;
+      deleted = db.transaction(() => truncateLog(db) ?? db.prepare('DELETE FROM log').run().changes).immediate();
     } else {
       throw badRequest('DELETE /v1/log needs a criterion: id, filter, startDate, endDate or deleteAll=true', 'deleteAll');
     }
