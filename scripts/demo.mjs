@@ -34,6 +34,10 @@ const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', joi
 const url = await new Promise((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`lic serve exited with ${code}`)));
   createInterface({ input: server.stdout }).once('line', resolve);
+}).catch((e) => {
+  rmSync(dir, { recursive: true, force: true });
+  console.error(`demo failed: ${e.message} (its reason is on the lines above)`);
+  process.exit(1);
 });
 console.log(`${bold('local service:')} ${url} (database and profile "local" in ${dir})`);
 
