@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { UsageError } from './errors.js';
-import { INT32_MAX, LOG_LEVELS, TAKE_MAX } from '../wire.js';
+import { INT32_MAX, LOG_LEVELS, parseTimeLiteral, TAKE_MAX } from '../wire.js';
 
 const PERM_NAMES: Record<string, number> = { read: 1, write: 2, delete: 4 };
 const PERM_LETTERS: Record<string, number> = { r: 1, w: 2, d: 4 };
@@ -70,14 +70,9 @@ export function parseTime(value: string, now: Date): string {
   const v = value.trim();
   const rel = /^(\d+)([smhdw])$/.exec(v);
   if (rel) return relative(now, -Number(rel[1]) * UNIT_MS[rel[2]!]!, TIME_FORMS);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(v) && calendarFieldsExist(v)) {
-    const ms = Date.parse(`${v}T00:00:00Z`);
-    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
-  }
-  if (/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/.test(v) && calendarFieldsExist(v)) {
-    const ms = Date.parse(v);
-    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
-  }
+  // the service's own rule (contract §2), plus one convenience: seconds may be left out
+  const ms = parseTimeLiteral(v.replace(/^(\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2})(?=[Zz+-])/, '$1:00'));
+  if (ms !== undefined) return new Date(ms).toISOString();
   throw new InvalidArgumentError(`expected ${TIME_FORMS}.`);
 }
 
@@ -92,18 +87,6 @@ function relative(now: Date, deltaMs: number, forms: string): string {
     throw new InvalidArgumentError(`expected ${forms}, within the years 0000..9999.`);
   }
   return new Date(ms).toISOString();
-}
-
-/**
- * True when the date and time fields written in `value` exist: Date.parse rolls `2025-02-30`
- * over to March 2 and `T24:00` to the next day, which must be a usage error instead.
- */
-function calendarFieldsExist(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}))?/.exec(value);
-  if (!m) return false;
-  const [y, mo, d, h, mi] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number];
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60;
 }
 
 /** A duration: `500ms`, `2s`, `1m`, or bare seconds → milliseconds (> 0). */

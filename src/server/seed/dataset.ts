@@ -12,6 +12,7 @@ import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
 import {
   INT32_MAX,
   LOG_LEVELS,
+  parseTimeLiteral,
   ROLES,
   type Assembly,
   type LicenseTemplate,
@@ -149,7 +150,8 @@ export class DatasetError extends Error {
 // ---------------------------------------------------------------------------------------
 // Timestamps
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+/** A full RFC 3339 date-time: a `T` separator, seconds, 1-9 fraction digits, a zone (no plain dates in a dataset). */
+const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
  * Parses an RFC 3339 date-time (`2025-01-18T14:04:02.659Z`, any offset, 1-9 fraction
@@ -158,23 +160,7 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9
  * Rule: RFC 3339 §5.6, as required by contract §2.
  */
 export function rfc3339ToMs(text: string): number | null {
-  const m = RFC3339.exec(text);
-  if (!m) return null;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
-    number, number, number, number, number, number,
-  ];
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const d = new Date(Date.UTC(2000, 0, 1, hour, minute, second, Number((m[7] ?? '').padEnd(3, '0').slice(0, 3))));
-  d.setUTCFullYear(year, month - 1, day); // no 2-digit-year mapping, unlike Date.UTC
-  if (d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null; // e.g. 2023-02-29 rolled over
-  let ms = d.getTime();
-  if (!m[8]) {
-    const offH = Number(m[10]);
-    const offM = Number(m[11]);
-    if (offH > 23 || offM > 59) return null;
-    ms -= (m[9] === '-' ? -1 : 1) * (offH * 60 + offM) * 60_000;
-  }
-  return ms;
+  return RFC3339_DATE_TIME.test(text) ? (parseTimeLiteral(text) ?? null) : null;
 }
 
 // ---------------------------------------------------------------------------------------
