@@ -4,7 +4,6 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Column, ListShape } from '../output.js';
-import { UsageError } from '../errors.js';
 import { parseCount, parseTake } from '../parse.js';
 
 /** What the list machinery needs to know about one noun's list endpoint. */
@@ -26,6 +25,11 @@ export interface ListDef<R> extends ListShape {
    * records themselves, so they always get whole records.
    */
   columnFields?: readonly string[];
+  /**
+   * Fields the service can select but not sort on (contract §5: blobs, JSON arrays);
+   * `--sort` on one is a usage error rather than a request bound to fail.
+   */
+  selectOnly?: readonly string[];
   /**
    * The unique integer key for paging by key (contract §2 ids), as named in filter/sort;
    * default `id`. `false` for a list without one: `--all` then pages by skip.
@@ -80,7 +84,7 @@ function canonical(name: string, known: readonly string[] | undefined, what: str
  * to `prev` so the flag repeats: `--sort level --sort id:desc` → level asc, id desc.
  * Throws InvalidArgumentError (exit 2) for a bad form, direction, or unknown/repeated field.
  */
-export function parseSortItems(value: string, prev: SortItem[] | undefined, known?: readonly string[], what = 'the records'): SortItem[] {
+export function parseSortItems(value: string, prev: SortItem[] | undefined, known?: readonly string[], what = 'the records', selectOnly: readonly string[] = []): SortItem[] {
   const out = [...(prev ?? [])];
   const items = value.split(',').map((s) => s.trim());
   for (const item of items) {
@@ -93,6 +97,9 @@ export function parseSortItems(value: string, prev: SortItem[] | undefined, know
       throw new InvalidArgumentError(`unknown sort direction "${m[2]}" for ${m[1]}; allowed: asc, desc.`);
     }
     const field = canonical(m[1]!, known, what);
+    if (selectOnly.some((f) => f.toLowerCase() === field.toLowerCase())) {
+      throw new InvalidArgumentError(`${what} cannot be sorted by ${field} (it can only be selected with --fields); not sortable: ${selectOnly.join(', ')}.`);
+    }
     if (out.some((s) => s.field.toLowerCase() === field.toLowerCase())) throw new InvalidArgumentError(`field "${field}" is sorted on twice.`);
     out.push({ field, desc: dir === 'desc' });
   }
@@ -143,7 +150,7 @@ export function addListOptions<R>(cmd: Command, def: ListDef<R>, help: ListOptio
     .option(
       '--sort <field[:asc|desc]>',
       `sort by a field, ascending unless :desc; repeat for more keys${help.sortExample ? ` (e.g. --sort ${help.sortExample})` : ''}`,
-      (v: string, prev: SortItem[] | undefined) => parseSortItems(v, prev, def.fields, def.what),
+      (v: string, prev: SortItem[] | undefined) => parseSortItems(v, prev, def.fields, def.what, def.selectOnly),
     )
     .option('--take <n>', 'page size, 0..1000 (default 100; 1000 with --all or --limit)', parseTake)
     .option('--skip <n>', 'records to skip', parseCount)
@@ -168,13 +175,4 @@ export function addListOptions<R>(cmd: Command, def: ListDef<R>, help: ListOptio
 export function parseFilterValue(value: string): string {
   if (value === '') throw new InvalidArgumentError('expected a non-empty value (to match an empty field, use --where \'Field = ""\').');
   return value;
-}
-
-/**
- * Throws UsageError (exit 2) when --sort names a field the service cannot sort on
- * (contract §5: select-only fields), instead of sending a request bound to fail.
- */
-export function checkSortable(flags: Pick<ListFlags, 'sort'>, selectOnly: readonly string[], what: string): void {
-  const bad = flags.sort?.find((s) => selectOnly.some((f) => f.toLowerCase() === s.field.toLowerCase()));
-  if (bad) throw new UsageError(`--sort: ${what} cannot be sorted by ${bad.field} (it can only be selected with --fields); not sortable: ${selectOnly.join(', ')}.`);
 }

@@ -38,5 +38,5 @@
  * the given take/skip, printed by `rt.out.list` (json: the body unchanged).
  */
 export { allOf, containsClause, equalsClause, filterString } from './filter.js';
-export { addListOptions, checkSortable, parseFilterValue, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags, type ListOptionsHelp, type SortItem } from './flags.js';
+export { addListOptions, parseFilterValue, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags, type ListOptionsHelp, type SortItem } from './flags.js';
 export { fieldColumns, fieldOf, listRecords, pages, planList, runList, type FetchPage, type ListPlan, type ListRun, type Page } from './run.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { ApiError } from '../../client/errors.js';
 import type { Resource } from '../../wire.js';
-import { addListOptions, checkSortable, containsClause, equalsClause, parseFilterValue, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { addListOptions, containsClause, equalsClause, parseFilterValue, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { RESOURCE_COLUMN_FIELDS, RESOURCE_COLUMNS } from './columns.js';
@@ -41,6 +41,7 @@ export const RESOURCE_LIST: ListDef<Resource> = {
   totalField: 'totalResourcesCount',
   columns: RESOURCE_COLUMNS,
   fields: RESOURCE_FIELDS,
+  selectOnly: RESOURCE_SELECT_ONLY,
   columnFields: RESOURCE_COLUMN_FIELDS,
 };
 
@@ -58,7 +59,6 @@ export function resourceFilters(o: Pick<ResourcesListOptions, 'type' | 'format' 
 
 /** `lic resources list`: GET /v1/resources through the list machinery, rendered with RESOURCE_COLUMNS. */
 export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promise<void> {
-  checkSortable(opts, RESOURCE_SELECT_ONLY, RESOURCE_LIST.what);
   const client = await rt.client();
   await runList(rt, {
     def: RESOURCE_LIST,

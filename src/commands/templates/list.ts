@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
 import type { LicenseTemplate, LicenseTemplateList } from '../../wire.js';
-import { checkSortable, parseFilterValue, addListOptions, containsClause, listRecords, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { parseFilterValue, addListOptions, containsClause, listRecords, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -57,6 +57,7 @@ export const LICENSE_TEMPLATE_LIST: ListDef<LicenseTemplate> & { rows: (body: Li
   totalField: 'totalLicenseTemplatesCount',
   columns: LICENSE_TEMPLATE_COLUMNS,
   fields: LICENSE_TEMPLATE_FIELDS,
+  selectOnly: LICENSE_TEMPLATE_SELECT_ONLY,
   rows: templateRows,
 };
 
@@ -67,7 +68,6 @@ export function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): 
 
 /** `lic templates list --product P --release R`: the release's license templates through the list machinery. */
 export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promise<void> {
-  checkSortable(opts, LICENSE_TEMPLATE_SELECT_ONLY, LICENSE_TEMPLATE_LIST.what);
   const client = await rt.client();
   await runList(rt, {
     def: LICENSE_TEMPLATE_LIST,
