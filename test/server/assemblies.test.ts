@@ -1,6 +1,7 @@
 /** `/v1/assemblies` over raw HTTP: spec Assemblies; contract §1-§3, §7. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
+import { http, startTestService, type TestService } from '../helpers/service.js';
+import { itChecksAccess } from '../helpers/access.js';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -34,44 +35,18 @@ async function createResource(): Promise<number> {
 }
 
 describe('roles and permission bits (contract §3)', () => {
-  const ROLES = ['Administrator', 'LicenseManager', 'Sales', 'Customer'] as const;
-  const ALLOWED = new Set(['Administrator', 'LicenseManager']);
-  const keys: Record<string, Record<number, string>> = {};
-  beforeAll(async () => {
-    for (const role of ROLES) {
-      keys[role] = {};
-      for (const perms of [7, 6, 5, 3]) keys[role]![perms] = await addUserWithKey(svc, `a-${role}`, role, perms, role === 'Customer' ? 'C-00000002' : undefined);
-    }
+  itChecksAccess({
+    svc: () => svc,
+    allowed: ['Administrator', 'LicenseManager'],
+    userPrefix: 'a',
+    customerCode: 'C-00000002',
+    calls: [
+      ['GET', 1, (key) => list('', key)],
+      ['POST', 2, (key) => post({ name: unique('Role') }, key)],
+      ['PUT', 2, async (key) => put({ id: await create(), debugSymbolsKey: 'k' }, key)],
+      ['DELETE', 4, async (key) => http(svc, 'DELETE', `/v1/assemblies/${await create()}`, { key })],
+    ],
   });
-
-  const calls: [string, number, (key: string) => Promise<{ status: number; body: any }>][] = [
-    ['GET', 1, (key) => list('', key)],
-    ['POST', 2, (key) => post({ name: unique('Role') }, key)],
-    ['PUT', 2, async (key) => put({ id: await create(), debugSymbolsKey: 'k' }, key)],
-    ['DELETE', 4, async (key) => http(svc, 'DELETE', `/v1/assemblies/${await create()}`, { key })],
-  ];
-  for (const [method, bit, call] of calls) {
-    for (const role of ROLES) {
-      if (ALLOWED.has(role)) {
-        it(`${method}: ${role} with all bits succeeds; without bit ${bit} gets 403 code 7`, async () => {
-          const ok = await call(keys[role]![7]!);
-          expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-          expect(ok.body).toMatchObject({ success: true, code: 0 });
-          const denied = await call(keys[role]![7 ^ bit]!);
-          expect(denied.status).toBe(403);
-          expect(denied.body).toMatchObject({ success: false, code: 7 });
-          expect(denied.body.message).toContain('permission');
-        });
-      } else {
-        it(`${method}: ${role} gets 403 code 7 even with all bits`, async () => {
-          const denied = await call(keys[role]![7]!);
-          expect(denied.status).toBe(403);
-          expect(denied.body).toMatchObject({ success: false, code: 7 });
-          expect(denied.body.message).toContain(`role ${role}`);
-        });
-      }
-    }
-  }
 });
 
 describe('insert and list', () => {

@@ -1,7 +1,8 @@
 /** `/v1/resources` over raw HTTP: spec Resources; contract §1-§3, §7, §9. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
+import { http, startTestService, type TestService } from '../helpers/service.js';
+import { itChecksAccess } from '../helpers/access.js';
 
 let svc: TestService;
 let t = Date.parse('2025-01-18T12:00:00.000Z');
@@ -32,45 +33,18 @@ const count = async () => (await list(q({ take: 0 }))).body.totalResourcesCount 
 const storedPassword = (id: number) => svc.db.prepare('SELECT password FROM resources WHERE id = ?').pluck().get(id);
 
 describe('roles and permission bits (contract §3)', () => {
-  const ROLES = ['Administrator', 'LicenseManager', 'Sales', 'Customer'] as const;
-  const ALLOWED = new Set(['Administrator', 'LicenseManager', 'Sales']);
-  const keys: Record<string, Record<number, string>> = {};
-  beforeAll(async () => {
-    for (const role of ROLES) {
-      keys[role] = {};
-      for (const perms of [7, 6, 5, 3]) keys[role]![perms] = await addUserWithKey(svc, `u-${role}`, role, perms, role === 'Customer' ? 'C-00000001' : undefined);
-    }
+  itChecksAccess({
+    svc: () => svc,
+    allowed: ['Administrator', 'LicenseManager', 'Sales'],
+    userPrefix: 'u',
+    customerCode: 'C-00000001',
+    calls: [
+      ['GET', 1, (key) => list('', key)],
+      ['POST', 2, (key) => post({ name: unique('role') }, key)],
+      ['PUT', 2, async (key) => put({ id: await create(), description: 'changed' }, key)],
+      ['DELETE', 4, async (key) => http(svc, 'DELETE', `/v1/resources/${await create()}`, { key })],
+    ],
   });
-
-  // [method, needed bit, call]
-  const calls: [string, number, (key: string) => Promise<{ status: number; body: any }>][] = [
-    ['GET', 1, (key) => list('', key)],
-    ['POST', 2, (key) => post({ name: unique('role') }, key)],
-    ['PUT', 2, async (key) => put({ id: await create(), description: 'changed' }, key)],
-    ['DELETE', 4, async (key) => http(svc, 'DELETE', `/v1/resources/${await create()}`, { key })],
-  ];
-  for (const [method, bit, call] of calls) {
-    for (const role of ROLES) {
-      if (ALLOWED.has(role)) {
-        it(`${method}: ${role} with all bits succeeds; without bit ${bit} gets 403 code 7`, async () => {
-          const ok = await call(keys[role]![7]!);
-          expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-          expect(ok.body).toMatchObject({ success: true, code: 0 });
-          const denied = await call(keys[role]![7 ^ bit]!);
-          expect(denied.status).toBe(403);
-          expect(denied.body).toMatchObject({ success: false, code: 7 });
-          expect(denied.body.message).toContain('permission');
-        });
-      } else {
-        it(`${method}: ${role} gets 403 code 7 even with all bits`, async () => {
-          const denied = await call(keys[role]![7]!);
-          expect(denied.status).toBe(403);
-          expect(denied.body).toMatchObject({ success: false, code: 7 });
-          expect(denied.body.message).toContain('role Customer');
-        });
-      }
-    }
-  }
 
   it('no key is 401 code 16', async () => {
     const r = await http(svc, 'GET', '/v1/resources');
