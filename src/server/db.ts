@@ -39,3 +39,23 @@ export function migrate(db: Db): number {
 export function isoOrEmpty(ms: number | null | undefined): string {
   return ms == null ? '' : new Date(ms).toISOString();
 }
+
+/** Statements per database by SQL text; bounded, since list SQL varies with the filter's shape. */
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+const STATEMENT_CACHE_MAX = 500;
+
+/**
+ * The prepared statement for `sql` on `db`, prepared once and reused (SQL built by us
+ * only: user text reaches SQL as bound parameters, never in `sql`). Callers set the
+ * statement's mode (`pluck()`, `raw()`) on every use, since the statement is shared.
+ */
+export function cachedStatement(db: Db, sql: string): Database.Statement {
+  let m = statements.get(db);
+  if (!m) statements.set(db, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) {
+    if (m.size >= STATEMENT_CACHE_MAX) m.clear();
+    m.set(sql, (s = db.prepare(sql)));
+  }
+  return s;
+}

@@ -1,6 +1,4 @@
-import type { Db } from './db.js';
-
-const stmts = new WeakMap<Db, import('better-sqlite3').Statement>();
+import { cachedStatement, type Db } from './db.js';
 
 /** Renders a Serilog message template (`{Name}` holes) with `props`; unknown holes stay as written. */
 export function renderTemplate(template: string, props: Record<string, unknown>): string {
@@ -19,13 +17,7 @@ export function writeLog(
   props: Record<string, unknown>,
   exception = '',
 ): number {
-  let stmt = stmts.get(db);
-  if (!stmt) {
-    stmt = db.prepare(
-      'INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    stmts.set(db, stmt);
-  }
+  const stmt = cachedStatement(db, 'INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)');
   const r = stmt.run(at.getTime(), level, renderTemplate(messageTemplate, props), messageTemplate, exception, JSON.stringify(props));
   return Number(r.lastInsertRowid);
 }

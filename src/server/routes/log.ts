@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Statement } from 'better-sqlite3';
 import type { ServiceContext } from '../context.js';
-import type { Db } from '../db.js';
+import { cachedStatement, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { compileOr400, listPage, listQuerySchema, type CountRequest, type ListParams, type ListSource } from '../list.js';
 import type { FilterNode } from '../query/index.js';
@@ -28,7 +27,7 @@ export const logSource: ListSource = {
       { name: 'id', desc: true },
     ],
   },
-  version: (db) => stmt(db, 'SELECT version FROM log_stats').pluck().get() as number,
+  version: (db) => cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number,
 };
 
 const READ_ROLES = ['Administrator', 'LicenseManager', 'Sales'] as const;
@@ -66,15 +65,6 @@ export interface TimeRange {
   end?: number;
 }
 
-/** Prepared statements per database, by SQL text (only fixed SQL of this file goes here). */
-const statements = new WeakMap<Db, Map<string, Statement>>();
-function stmt(db: Db, sql: string): Statement {
-  let m = statements.get(db);
-  if (!m) statements.set(db, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) m.set(sql, (s = db.prepare(sql)));
-  return s;
-}
 
 /** startDate/endDate → ms; 400 naming the parameter when one is not a time (contract §2). */
 function timeRange(q: DateRange): TimeRange {
@@ -97,17 +87,17 @@ export function countLogEntries(db: Db, range: TimeRange, level?: string): numbe
   const lp = level === undefined ? [] : [level];
   if (start === undefined && end === undefined) {
     return level === undefined
-      ? (stmt(db, 'SELECT entries FROM log_stats').pluck().get() as number)
-      : (stmt(db, 'SELECT coalesce(sum(entries), 0) FROM log_counts WHERE level = ?').pluck().get(level) as number);
+      ? (cachedStatement(db, 'SELECT entries FROM log_stats').pluck().get() as number)
+      : (cachedStatement(db, 'SELECT coalesce(sum(entries), 0) FROM log_counts WHERE level = ?').pluck().get(level) as number);
   }
   if (start !== undefined && end !== undefined && start >= end) return 0;
   const rows = (a: number, b: number) =>
-    stmt(db, `SELECT count(*) FROM log WHERE time_stamp >= ? AND time_stamp < ?${onLevel}`).pluck().get(a, b, ...lp) as number;
+    cachedStatement(db, `SELECT count(*) FROM log WHERE time_stamp >= ? AND time_stamp < ?${onLevel}`).pluck().get(a, b, ...lp) as number;
   // whole hours: [lo, hi) in hour numbers; ±Infinity for an open side
   const lo = start === undefined ? -Infinity : Math.ceil(start / HOUR);
   const hi = end === undefined ? Infinity : Math.floor(end / HOUR);
   if (lo >= hi) return rows(start!, end!); // under two hours: count them
-  let n = stmt(db, `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE hour >= ? AND hour < ?${onLevel}`).pluck().get(lo, hi, ...lp) as number;
+  let n = cachedStatement(db, `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE hour >= ? AND hour < ?${onLevel}`).pluck().get(lo, hi, ...lp) as number;
   if (start !== undefined && start < lo * HOUR) n += rows(start, lo * HOUR);
   if (end !== undefined && hi * HOUR < end) n += rows(hi * HOUR, end);
   return n;
@@ -137,7 +127,7 @@ function idSpan(db: Db, r: TimeRange, version: number): [number, number] | null 
   const key = `${r.start}/${r.end}`;
   const hit = m.get(key);
   if (hit && hit.version === version) return hit.span;
-  const row = stmt(db, 'SELECT min(id), max(id) FROM log WHERE time_stamp >= ? AND time_stamp < ?')
+  const row = cachedStatement(db, 'SELECT min(id), max(id) FROM log WHERE time_stamp >= ? AND time_stamp < ?')
     .raw()
     .get(r.start ?? -Infinity, r.end ?? Infinity) as [number | null, number | null];
   const span: [number, number] | null = row[0] === null ? null : [row[0], row[1]!];
@@ -220,7 +210,7 @@ async function purgeRange(db: Db, r: TimeRange, filter: { where: string; params:
     await new Promise((res) => setImmediate(res));
   }
   // hours left empty by the purge
-  stmt(db, 'DELETE FROM log_counts WHERE entries = 0').run();
+  cachedStatement(db, 'DELETE FROM log_counts WHERE entries = 0').run();
   return deleted;
 }
 
