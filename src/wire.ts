@@ -1,6 +1,7 @@
 /**
  * Wire types shared by the CLI and the local reference service: the JSON shapes of
- * ../shared/spec/management-api.md as fixed by contract.md. The only file both sides import.
+ * management API as docs/contract.md describes it (the published API, and our decisions where
+ * it is silent). The only file both sides import.
  */
 
 /** gRPC status numbers used as the envelope `code` (contract §1). */
