@@ -2,6 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { Ajv } from 'ajv';
 import { Code } from '../wire.js';
 import { createAuth } from './auth.js';
+import type { AuthFailLimit } from './auth-guard.js';
 import type { ServiceContext } from './context.js';
 import { ApiFailure } from './errors.js';
 import { writeLog } from './log-writer.js';
@@ -19,6 +20,8 @@ export const BODY_LIMIT = 10 * 1024 * 1024;
 export interface AppOptions extends Omit<ServiceContext, 'invalidateKeys'> {
   /** fastify request logging (pino): `true` for stderr, or a sink; off by default */
   logger?: boolean | LogSink;
+  /** the failed-authentication guard (auth-guard.ts); default 5 per 60 s, limit 0 = off */
+  authFailLimit?: AuthFailLimit;
 }
 
 /** One ajv message → "field: reason" naming the field as a user wrote it (`apiKey.permissions`). */
@@ -99,7 +102,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return new ApiFailure(400, Code.INVALID_ARGUMENT, message, [{ field, reason: message }]);
   });
 
-  const auth = createAuth(opts);
+  const auth = createAuth(opts, opts.authFailLimit);
   const ctx: ServiceContext = { ...opts, invalidateKeys: auth.invalidate };
   app.addHook('onRequest', auth.onRequest);
 

@@ -1,9 +1,9 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Permission, type Role } from '../wire.js';
 import type { Caller, ServiceContext } from './context.js';
-import { forbidden, unauthenticated } from './errors.js';
-import { writeLog } from './log-writer.js';
+import { createAuthGuard, type AuthFailLimit } from './auth-guard.js';
+import { forbidden, tooManyFailedAuthentications, unauthenticated } from './errors.js';
 
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_RE = /^api_[a-z0-9]{24}$/;
@@ -31,6 +31,7 @@ interface KeyRow {
   revoked: number;
   role: Role;
   customer_code: string | null;
+  key_hash: string;
 }
 
 /** HTTP method → the permission bit it needs (contract §3). */
@@ -51,48 +52,63 @@ const CACHE_TTL_MS = 5_000;
 
 /**
  * Builds the onRequest hook that authenticates `x-api-key` and enforces the route's
- * role list and the method's permission bit (contract §3). Lookups are cached for a few
- * seconds by key hash; `invalidate()` (called on every api_keys/users write) makes
- * revocation take effect at once. Failed authentications write a Warning (contract §6).
+ * role list and the method's permission bit (contract §3). Keys are found by their
+ * public prefix and their SHA-256 hashes compared in constant time. Lookups are cached
+ * for a few seconds by key hash; `invalidate()` (called on every api_keys/users write)
+ * makes revocation take effect at once. Failed authentications go through the guard
+ * (auth-guard.ts): logged aggregated per address, and an address that keeps failing is
+ * refused with 429 for a while (`authFailLimit`, default 5 per 60 s; limit 0 = off).
  */
-export function createAuth(ctx: Omit<ServiceContext, 'invalidateKeys'>) {
+export function createAuth(ctx: Omit<ServiceContext, 'invalidateKeys'>, authFailLimit?: AuthFailLimit) {
   const cache = new Map<string, { row: KeyRow | undefined; until: number }>();
-  const lookup = ctx.db.prepare<[string], KeyRow>(
-    `SELECT k.id, k.owner_id, k.permissions, k.expire_date, k.revoked, u.role, u.customer_code
-       FROM api_keys k JOIN users u ON u.id = k.owner_id WHERE k.key_hash = ?`,
+  const byPrefix = ctx.db.prepare<[string], KeyRow>(
+    `SELECT k.id, k.owner_id, k.permissions, k.expire_date, k.revoked, u.role, u.customer_code, k.key_hash
+       FROM api_keys k JOIN users u ON u.id = k.owner_id WHERE k.key_prefix = ?`,
   );
+  const guard = createAuthGuard(ctx.db, ctx.now, authFailLimit);
 
   function find(key: string): KeyRow | undefined {
     const hash = hashApiKey(key);
     const t = Date.now();
     const hit = cache.get(hash);
     if (hit && hit.until > t) return hit.row;
-    const row = lookup.get(hash);
+    const want = Buffer.from(hash, 'hex');
+    let row: KeyRow | undefined;
+    // every key with this prefix is compared, each in constant time: the time taken says nothing about the hash
+    for (const r of byPrefix.all(keyPrefix(key))) {
+      const have = Buffer.from(r.key_hash, 'hex');
+      if (have.length === want.length && timingSafeEqual(have, want)) row = r;
+    }
     if (cache.size > 10_000) cache.clear();
     cache.set(hash, { row, until: t + CACHE_TTL_MS });
     return row;
   }
 
-  function fail(req: FastifyRequest, reason: string): never {
-    writeLog(ctx.db, ctx.now(), 'Warning', 'Authentication failed for {Method} {Path}: {Reason}', {
-      Method: req.method,
-      Path: req.url.split('?')[0],
-      Reason: reason,
-      RemoteAddress: req.ip,
-    });
+  function fail(req: FastifyRequest, reply: FastifyReply, reason: string): never {
+    const blockedFor = guard.failed(req.ip, { method: req.method, path: req.url.split('?')[0]!, reason });
+    if (blockedFor > 0) {
+      reply.header('retry-after', String(blockedFor));
+      throw tooManyFailedAuthentications(blockedFor);
+    }
     throw unauthenticated(reason);
   }
 
-  async function onRequest(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  async function onRequest(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const roles = req.routeOptions.config?.roles;
     if (!roles) return;
+    // a blocked address is refused whatever it sends, a good key included
+    const wait = guard.blocked(req.ip);
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      throw tooManyFailedAuthentications(wait);
+    }
     const header = req.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    if (!key) fail(req, 'missing x-api-key header');
+    if (!key) fail(req, reply, 'missing x-api-key header');
     const row = KEY_RE.test(key) ? find(key) : undefined;
-    if (!row) fail(req, 'unknown API key');
-    if (row.revoked) fail(req, 'API key is revoked');
-    if (row.expire_date != null && row.expire_date <= ctx.now().getTime()) fail(req, 'API key has expired');
+    if (!row) fail(req, reply, 'unknown API key');
+    if (row.revoked) fail(req, reply, 'API key is revoked');
+    if (row.expire_date != null && row.expire_date <= ctx.now().getTime()) fail(req, reply, 'API key has expired');
     const caller: Caller = {
       keyId: row.id,
       ownerId: row.owner_id,

@@ -1,14 +1,31 @@
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
 /**
+ * Makes sure the database file exists with mode 0600 before SQLite opens it: SQLite
+ * creates its -wal and -shm files with the permissions of the database file, so all
+ * three stay readable by the owner only (key hashes, resource data). An existing file
+ * open to others is narrowed to 0600. Throws the fs error when it cannot.
+ */
+function ownerOnlyFile(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+  for (const f of [path, `${path}-wal`, `${path}-shm`]) {
+    const mode = statSync(f, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && (mode & 0o077) !== 0) chmodSync(f, 0o600);
+  }
+}
+
+/**
  * Opens (creating if needed) the service database at `path` (`:memory:` allowed), in WAL
- * mode with foreign keys on, and applies pending migrations.
+ * mode with foreign keys on, and applies pending migrations. A file database and its
+ * -wal/-shm are owner-only (0600).
  * Throws the driver's error when the file cannot be opened or a migration fails.
  */
 export function openDatabase(path: string): Db {
+  if (path !== ':memory:' && path !== '') ownerOnlyFile(path);
   const db = new Database(path);
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -28,3 +28,9 @@ export const notFound = (message: string) => new ApiFailure(404, Code.NOT_FOUND,
 /** 409 ALREADY_EXISTS, naming the field (or record) already taken in its details when given (contract §1). */
 export const conflict = (message: string, field?: string) =>
   new ApiFailure(409, Code.ALREADY_EXISTS, message, field ? [{ field, reason: message }] : undefined);
+/**
+ * 429 RESOURCE_EXHAUSTED for an address blocked by the failed-authentication guard
+ * (contract §1 "too many requests"; the caller sets `Retry-After` to `seconds`).
+ */
+export const tooManyFailedAuthentications = (seconds: number) =>
+  new ApiFailure(429, Code.RESOURCE_EXHAUSTED, `too many failed authentications from this address; retry after ${seconds} s`);

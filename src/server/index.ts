@@ -5,12 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type LogSink } from './app.js';
+import type { AuthFailLimit } from './auth-guard.js';
 import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
 import { openDatabase, type Db } from './db.js';
 
 export { buildApp } from './app.js';
 export { openDatabase } from './db.js';
 export { generateApiKey, hashApiKey } from './auth.js';
+export { parseAuthFailLimit, DEFAULT_AUTH_FAIL_LIMIT, type AuthFailLimit } from './auth-guard.js';
 
 export interface StartOptions {
   /** SQLite file, or `:memory:` */
@@ -23,6 +25,8 @@ export interface StartOptions {
   now?: () => Date;
   generateKey?: () => string;
   logger?: boolean | LogSink;
+  /** the failed-authentication guard; default 5 failures per 60 s, limit 0 = off */
+  authFailLimit?: AuthFailLimit;
 }
 
 export interface IssuedKey {
@@ -103,7 +107,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const db = openDatabase(opts.dbPath);
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp({ db, now, generateKey, logger: opts.logger });
+    app = await buildApp({ db, now, generateKey, logger: opts.logger, authFailLimit: opts.authFailLimit });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     // Keys are made only once the port is ours: the first start's keys are shown only by
     // this start, so a failed listen (EADDRINUSE) must not use them up.

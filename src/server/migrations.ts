@@ -191,4 +191,8 @@ export const MIGRATIONS: readonly string[] = [
   -- (level, rowid) implicitly: a level paged by id, Level = "x" and Id < n sorted by Id (lic log list --all)
   CREATE INDEX log_level ON log (level);
   `,
+  // 4: keys are found by their public prefix, then their hashes compared in constant time (auth.ts)
+  `
+  CREATE INDEX api_keys_prefix ON api_keys (key_prefix);
+  `,
 ];

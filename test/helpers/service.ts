@@ -1,4 +1,4 @@
-import { startService, type RunningService } from '../../src/server/index.js';
+import { startService, type AuthFailLimit, type RunningService } from '../../src/server/index.js';
 
 export interface TestService extends RunningService {
   /** the Administrator key made on first start (permissions 7) */
@@ -6,8 +6,8 @@ export interface TestService extends RunningService {
 }
 
 /** Starts the real reference service on 127.0.0.1:0 over an in-memory database. */
-export async function startTestService(opts: { seed?: string; now?: () => Date } = {}): Promise<TestService> {
-  const svc = await startService({ dbPath: ':memory:', port: 0, seed: opts.seed, now: opts.now });
+export async function startTestService(opts: { seed?: string; now?: () => Date; authFailLimit?: AuthFailLimit } = {}): Promise<TestService> {
+  const svc = await startService({ dbPath: ':memory:', port: 0, seed: opts.seed, now: opts.now, authFailLimit: opts.authFailLimit });
   const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
   if (!admin) throw new Error('no Administrator key issued');
   return Object.assign(svc, { adminKey: admin.key });

@@ -15,6 +15,8 @@ export interface ServeOptions {
   profile: boolean;
   keysFile?: string;
   logRequests?: boolean;
+  /** `N/DURATION` of the failed-authentication guard, e.g. `5/60s`; `0` = off */
+  authFailLimit?: string;
 }
 
 function parsePort(v: string): number {
@@ -42,12 +44,16 @@ async function writeKeysFile(path: string, content: unknown): Promise<void> {
  */
 export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
-  const { startService, SeedError } = await import('../../server/index.js');
+  const { startService, SeedError, parseAuthFailLimit } = await import('../../server/index.js');
+  const authFailLimit = opts.authFailLimit === undefined ? undefined : parseAuthFailLimit(opts.authFailLimit);
+  if (opts.authFailLimit !== undefined && !authFailLimit) {
+    throw new UsageError('--auth-fail-limit: expected N/DURATION, failures allowed per window, such as 5/60s or 20/10m (window 1s..24h); 0 turns the guard off');
+  }
   const dbPath = opts.db ?? join(ctx.dataDir, 'lic.db');
   if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true });
   let svc;
   try {
-    svc = await startService({ dbPath, host: opts.host, port: opts.port, seed: opts.seed, now: ctx.now, logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false });
+    svc = await startService({ dbPath, host: opts.host, port: opts.port, seed: opts.seed, now: ctx.now, authFailLimit, logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false });
   } catch (e) {
     if (e instanceof SeedError) throw new UsageError(e.message);
     const code = (e as { code?: string }).code;
@@ -136,6 +142,7 @@ export function registerServe(program: Command, cli: Cli): void {
     .option('--keys-file <path>', 'write the API keys made on this start to this file (0600) instead of stderr')
     .option('--no-profile', 'do not save the Administrator key as profile "local"')
     .option('--log-requests', 'log each request to stderr')
+    .option('--auth-fail-limit <n/window>', 'failed authentications allowed per address and window before it is refused with 429 for a while (default 5/60s; 0 = off)')
     .addHelpText('after', '\nExamples:\n  lic serve                      # http://127.0.0.1:8765, profile "local"\n  lic serve --seed demo --db /tmp/demo.db --port 0')
     .action(async (o: ServeOptions, cmd: Command) => {
       // serve's own --no-profile shadows the global --profile, so build the runtime from the root's flags
