@@ -212,3 +212,21 @@ describe('list paging (contract §5)', () => {
     }
   });
 });
+
+describe('no escalation (issue 8 §3): a key grants only bits it holds', () => {
+  it('an Administrator key with permissions 2 (Write) cannot create a key with 7, nor raise a key (its own included) past 2', async () => {
+    const { addUserWithKey } = await import('../helpers/service.js');
+    const writer = await addUserWithKey(svc, 'admin2', 'Administrator', 2);
+    const ownId = svc.db.prepare('SELECT id FROM api_keys WHERE key_prefix = ?').pluck().get(writer.slice(0, 8)) as number;
+    const r = await post({ name: 'too-much', permissions: 7 }, writer);
+    expect(r.status).toBe(403);
+    expect(r.body.code).toBe(7);
+    expect(r.body.message).toBe('apiKey.permissions 7 would grant Read (1), Delete (4), which the calling API key (permissions 2) does not hold; a key can only grant bits it holds');
+    const raise = await put({ id: ownId, permissions: 7 }, writer);
+    expect(raise.status).toBe(403);
+    expect(svc.db.prepare('SELECT permissions FROM api_keys WHERE id = ?').pluck().get(ownId)).toBe(2);
+    // what it holds, it may grant
+    expect((await post({ name: 'writer-too', permissions: 2 }, writer)).status).toBe(200);
+    expect((await put({ id: ownId, name: 'renamed' }, writer)).status).toBe(200);
+  });
+});

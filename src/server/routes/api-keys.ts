@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
-import { hashApiKey, keyPrefix } from '../auth.js';
+import type { Caller } from '../context.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { hashApiKey, keyPrefix, permissionNames } from '../auth.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
 import { ADMIN_ONLY, OK, callerOf, idSchema, parseTimestamp } from './common.js';
 
@@ -42,6 +43,18 @@ interface ApiKeyBody {
   revoked?: boolean;
 }
 
+/**
+ * No escalation: a key may give another key (or itself) only permission bits it holds
+ * itself. Throws 403 naming the bits it lacks.
+ */
+function checkGrant(caller: Caller, permissions: number | undefined): void {
+  if (permissions === undefined) return;
+  const extra = permissions & ~caller.permissions;
+  if (extra) {
+    throw forbidden(`apiKey.permissions ${permissions} would grant ${permissionNames(extra)}, which the calling API key (permissions ${caller.permissions}) does not hold; a key can only grant bits it holds`);
+  }
+}
+
 /** `/v1/api-keys`: list, insert, update, delete (contract §4); Administrator only. */
 export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
@@ -77,6 +90,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
   }, async (req) => {
     const caller = callerOf(req);
     const k = req.body.apiKey;
+    checkGrant(caller, k.permissions);
     const ownerId = k.ownerId || caller.ownerId;
     if (!userExists.get(ownerId)) throw badRequest(`apiKey.ownerId "${ownerId}" is not a known user`, 'apiKey.ownerId');
     const expire = expireMs(k.expireDate);
@@ -118,6 +132,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
     },
   }, async (req) => {
     const k = req.body.apiKey;
+    checkGrant(callerOf(req), k.permissions);
     const sets: string[] = [];
     const params: unknown[] = [];
     const set = (col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v));
