@@ -117,24 +117,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  // One audit entry per successful write (contract §6), written before the reply leaves
-  // so a client that reads the log right after sees it.
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.caller && reply.statusCode === 200 && req.method !== 'GET' && req.method !== 'HEAD') {
-      const a = req.audit ?? {};
-      const props: Record<string, unknown> = {
-        Method: req.method,
-        Path: req.url.split('?')[0],
-        ApiKeyId: req.caller.keyId,
-        OwnerId: req.caller.ownerId,
-        ...(a.recordId !== undefined ? { RecordId: a.recordId } : {}),
-        ...a.properties,
-      };
-      const template = `{Method} {Path} by API key {ApiKeyId} of user {OwnerId}${a.recordId !== undefined ? ', record {RecordId}' : ''}${a.note ?? ''}`;
-      writeLog(opts.db, opts.now(), 'Information', template, props);
-    }
-    return payload;
-  });
+  // The audit entry of each write (contract §6) is written by the route, in the write's own
+  // transaction (audit.ts), so the two commit together or not at all.
 
   app.setErrorHandler((err: FastifyError | ApiFailure, req, reply) => {
     if (err instanceof ApiFailure) {
@@ -155,7 +139,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return reply.status(400).send({ success: false, code: Code.INVALID_ARGUMENT, message });
     }
     req.log.error(err);
-    writeLog(opts.db, opts.now(), 'Error', 'Unhandled error in {Method} {Path}', { Method: req.method, Path: req.url.split('?')[0] }, String(err.stack ?? err));
+    try {
+      writeLog(opts.db, opts.now(), 'Error', 'Unhandled error in {Method} {Path}', { Method: req.method, Path: req.url.split('?')[0] }, String(err.stack ?? err));
+    } catch {
+      // the log itself may be what failed (a full disk): the 500 still goes out
+    }
     return reply.status(500).send({ success: false, code: Code.INTERNAL, message: 'internal error in the service; see its log' });
   });
 

@@ -5,9 +5,13 @@ export interface TestService extends RunningService {
   adminKey: string;
 }
 
-/** Starts the real reference service on 127.0.0.1:0 over an in-memory database. */
+/** Starts the real reference service on 127.0.0.1:0 over an in-memory database (failed-authentication guard off unless `authFailLimit` is given). */
 export async function startTestService(opts: { seed?: string; now?: () => Date; authFailLimit?: AuthFailLimit } = {}): Promise<TestService> {
-  const svc = await startService({ dbPath: ':memory:', port: 0, seed: opts.seed, now: opts.now, authFailLimit: opts.authFailLimit });
+  // The failed-authentication guard is off unless a test asks for it: a test file shares
+  // one service and makes deliberate 401s from one address, which the guard (tested in
+  // test/server/auth-guard.test.ts, and on in every spawned `lic serve`) would block.
+  const authFailLimit = opts.authFailLimit ?? { limit: 0, windowMs: 60_000 };
+  const svc = await startService({ dbPath: ':memory:', port: 0, seed: opts.seed, now: opts.now, authFailLimit });
   const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
   if (!admin) throw new Error('no Administrator key issued');
   return Object.assign(svc, { adminKey: admin.key });

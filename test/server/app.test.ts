@@ -7,9 +7,7 @@ import { addUserWithKey, http, startTestService, type TestService } from '../hel
 
 let svc: TestService;
 beforeAll(async () => {
-  // dozens of deliberate 401s from one address: the failed-authentication guard (tested in
-  // auth-guard.test.ts) would block it after the fifth, so it is off here
-  svc = await startTestService({ authFailLimit: { limit: 0, windowMs: 60_000 } });
+  svc = await startTestService();
 });
 afterAll(() => svc.close());
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import type { Caller } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
@@ -87,7 +88,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
         },
       },
     },
-  }, async (req) => {
+  }, async (req) => audited(ctx, req, () => {
     const caller = callerOf(req);
     const k = req.body.apiKey;
     checkGrant(caller, k.permissions);
@@ -112,7 +113,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
         throw e;
       }
     }
-  });
+  }));
 
   app.put<{ Body: { apiKey: ApiKeyBody & { id: number } } }>('/v1/api-keys', {
     config,
@@ -130,7 +131,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
         },
       },
     },
-  }, async (req) => {
+  }, async (req) => audited(ctx, req, () => {
     const k = req.body.apiKey;
     checkGrant(callerOf(req), k.permissions);
     const sets: string[] = [];
@@ -151,17 +152,17 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
     req.audit = { recordId: k.id, properties: { Changed: Object.keys(k).filter((f) => f !== 'id') } };
     ctx.invalidateKeys();
     return { ...OK };
-  });
+  }));
 
   app.delete<{ Params: { apiKeyId: number } }>('/v1/api-keys/:apiKeyId', {
     config,
     schema: { params: { type: 'object', properties: { apiKeyId: idSchema }, required: ['apiKeyId'] } },
-  }, async (req) => {
+  }, async (req) => audited(ctx, req, () => {
     const id = req.params.apiKeyId;
     const r = db.prepare('DELETE FROM api_keys WHERE id = ?').run(id);
     if (r.changes === 0) throw notFound(`no API key with id ${id}`);
     req.audit = { recordId: id };
     ctx.invalidateKeys();
     return { ...OK };
-  });
+  }));
 }

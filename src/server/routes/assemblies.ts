@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
@@ -140,7 +141,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
       },
       response: { 200: { type: 'object', properties: { ...envelopeProperties, assemblyId: { type: 'integer' } } } },
     },
-  }, async (req) => {
+  }, async (req) => audited(ctx, req, () => {
     const a = req.body.assembly;
     const identity: Identity = {
       name: a.name,
@@ -157,7 +158,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     const id = Number(r.lastInsertRowid);
     req.audit = { recordId: id };
     return { ...OK, assemblyId: id };
-  });
+  }));
 
   app.put<{ Body: { assembly: AssemblyBody & { id: number } } }>('/v1/assemblies', {
     config,
@@ -178,7 +179,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
       },
       response: { 200: envelopeSchema },
     },
-  }, async (req) => {
+  }, async (req) => audited(ctx, req, () => {
     const a = req.body.assembly;
     const change: Partial<Identity> = {};
     if (a.name !== undefined) change.name = a.name;
@@ -202,7 +203,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     if (sets.length > 0) db.prepare(`UPDATE assemblies SET ${sets.join(', ')} WHERE id = ?`).run(...params, a.id);
     req.audit = { recordId: a.id, properties: { Changed: changed } };
     return { ...OK };
-  });
+  }));
 
   app.delete<{ Params: { assemblyId: number } }>('/v1/assemblies/:assemblyId', {
     config,
@@ -211,11 +212,11 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
       params: { type: 'object', properties: { assemblyId: idSchema }, required: ['assemblyId'] },
       response: { 200: envelopeSchema },
     },
-  }, async (req) => {
+  }, async (req) => audited(ctx, req, () => {
     const id = req.params.assemblyId;
     const r = db.prepare('DELETE FROM assemblies WHERE id = ?').run(id);
     if (r.changes === 0) throw notFound(`no assembly with id ${id}`);
     req.audit = { recordId: id };
     return { ...OK };
-  });
+  }));
 }

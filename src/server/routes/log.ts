@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { audited, writeAudit, type AuditFacts } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { cachedStatement, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
@@ -314,23 +315,48 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
     if (q.filter !== undefined && q.filter.trim() === '') {
       throw badRequest('filter is empty; to delete the whole log use deleteAll=true', 'filter');
     }
-    let deleted = 0;
+    const criteria = JSON.stringify(q);
+    const purged = (deleted: number): AuditFacts => ({ properties: { DeletedLogCount: deleted, Criteria: criteria }, note: ': purged {DeletedLogCount} log entries' });
+    const reply = (deleted: number) => ({ ...OK, deletedLogCount: deleted });
+    // each purge that runs in one transaction writes its audit entry in that transaction (audited)
     if (q.id !== undefined) {
-      deleted = db.prepare('DELETE FROM log WHERE id = ?').run(q.id).changes;
-    } else if (q.filter !== undefined || q.startDate !== undefined || q.endDate !== undefined) {
+      return audited(ctx, req, () => {
+        const deleted = db.prepare('DELETE FROM log WHERE id = ?').run(q.id).changes;
+        req.audit = purged(deleted);
+        return reply(deleted);
+      });
+    }
+    if (q.filter !== undefined || q.startDate !== undefined || q.endDate !== undefined) {
       const range = timeRange(q);
       const c = compileOr400(logSource.spec, { filter: q.filter });
       // a range alone that leaves little (purge --before now, or all but the newest day): truncate, put the rest back
-      deleted = (q.filter === undefined ? purgeRangeByTruncation(db, range) : undefined) ?? (await purgeRange(db, range, c));
-    } else if (q.deleteAll === true) {
-      deleted = db.transaction(() => truncateLog(db) ?? db.prepare('DELETE FROM log').run().changes).immediate();
-    } else {
-      throw badRequest('DELETE /v1/log needs a criterion: id, filter, startDate, endDate or deleteAll=true', 'deleteAll');
+      if (q.filter === undefined) {
+        const deleted = db.transaction(() => {
+          const n = purgeRangeByTruncation(db, range);
+          if (n !== undefined) writeAudit(ctx, req, purged(n));
+          return n;
+        }).immediate();
+        if (deleted !== undefined) return reply(deleted);
+      }
+      // In windows, each its own transaction, so other requests get turns: an entry before it
+      // starts (criteria, how many will go) and one after (how many went), so a purge cut off
+      // midway (a crash, SIGKILL) still leaves a trace of what it was doing.
+      const source: ListSource = { ...logSource, count: (d, cq) => countByHours(d, cq, range) };
+      // what is in the log now: neither the entry below nor what others write meanwhile is the purge's to delete
+      const lastId = (cachedStatement(db, 'SELECT max(id) FROM log').pluck().get() as number | null) ?? 0;
+      const willGo = listPage(db, source, { filter: q.filter, take: 0 }, rangeScope(db, range, false)).total;
+      writeAudit(ctx, req, { properties: { WillDelete: willGo, Criteria: criteria }, note: ': purging {WillDelete} log entries in windows' });
+      const deleted = await purgeRange(db, range, { where: `(${c.where}) AND l.id <= ?`, params: [...c.params, lastId] });
+      writeAudit(ctx, req, purged(deleted));
+      return reply(deleted);
     }
-    req.audit = {
-      properties: { DeletedLogCount: deleted, Criteria: JSON.stringify(q) },
-      note: ': purged {DeletedLogCount} log entries',
-    };
-    return { ...OK, deletedLogCount: deleted };
+    if (q.deleteAll === true) {
+      return audited(ctx, req, () => {
+        const deleted = truncateLog(db) ?? db.prepare('DELETE FROM log').run().changes;
+        req.audit = purged(deleted);
+        return reply(deleted);
+      });
+    }
+    throw badRequest('DELETE /v1/log needs a criterion: id, filter, startDate, endDate or deleteAll=true', 'deleteAll');
   });
 }

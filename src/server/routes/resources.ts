@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
@@ -145,7 +146,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
         200: { type: 'object', properties: { ...envelopeProperties, resourceId: { type: 'integer' } } },
       },
     },
-  }, async (req) => {
+  }, async (req) => audited(ctx, req, () => {
     const r = req.body.resource;
     const data = r.data === undefined ? Buffer.alloc(0) : decodeBase64Field(r.data, 'resource.data');
     checkUnique(r, null);
@@ -157,7 +158,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     const id = Number(res.lastInsertRowid);
     req.audit = { recordId: id };
     return { ...OK, resourceId: id };
-  });
+  }));
 
   app.put<{ Body: { resource: ResourceBody & { id: number } } }>('/v1/resources', {
     config,
@@ -178,7 +179,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
       },
       response: { 200: envelopeSchema },
     },
-  }, async (req) => {
+  }, async (req) => audited(ctx, req, () => {
     const r = req.body.resource;
     const data = r.data === undefined ? undefined : decodeBase64Field(r.data, 'resource.data');
     if (!exists.get(r.id)) throw notFound(`no resource with id ${r.id}`);
@@ -204,7 +205,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     // field names only: never the data or the password
     req.audit = { recordId: r.id, properties: { Changed: changed } };
     return { ...OK };
-  });
+  }));
 
   app.delete<{ Params: { resourceId: number } }>('/v1/resources/:resourceId', {
     config,
@@ -213,11 +214,11 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
       params: { type: 'object', properties: { resourceId: idSchema }, required: ['resourceId'] },
       response: { 200: envelopeSchema },
     },
-  }, async (req) => {
+  }, async (req) => audited(ctx, req, () => {
     const id = req.params.resourceId;
     const r = db.prepare('DELETE FROM resources WHERE id = ?').run(id);
     if (r.changes === 0) throw notFound(`no resource with id ${id}`);
     req.audit = { recordId: id };
     return { ...OK };
-  });
+  }));
 }
