@@ -87,7 +87,7 @@ _lic() {
     'templates show') words='--product --release --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'products') words='list --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'products list') words='--customer --fields --limit --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'serve') words='--db --host --port --seed --keys-file --no-profile --log-requests --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'serve') words='--db --host --port --seed --keys-file --no-profile --log-requests --auth-fail-limit --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'api') words='--method --field --input --yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'completion') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     *) words="" ;;

@@ -439,6 +439,7 @@ complete -c lic -n '__fish_seen_subcommand_from serve' -l seed -r -d 'load a dat
 complete -c lic -n '__fish_seen_subcommand_from serve' -l keys-file -r -d 'write the API keys made on this start to this file (0600) instead of stderr'
 complete -c lic -n '__fish_seen_subcommand_from serve' -l no-profile -d 'do not save the Administrator key as profile "local"'
 complete -c lic -n '__fish_seen_subcommand_from serve' -l log-requests -d 'log each request to stderr'
+complete -c lic -n '__fish_seen_subcommand_from serve' -l auth-fail-limit -r -d 'failed authentications allowed per address and window before it is refused with 429 for a while (default 5/60s; 0 = off)'
 complete -c lic -n '__fish_seen_subcommand_from serve' -l profile -r -d 'profile to use (env LIC_PROFILE; default: the default profile)'
 complete -c lic -n '__fish_seen_subcommand_from serve' -l base-url -r -d 'service URL, overriding the profile (env LIC_BASE_URL)'
 complete -c lic -n '__fish_seen_subcommand_from serve' -l output -r -a 'table json ndjson csv tsv' -d 'output format'

@@ -43,7 +43,7 @@ export interface ApiKey {
   permissions: number;
   description: string;
   createdAt: string;
-  expireDate: string;
+  expireDate: string | null;
   revoked: boolean;
   keyPrefix: string;
 }
@@ -97,7 +97,7 @@ export interface Order {
   paymentType: string;
   paymentNumber: string;
   paymentStatus: string;
-  paymentDate: string;
+  paymentDate: string | null;
   description: string;
   customerId: number;
   resellerId: number;
@@ -120,8 +120,8 @@ export interface LicenseTemplate {
   components: string[];
   assemblies: Assembly[];
   fields: { name: string; value: string }[];
-  features: { id: string; name: string; description: string; expireDate: string; key: string; data: string }[];
-  restrictions: { id: string; name: string; expireDate: string; properties: Record<string, string> }[];
+  features: { id: string; name: string; description: string; expireDate: string | null; key: string; data: string }[];
+  restrictions: { id: string; name: string; expireDate: string | null; properties: Record<string, string> }[];
 }
 
 export interface CustomerProduct {

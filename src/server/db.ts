@@ -52,9 +52,9 @@ export function migrate(db: Db): number {
   return ran;
 }
 
-/** Milliseconds since the epoch → RFC 3339 UTC with `Z` (contract §2); NULL → ''. */
-export function isoOrEmpty(ms: number | null | undefined): string {
-  return ms == null ? '' : new Date(ms).toISOString();
+/** Milliseconds since the epoch → RFC 3339 UTC with `Z`; NULL (not set) → null, never "" (contract §2). */
+export function isoOrNull(ms: number | null | undefined): string | null {
+  return ms == null ? null : new Date(ms).toISOString();
 }
 
 /** Statements per database by SQL text; bounded, since list SQL varies with the filter's shape. */

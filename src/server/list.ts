@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { isoOrEmpty } from './db.js';
+import { isoOrNull } from './db.js';
 import { badRequest } from './errors.js';
 import { compileListQuery, parseFilter, type CompareOp, type FilterNode } from './query/index.js';
 import { QueryError, type FieldSpec, type ListSpec } from './query/types.js';
@@ -53,7 +53,7 @@ export function fieldToWire(f: FieldSpec, v: unknown): unknown {
   if (f.toWire) return f.toWire(v);
   switch (f.type) {
     case 'timestamp':
-      return isoOrEmpty(v as number | null);
+      return isoOrNull(v as number | null);
     case 'bool':
       return v === 1 || v === true;
     default:

@@ -42,7 +42,7 @@ const BY_TYPE: Record<FieldSpec['type'], JsonSchema> = {
   number: { type: 'number' },
   string: { type: 'string' },
   bool: { type: 'boolean' },
-  timestamp: { type: 'string', description: 'RFC 3339 UTC with Z (contract §2)' },
+  timestamp: { type: 'string', format: 'date-time', nullable: true, description: 'RFC 3339 UTC with Z; null when not set (contract §2)' },
 };
 
 /**

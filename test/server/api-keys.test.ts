@@ -230,3 +230,11 @@ describe('no escalation (issue 8 §3): a key grants only bits it holds', () => {
     expect((await put({ id: ownId, name: 'renamed' }, writer)).status).toBe(200);
   });
 });
+
+describe('unset timestamps are null on the wire (contract §2)', () => {
+  it('a key without expiry has "expireDate": null, never ""', async () => {
+    const r = await post({ name: 'forever', permissions: 1 });
+    const raw = await http(svc, 'GET', `/v1/api-keys?filter=${encodeURIComponent(`Id = ${r.body.apiKeyId}`)}`, { key: svc.adminKey });
+    expect(raw.body.apiKeys[0].expireDate).toBeNull();
+  });
+});

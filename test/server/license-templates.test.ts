@@ -47,10 +47,12 @@ function expected(r: Row): LicenseTemplate {
     releaseId: r.release_id,
     product: { id: String(r.product_id), name: r.p_name, version: r.r_version, copyright: r.p_copyright, url: r.p_url, description: r.p_description },
     components: JSON.parse(r.components),
-    assemblies: JSON.parse(r.assemblies),
+    // a stored copy with id 0 describes no assembly record: on the wire it has no id (contract §8)
+    assemblies: JSON.parse(r.assemblies).map(({ id, ...a }: { id: number }) => (id > 0 ? { id, ...a } : a)),
     fields: JSON.parse(r.fields),
-    features: JSON.parse(r.features),
-    restrictions: JSON.parse(r.restrictions),
+    // an unset expiry is null, never "" (contract §2)
+    features: JSON.parse(r.features).map((f: { expireDate: string }) => ({ ...f, expireDate: f.expireDate || null })),
+    restrictions: JSON.parse(r.restrictions).map((x: { expireDate: string }) => ({ ...x, expireDate: x.expireDate || null })),
   };
 }
 
@@ -148,6 +150,26 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: r
       expect.objectContaining({ name: expect.any(String), version: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), publicKeyToken: expect.stringMatching(/^[0-9a-f]{16}$/) }),
     );
     expect(t.fields).toEqual(expect.arrayContaining([{ name: 'Edition', value: 'Floating' }]));
+  });
+
+  it('assemblies carry the id of an existing assembly record or none, never 0; unset expiries are null', async () => {
+    const all = await http(svc, 'GET', '/v1/assemblies?take=1000', { key: svc.adminKey });
+    const real = new Set(all.body.assemblies.map((a: { id: number }) => a.id));
+    const rels = svc.db.prepare('SELECT DISTINCT product_id, release_id FROM license_templates').all() as { product_id: number; release_id: number }[];
+    let withId = 0;
+    let without = 0;
+    for (const x of rels) {
+      const r = await http(svc, 'GET', path(x.product_id, x.release_id, '?take=1000'), { key: svc.adminKey });
+      for (const t of r.body.licenseTemplates as LicenseTemplate[]) {
+        for (const a of t.assemblies as { id?: number }[]) {
+          if ('id' in a) (withId++, expect(real.has(a.id)).toBe(true));
+          else without++;
+        }
+        for (const f of [...t.features, ...t.restrictions]) expect(f.expireDate === null || !Number.isNaN(Date.parse(f.expireDate))).toBe(true);
+      }
+    }
+    expect(withId).toBeGreaterThan(0);
+    expect(without).toBeGreaterThan(0);
   });
 
   it('select Id, Name, Product returns only those, the product object included', async () => {

@@ -46,7 +46,7 @@ function expected(r: OrderRow): Order {
     paymentType: r.payment_type,
     paymentNumber: r.payment_number,
     paymentStatus: r.payment_status,
-    paymentDate: r.payment_date === null ? '' : new Date(r.payment_date).toISOString(),
+    paymentDate: r.payment_date === null ? null : new Date(r.payment_date).toISOString(),
     description: r.description,
     customerId: r.customer_id,
     resellerId: r.reseller_id,
@@ -122,12 +122,12 @@ describe('GET /v1/customers/{customerId}/orders: records (spec Order)', () => {
     }
   });
 
-  it("paymentDate is '' for an unpaid order and RFC 3339 for a paid one", async () => {
+  it('paymentDate is null (never "") for an unpaid order and RFC 3339 for a paid one', async () => {
     const unpaid = rows('SELECT * FROM orders WHERE payment_date IS NULL LIMIT 1')[0]!;
     const paid = rows('SELECT * FROM orders WHERE payment_date IS NOT NULL LIMIT 1')[0]!;
     const a = await http(svc, 'GET', path(unpaid.customer_id, `?filter=${encodeURIComponent(`Id = ${unpaid.id}`)}`), { key: svc.adminKey });
     expect(a.body.orders).toHaveLength(1);
-    expect(a.body.orders[0].paymentDate).toBe('');
+    expect(a.body.orders[0].paymentDate).toBeNull();
     const b = await http(svc, 'GET', path(paid.customer_id, `?filter=${encodeURIComponent(`Id = ${paid.id}`)}`), { key: svc.adminKey });
     expect(b.body.orders[0].paymentDate).toMatch(RFC3339_Z);
     expect(Date.parse(b.body.orders[0].paymentDate)).toBe(paid.payment_date);

@@ -13,6 +13,20 @@ function jsonArray(v: unknown): unknown[] {
   return parsed;
 }
 
+/** Template assemblies: a copy with id 0 describes no assembly record, so it carries no id at all (contract §8). */
+function templateAssemblies(v: unknown): unknown[] {
+  return jsonArray(v).map((a) => {
+    if (!a || typeof a !== 'object') return a;
+    const { id, ...rest } = a as { id?: unknown };
+    return typeof id === 'number' && id > 0 ? { id, ...rest } : rest;
+  });
+}
+
+/** Features and restrictions: an expiry that is not set is null, never "" (contract §2). */
+function withNullExpiry(v: unknown): unknown[] {
+  return jsonArray(v).map((x) => (x && typeof x === 'object' && (x as { expireDate?: unknown }).expireDate === '' ? { ...x, expireDate: null } : x));
+}
+
 /** A JSON object built in SQL (`json_object`) → the object. */
 const jsonObject = (v: unknown): unknown => JSON.parse(String(v));
 
@@ -45,10 +59,10 @@ export const licenseTemplateSource: ListSource = {
         toWire: jsonObject,
       },
       { name: 'components', column: 't.components', type: 'string', queryable: false, toWire: jsonArray },
-      { name: 'assemblies', column: 't.assemblies', type: 'string', queryable: false, toWire: jsonArray },
+      { name: 'assemblies', column: 't.assemblies', type: 'string', queryable: false, toWire: templateAssemblies },
       { name: 'fields', column: 't.fields', type: 'string', queryable: false, toWire: jsonArray },
-      { name: 'features', column: 't.features', type: 'string', queryable: false, toWire: jsonArray },
-      { name: 'restrictions', column: 't.restrictions', type: 'string', queryable: false, toWire: jsonArray },
+      { name: 'features', column: 't.features', type: 'string', queryable: false, toWire: withNullExpiry },
+      { name: 'restrictions', column: 't.restrictions', type: 'string', queryable: false, toWire: withNullExpiry },
     ],
     defaultSort: [{ name: 'id', desc: false }],
   },
@@ -58,6 +72,7 @@ export const licenseTemplateSource: ListSource = {
 export const LICENSE_TEMPLATE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
 
 const str = { type: 'string' } as const;
+const nullableTime = { type: 'string', format: 'date-time', nullable: true } as const;
 const strings = (names: string[]) => Object.fromEntries(names.map((n) => [n, str]));
 
 /** JSON schema of a LicenseTemplate on the wire (spec LicenseTemplate). */
@@ -76,7 +91,7 @@ export const licenseTemplateSchema = recordSchema('LicenseTemplate', licenseTemp
     items: {
       type: 'object',
       properties: {
-        id: { type: 'integer' },
+        id: { type: 'integer', minimum: 1, description: 'the assembly record this describes; absent when there is none' },
         ...strings(['name', 'version', 'culture', 'publicKeyToken']),
         mappingFileId: { type: 'integer' },
         debugSymbolsKey: str,
@@ -84,12 +99,12 @@ export const licenseTemplateSchema = recordSchema('LicenseTemplate', licenseTemp
     },
   },
   fields: { type: 'array', items: { type: 'object', properties: strings(['name', 'value']) } },
-  features: { type: 'array', items: { type: 'object', properties: strings(['id', 'name', 'description', 'expireDate', 'key', 'data']) } },
+  features: { type: 'array', items: { type: 'object', properties: { ...strings(['id', 'name', 'description', 'key', 'data']), expireDate: nullableTime } } },
   restrictions: {
     type: 'array',
     items: {
       type: 'object',
-      properties: { ...strings(['id', 'name', 'expireDate']), properties: { type: 'object', additionalProperties: str } },
+      properties: { ...strings(['id', 'name']), expireDate: nullableTime, properties: { type: 'object', additionalProperties: str } },
     },
   },
 });

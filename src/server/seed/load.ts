@@ -35,8 +35,8 @@ function ms(text: string): number {
 }
 
 /** Ms since the epoch, or NULL for '' / absent. */
-function msOrNull(text: string | undefined): number | null {
-  return text === undefined || text === '' ? null : ms(text);
+function msOrNull(text: string | null | undefined): number | null {
+  return text === undefined || text === null || text === '' ? null : ms(text);
 }
 
 /**

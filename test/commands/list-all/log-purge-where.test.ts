@@ -32,8 +32,8 @@ describe('log purge --where', () => {
     expect(r.prompts[0]).toContain(`delete 300 log entries before 2025-01-01T00:30:00.000Z matching Level = "Debug"`);
     expect(r.stdout).toMatch(/deletedLogCount\s+300/);
     expect(count("level = 'Debug' AND time_stamp < ?", CUT_MS)).toBe(0);
-    // the rest is still there, plus the purge's own audit entry (contract §6)
-    expect(count('1')).toBe(total - 300 + 1);
+    // the rest is still there, plus the purge's two audit entries: before it starts and after (contract §6)
+    expect(count('1')).toBe(total - 300 + 2);
     // the count asked with the same criteria and take=0
     const [get, del] = requests(r.stderr);
     expect(get).toMatch(/^GET \?/);

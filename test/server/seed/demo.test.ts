@@ -137,7 +137,7 @@ describe('buildDemoDataset', () => {
       const paid = ['Paid', 'PartiallyPaid', 'Refunded'].includes(o.paymentStatus);
       expect(o.paymentDate !== '').toBe(paid);
       expect(o.paymentNumber !== '').toBe(paid);
-      if (paid) expect(ms(o.paymentDate)).toBeGreaterThanOrEqual(created);
+      if (paid) expect(ms(o.paymentDate!)).toBeGreaterThanOrEqual(created);
       if (o.paymentType === 'PurchaseOrder') expect(o.purchaseOrder).not.toBe('');
       expect(o.description).not.toBe('');
     }

@@ -75,7 +75,7 @@ describe('loadDataset', () => {
     expect(row(unpaid.id).payment_date).toBeNull();
     expect(row(paid.id)).toMatchObject({
       order_number: paid.orderNumber,
-      payment_date: Date.parse(paid.paymentDate),
+      payment_date: Date.parse(paid.paymentDate!),
       created_at: Date.parse(paid.createdAt),
       updated_at: Date.parse(paid.updatedAt),
       total: paid.total,
