@@ -48,7 +48,43 @@ function describeValidation(
 }
 
 type TextValidator = ((data: unknown) => boolean) & { errors?: unknown };
-const PLAIN = { integer: /^-?\d+$/, boolean: /^(true|false)$/ } as const;
+// canonical decimals only: no leading zeros (`01`), no sign on zero (contract §2)
+const PLAIN = { integer: /^(0|-?[1-9]\d*)$/, boolean: /^(true|false)$/ } as const;
+
+/** Plain JSON.parse accepts it: valid JSON (then a refusal of the secure parser means a prototype key). */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The dotted path (`resource.name`) of the first string of a JSON body whose bytes are
+ * not UTF-8, found by decoding leniently (bad bytes → U+FFFD) and looking for U+FFFD;
+ * undefined when the body is not JSON even then (the bad bytes sit outside any string).
+ */
+function fieldWithInvalidUtf8(body: Buffer): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const walk = (v: unknown, path: string): string | undefined => {
+    if (typeof v === 'string') return v.includes('\uFFFD') ? path : undefined;
+    if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        const found = (k.includes('\uFFFD') ? (path ? `${path}.${k}` : k) : undefined) ?? walk(x, path ? `${path}.${k}` : k);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  return walk(value, '');
+}
 
 /**
  * Query strings and path params arrive as text, and ajv's coercion is lenient (`1e3`,
@@ -63,7 +99,7 @@ function strictText(validate: TextValidator, schema: unknown): TextValidator {
     for (const [name, p] of props) {
       const v = (data as Record<string, unknown> | null)?.[name];
       if (typeof v === 'string' && !PLAIN[p.type].test(v)) {
-        wrapped.errors = [{ instancePath: `/${name}`, keyword: 'type', params: {}, message: p.type === 'integer' ? `must be integer (decimal digits), got "${v.slice(0, 40)}"` : `must be boolean (true or false), got "${v.slice(0, 40)}"` }];
+        wrapped.errors = [{ instancePath: `/${name}`, keyword: 'type', params: {}, message: p.type === 'integer' ? `must be integer (decimal digits without leading zeros), got "${v.slice(0, 40)}"` : `must be boolean (true or false), got "${v.slice(0, 40)}"` }];
         return false;
       }
     }
@@ -87,6 +123,33 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // path parameters up to contract §9's 256-character codes, plus room for a too-long id to reach its 400
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     return503OnClosing: true,
+  });
+
+  // JSON bodies: an empty one is fine where no body is expected (GET, DELETE: several HTTP
+  // clients send `content-type: application/json` with nothing); bytes that are not UTF-8
+  // are a 400 naming the field (never stored as U+FFFD); a __proto__ / constructor.prototype
+  // key is a 400 saying so (fastify's default parser refuses them as "not JSON").
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+    if (body.length === 0) {
+      if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE') return done(null, undefined);
+      return done(new ApiFailure(400, Code.INVALID_ARGUMENT, 'request body is empty; expected a JSON object'), undefined);
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    } catch {
+      const field = fieldWithInvalidUtf8(body);
+      return done(new ApiFailure(400, Code.INVALID_ARGUMENT, `${field ?? 'request body'} is not valid UTF-8`, field ? [{ field, reason: 'not valid UTF-8' }] : undefined), undefined);
+    }
+    defaultJson(req, text, (err, value) => {
+      // the default parser (secure-json-parse) refuses prototype keys with its generic "not valid JSON"
+      if (err && isJson(text)) {
+        return done(new ApiFailure(400, Code.INVALID_ARGUMENT, 'request body has a "__proto__" or "constructor.prototype" key, which is not allowed'), undefined);
+      }
+      done(err, value);
+    });
   });
 
   // Query strings and path params are text: coerce to the schema's types. Bodies are

@@ -7,7 +7,7 @@ describe('query and path numbers are plain decimal digits', () => {
   beforeAll(async () => (svc = await startTestService()));
   afterAll(() => svc.close());
 
-  for (const bad of ['1e3', '0x10', '+5', '1.0', '%207', '010x']) {
+  for (const bad of ['1e3', '0x10', '+5', '1.0', '%207', '010x', '01', '007', '-0']) {
     it(`DELETE /v1/api-keys/${bad} is 400 naming apiKeyId`, async () => {
       const r = await http(svc, 'DELETE', `/v1/api-keys/${bad}`, { key: svc.adminKey });
       expect(r.status).toBe(400);

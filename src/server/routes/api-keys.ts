@@ -82,10 +82,12 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
           apiKey: {
             type: 'object',
             required: ['permissions'],
-            properties: { ...apiKeyFields, id: { type: 'integer' }, revoked: { type: 'boolean' } },
+            // an insert ignores an id (the service assigns ids) and takes no `revoked`: a key is born usable (contract §4)
+            properties: { ...apiKeyFields, id: { type: 'integer', description: 'on insert: ignored (the service assigns ids)' } },
             additionalProperties: false,
           },
         },
+        additionalProperties: false,
       },
     },
   }, async (req) => audited(ctx, req, () => {
@@ -102,7 +104,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
         const r = db.prepare(
           `INSERT INTO api_keys (name, owner_id, permissions, description, created_at, expire_date, revoked, key_prefix, key_hash)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(k.name ?? '', ownerId, k.permissions, k.description ?? '', now, expire, k.revoked ? 1 : 0, keyPrefix(key), hashApiKey(key));
+        ).run(k.name ?? '', ownerId, k.permissions, k.description ?? '', now, expire, 0, keyPrefix(key), hashApiKey(key));
         const id = Number(r.lastInsertRowid);
         req.audit = { recordId: id };
         ctx.invalidateKeys();
@@ -129,6 +131,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
             additionalProperties: false,
           },
         },
+        additionalProperties: false,
       },
     },
   }, async (req) => audited(ctx, req, () => {

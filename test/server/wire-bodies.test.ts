@@ -1,0 +1,90 @@
+/**
+ * Bodies at the edges (issue 8 §4): empty bodies where none is expected, prototype
+ * keys, bytes that are not UTF-8, unknown top-level fields, and what an insert ignores.
+ * Raw bytes go through node:http so nothing re-encodes them on the way.
+ */
+import { request as rawRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, startTestService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+beforeAll(async () => (svc = await startTestService()));
+afterAll(() => svc.close());
+
+/** One request with exactly these body bytes and headers. */
+function send(method: string, path: string, body: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(svc.url + path);
+    const req = rawRequest(
+      { host: u.hostname, port: u.port, method, path: u.pathname + u.search, headers: { 'x-api-key': svc.adminKey, 'content-length': String(body.length), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('empty bodies', () => {
+  it('DELETE and GET with content-type application/json and no body are served', async () => {
+    const made = await http(svc, 'POST', '/v1/assemblies', { key: svc.adminKey, body: { assembly: { name: 'EmptyBody', version: '1.0.0.0' } } });
+    const del = await send('DELETE', `/v1/assemblies/${made.body.assemblyId}`, Buffer.alloc(0), json);
+    expect(del).toMatchObject({ status: 200, body: { success: true } });
+    expect((await send('GET', '/v1/assemblies?take=1', Buffer.alloc(0), json)).status).toBe(200);
+  });
+
+  it('POST with an empty JSON body is still a 400 saying so', async () => {
+    const r = await send('POST', '/v1/assemblies', Buffer.alloc(0), json);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('request body is empty; expected a JSON object');
+  });
+});
+
+describe('hostile keys and bytes', () => {
+  it('a __proto__ key is a 400 that says so, not "not valid JSON"', async () => {
+    for (const body of ['{"assembly":{"name":"x","__proto__":{"admin":true}}}', '{"__proto__":{"x":1},"assembly":{"name":"x"}}', '{"assembly":{"name":"x","constructor":{"prototype":{"x":1}}}}']) {
+      const r = await send('POST', '/v1/assemblies', Buffer.from(body), json);
+      expect(r.status, body).toBe(400);
+      expect(r.body.code).toBe(3);
+      expect(r.body.message).toBe('request body has a "__proto__" or "constructor.prototype" key, which is not allowed');
+    }
+  });
+
+  it('bytes that are not UTF-8 are a 400 naming the field, and nothing is stored', async () => {
+    const before = svc.db.prepare('SELECT count(*) FROM resources').pluck().get();
+    const body = Buffer.concat([Buffer.from('{"resource":{"name":"ok","description":"caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);
+    const r = await send('POST', '/v1/resources', body, json);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('resource.description is not valid UTF-8');
+    expect(r.body.details).toEqual([{ field: 'resource.description', reason: 'not valid UTF-8' }]);
+    expect(svc.db.prepare('SELECT count(*) FROM resources').pluck().get()).toBe(before);
+    // a real U+FFFD, correctly encoded, is just a character
+    const ok = await send('POST', '/v1/resources', Buffer.from('{"resource":{"name":"fffd \uFFFD"}}'), json);
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('/v1/api-keys bodies', () => {
+  it('unknown top-level fields are refused like on every other body', async () => {
+    const r = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { permissions: 1 }, extra: 1 } });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('extra is not a known field');
+    const u = await http(svc, 'PUT', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { id: 1, name: 'x' }, extra: 1 } });
+    expect(u.status).toBe(400);
+  });
+
+  it('an insert ignores an id and takes no revoked (a key is born usable)', async () => {
+    const r = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { id: 999, permissions: 1 } } });
+    expect(r.status).toBe(200);
+    expect(r.body.apiKeyId).not.toBe(999);
+    const revoked = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { permissions: 1, revoked: true } } });
+    expect(revoked.status).toBe(400);
+    expect(revoked.body.message).toBe('apiKey.revoked is not a known field');
+  });
+});
