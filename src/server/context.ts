@@ -20,6 +20,8 @@ export interface ServiceContext {
   generateKey: () => string;
   /** forget cached key lookups; call after any change to api_keys or users */
   invalidateKeys: () => void;
+  /** a resource password → the form stored at rest (sealed with the key outside the database; secrets.ts) */
+  sealSecret: (plain: string) => string;
 }
 
 declare module 'fastify' {

@@ -8,10 +8,12 @@ import { buildApp, type LogSink } from './app.js';
 import type { AuthFailLimit } from './auth-guard.js';
 import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
 import { openDatabase, type Db } from './db.js';
+import { openSecrets, type SecretKeySource } from './secrets.js';
 
 export { buildApp } from './app.js';
 export { openDatabase } from './db.js';
 export { generateApiKey, hashApiKey } from './auth.js';
+export { SecretKeyError } from './secrets.js';
 export { parseAuthFailLimit, DEFAULT_AUTH_FAIL_LIMIT, type AuthFailLimit } from './auth-guard.js';
 
 export interface StartOptions {
@@ -27,6 +29,8 @@ export interface StartOptions {
   logger?: boolean | LogSink;
   /** the failed-authentication guard; default 5 failures per 60 s, limit 0 = off */
   authFailLimit?: AuthFailLimit;
+  /** LIC_SECRET_KEY: the key that seals resource passwords (base64/hex, 32 bytes); default a `<db>.key` file beside the database */
+  secretKey?: string;
 }
 
 export interface IssuedKey {
@@ -45,6 +49,8 @@ export interface RunningService {
   issuedKeys: IssuedKey[];
   /** true when `seed` was given but the database already held data, so nothing was loaded */
   seedSkipped: boolean;
+  /** where the key sealing resource passwords came from (a file made on this start: tell the user to back it up) */
+  secretKeySource: SecretKeySource;
   /** true when `key` is a (not necessarily valid) API key stored in this database */
   ownsKey(key: string): boolean;
   /** stops accepting, finishes in-flight requests, closes the database */
@@ -71,7 +77,7 @@ function bootstrap(db: Db, now: Date, generateKey: () => string): IssuedKey {
   return { userId: 'admin', role: 'Administrator', name: 'bootstrap', key };
 }
 
-async function seedDatabase(db: Db, seed: string, now: Date, generateKey: () => string): Promise<IssuedKey[]> {
+async function seedDatabase(db: Db, seed: string, now: Date, generateKey: () => string, sealSecret: (plain: string) => string): Promise<IssuedKey[]> {
   const { parseDataset, DatasetError } = await import('./seed/dataset.js');
   const { loadDataset } = await import('./seed/load.js');
   let dataset;
@@ -92,7 +98,7 @@ async function seedDatabase(db: Db, seed: string, now: Date, generateKey: () => 
       throw e;
     }
   }
-  const { keys } = loadDataset(db, dataset, { now, hashKey: hashApiKey, generateKey });
+  const { keys } = loadDataset(db, dataset, { now, hashKey: hashApiKey, generateKey, sealSecret });
   return keys.map((k) => ({ userId: k.userId, role: k.role, name: k.name, key: k.key }));
 }
 
@@ -107,14 +113,16 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const db = openDatabase(opts.dbPath);
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp({ db, now, generateKey, logger: opts.logger, authFailLimit: opts.authFailLimit });
+    const secrets = openSecrets(db, opts.dbPath, opts.secretKey);
+    const sealSecret = (plain: string) => secrets.box.seal(plain);
+    app = await buildApp({ db, now, generateKey, sealSecret, logger: opts.logger, authFailLimit: opts.authFailLimit });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     // Keys are made only once the port is ours: the first start's keys are shown only by
     // this start, so a failed listen (EADDRINUSE) must not use them up.
     let issuedKeys: IssuedKey[] = [];
     let seedSkipped = false;
     if (isEmpty(db)) {
-      issuedKeys = opts.seed ? await seedDatabase(db, opts.seed, now(), generateKey) : [bootstrap(db, now(), generateKey)];
+      issuedKeys = opts.seed ? await seedDatabase(db, opts.seed, now(), generateKey, sealSecret) : [bootstrap(db, now(), generateKey)];
     } else if (opts.seed) {
       seedSkipped = true;
     }
@@ -130,6 +138,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       url,
       issuedKeys,
       seedSkipped,
+      secretKeySource: secrets.source,
       ownsKey: (key: string) => db.prepare('SELECT 1 FROM api_keys WHERE key_hash = ?').pluck().get(hashApiKey(key)) !== undefined,
       async close() {
         if (closed) return;

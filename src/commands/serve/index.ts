@@ -53,7 +53,7 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true });
   let svc;
   try {
-    svc = await startService({ dbPath, host: opts.host, port: opts.port, seed: opts.seed, now: ctx.now, authFailLimit, logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false });
+    svc = await startService({ dbPath, host: opts.host, port: opts.port, seed: opts.seed, now: ctx.now, authFailLimit, secretKey: ctx.env.LIC_SECRET_KEY || undefined, logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false });
   } catch (e) {
     if (e instanceof SeedError) throw new UsageError(e.message);
     const code = (e as { code?: string }).code;
@@ -70,6 +70,9 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   });
   try {
     rt.out.info(`lic serve: listening on ${svc.url} (database ${dbPath}); Ctrl-C stops it`);
+    if (svc.secretKeySource.created) {
+      rt.out.warn(`lic serve: resource passwords are encrypted with the key in ${svc.secretKeySource.path} (0600): back it up apart from the database; without it they can't be recovered`);
+    }
     if (svc.seedSkipped) rt.out.warn(`lic serve: --seed ignored: the database ${dbPath} already holds data (use a new --db)`);
     if (svc.issuedKeys.length > 0) {
       // These keys exist only now: whatever goes wrong saving them, they must reach the user.

@@ -154,7 +154,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     const res = db.prepare(
       `INSERT INTO resources (name, type, code, description, source, password, created_at, updated_at, data, data_format)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(r.name, r.type ?? '', r.code ?? '', r.description ?? '', r.source ?? '', r.password ?? '', now, now, data, r.dataFormat ?? '');
+    ).run(r.name, r.type ?? '', r.code ?? '', r.description ?? '', r.source ?? '', ctx.sealSecret(r.password ?? ''), now, now, data, r.dataFormat ?? '');
     const id = Number(res.lastInsertRowid);
     req.audit = { recordId: id };
     return { ...OK, resourceId: id };
@@ -194,7 +194,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     if (r.description !== undefined) set('description', 'description', r.description);
     if (r.source !== undefined) set('source', 'source', r.source);
     // the password reads back as "": a record sent back unchanged must not wipe it
-    if (r.password !== undefined && r.password !== '') set('password', 'password', r.password);
+    if (r.password !== undefined && r.password !== '') set('password', 'password', ctx.sealSecret(r.password));
     if (data !== undefined) set('data', 'data', data);
     if (r.dataFormat !== undefined) set('dataFormat', 'data_format', r.dataFormat);
     if (sets.length > 0) {

@@ -15,6 +15,8 @@ export interface LoadOptions {
   hashKey: (key: string) => string;
   /** A new full key (`api_` + 24 of [a-z0-9] from a CSPRNG), for keys without `key`. */
   generateKey: () => string;
+  /** Plain resource password → its stored (sealed) form (secrets.ts); absent: stored as given. */
+  sealSecret?: (plain: string) => string;
 }
 
 /** An installed API key with its full secret, for printing once. */
@@ -61,7 +63,7 @@ export function loadDataset(db: Db, dataset: Dataset, opts: LoadOptions): { keys
       const created = r.createdAt === undefined ? now : ms(r.createdAt);
       const updated = r.updatedAt === undefined ? created : ms(r.updatedAt);
       insResource.run(
-        r.id ?? null, r.name, r.type, r.code, r.description, r.source, r.password,
+        r.id ?? null, r.name, r.type, r.code, r.description, r.source, opts.sealSecret ? opts.sealSecret(r.password) : r.password,
         created, updated, Buffer.from(r.data, 'base64'), r.dataFormat,
       );
     }
