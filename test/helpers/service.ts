@@ -1,4 +1,5 @@
 import { startService, type AuthFailLimit, type RunningService } from '../../src/server/index.js';
+import { secretBox } from '../../src/server/secrets.js';
 
 export interface TestService extends RunningService {
   /** the Administrator key made on first start (permissions 7) */
@@ -6,12 +7,20 @@ export interface TestService extends RunningService {
 }
 
 /** Starts the real reference service on 127.0.0.1:0 over an in-memory database (failed-authentication guard off unless `authFailLimit` is given). */
+/** The key test services seal resource passwords with (LIC_SECRET_KEY), so a test can check what was stored. */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 0x5a).toString('base64');
+
+/** A stored resource password (sealed, `enc:v1:…`) opened with TEST_SECRET_KEY; "" stays "". */
+export function openStoredSecret(stored: string): string {
+  return secretBox(Buffer.from(TEST_SECRET_KEY, 'base64')).open(stored);
+}
+
 export async function startTestService(opts: { seed?: string; now?: () => Date; authFailLimit?: AuthFailLimit } = {}): Promise<TestService> {
   // The failed-authentication guard is off unless a test asks for it: a test file shares
   // one service and makes deliberate 401s from one address, which the guard (tested in
   // test/server/auth-guard.test.ts, and on in every spawned `lic serve`) would block.
   const authFailLimit = opts.authFailLimit ?? { limit: 0, windowMs: 60_000 };
-  const svc = await startService({ dbPath: ':memory:', port: 0, seed: opts.seed, now: opts.now, authFailLimit });
+  const svc = await startService({ dbPath: ':memory:', port: 0, seed: opts.seed, now: opts.now, authFailLimit, secretKey: TEST_SECRET_KEY });
   const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
   if (!admin) throw new Error('no Administrator key issued');
   return Object.assign(svc, { adminKey: admin.key });

@@ -1,7 +1,7 @@
 /** `/v1/resources` over raw HTTP: spec Resources; contract §1-§3, §7, §9. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http, openStoredSecret, startTestService, type TestService } from '../helpers/service.js';
 import { itChecksAccess } from '../helpers/access.js';
 
 let svc: TestService;
@@ -30,7 +30,8 @@ async function create(fields: Record<string, unknown> = {}): Promise<number> {
   return r.body.resourceId;
 }
 const count = async () => (await list(q({ take: 0 }))).body.totalResourcesCount as number;
-const storedPassword = (id: number) => svc.db.prepare('SELECT password FROM resources WHERE id = ?').pluck().get(id);
+/** The password as stored, opened with the test key: what the service keeps (sealed at rest) */
+const storedPassword = (id: number) => openStoredSecret(svc.db.prepare('SELECT password FROM resources WHERE id = ?').pluck().get(id) as string);
 
 describe('roles and permission bits (contract §3)', () => {
   itChecksAccess({
@@ -76,7 +77,8 @@ describe('insert and list', () => {
     });
     const stored = svc.db.prepare('SELECT data, password FROM resources WHERE id = ?').get(r.body.resourceId) as { data: Buffer; password: string };
     expect(Buffer.compare(stored.data, bytes)).toBe(0);
-    expect(stored.password).toBe('hunter2');
+    expect(stored.password).toMatch(/^enc:v1:/);
+    expect(openStoredSecret(stored.password)).toBe('hunter2');
   });
 
   it('only name is required: the rest default to "" and empty data', async () => {

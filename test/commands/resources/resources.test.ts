@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http, openStoredSecret, startTestService, type TestService } from '../../helpers/service.js';
 import { MAX_DATA_BYTES } from '../../../src/commands/resources/input.js';
 import { runCliBytes } from './run-bytes.js';
 
@@ -32,10 +32,13 @@ afterAll(async () => {
 let seq = 0;
 const unique = (p = 'r') => `${p}-${++seq}`;
 const count = () => svc.db.prepare('SELECT count(*) FROM resources').pluck().get() as number;
-const storedRow = (id: number) =>
-  svc.db.prepare('SELECT name, type, code, description, source, password, data, data_format AS dataFormat FROM resources WHERE id = ?').get(id) as
+/** A resource as stored, its password opened with the test key (it is sealed at rest) */
+const storedRow = (id: number) => {
+  const row = svc.db.prepare('SELECT name, type, code, description, source, password, data, data_format AS dataFormat FROM resources WHERE id = ?').get(id) as
     | { name: string; type: string; code: string; description: string; source: string; password: string; data: Buffer; dataFormat: string }
     | undefined;
+  return row && { ...row, password: openStoredSecret(row.password) };
+};
 
 /** `lic resources create ... -o json` → the new id. */
 async function createVia(args: string[], o: { stdin?: string } = {}): Promise<number> {
