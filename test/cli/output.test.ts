@@ -94,7 +94,9 @@ describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoure
   });
 
   it('a revoked key is red in a coloured table', async () => {
-    const made = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'gone', permissions: 1, revoked: true } } });
+    // an insert takes no `revoked` (a key is born usable): revoke it after
+    const made = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'gone', permissions: 1 } } });
+    await http(svc, 'PUT', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { id: made.body.apiKeyId, revoked: true } } });
     const r = await lic(['keys', 'list'], { tty: true });
     expect(r.stdout).toContain('\u001b[31myes\u001b[39m');
     await http(svc, 'DELETE', `/v1/api-keys/${made.body.apiKeyId}`, { key: svc.adminKey });
