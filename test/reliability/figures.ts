@@ -1,0 +1,21 @@
+/**
+ * Figures of the reliability suite: each tier records what it counted and measured;
+ * scripts/reliability-report.mjs turns them into bench/reliability.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const DIR = fileURLToPath(new URL('../../bench/reliability/', import.meta.url));
+
+/** Writes `figures` of tier `name` (bench/reliability/<name>.json), replacing the last run's. */
+export function recordFigures(name: string, title: string, figures: Record<string, string | number>): void {
+  mkdirSync(DIR, { recursive: true });
+  writeFileSync(`${DIR}${name}.json`, `${JSON.stringify({ title, at: new Date().toISOString(), node: process.version, figures }, null, 2)}\n`);
+}
+
+/** A histogram of values: `{ "200": 12, "404": 3 }`, keys sorted. */
+export function histogram(values: Iterable<number | string>): Record<string, number> {
+  const h: Record<string, number> = {};
+  for (const v of values) h[String(v)] = (h[String(v)] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(h).sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })));
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+/** The reliability suite (`npm run test:reliability`): bounded fuzz, matrix, concurrency and crash tiers; figures → bench/reliability.md. */
+export default defineConfig({
+  test: {
+    include: ['test/reliability/**/*.test.ts'],
+    setupFiles: ['test/helpers/setup.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // one tier at a time: the concurrency and crash tiers measure, and 2 cores are few
+    fileParallelism: false,
+  },
+});
