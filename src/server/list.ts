@@ -44,7 +44,7 @@ export const listQuerySchema = {
   select: { type: 'string', maxLength: 4096 },
   filter: { type: 'string', maxLength: 4096 },
   sort: { type: 'string', maxLength: 4096 },
-  take: { type: 'integer', minimum: 0, maximum: TAKE_MAX },
+  take: { type: 'integer', minimum: 0, maximum: TAKE_MAX, default: TAKE_DEFAULT },
   skip: { type: 'integer', minimum: 0, maximum: 2147483647 },
 } as const;
 

@@ -54,10 +54,14 @@ export function recordSchema(title: string, fields: readonly FieldSpec[], extra:
   const properties: Record<string, JsonSchema> = {};
   for (const f of fields) {
     const x = extra[f.name];
-    properties[f.name] = typeof x === 'object' ? x : typeof x === 'string' ? { ...BY_TYPE[f.type], description: x } : BY_TYPE[f.type]!;
+    const base = f.name === 'id' ? { ...BY_TYPE[f.type], minimum: 1 } : BY_TYPE[f.type]!;
+    properties[f.name] = typeof x === 'object' ? x : typeof x === 'string' ? { ...base, description: x } : base;
   }
   return { type: 'object', title, properties };
 }
+
+/** A reply carrying the envelope alone (update, delete). */
+export const envelopeSchema = { type: 'object', description: 'Success: the envelope alone', properties: envelopeProperties } as const;
 
 /** A list reply (spec, Common rules §3): envelope, the named array, and the total field when the list has one. */
 export function listResponse(arrayName: string, totalName: string | undefined, item: JsonSchema): JsonSchema {
@@ -67,7 +71,7 @@ export function listResponse(arrayName: string, totalName: string | undefined, i
     properties: {
       ...envelopeProperties,
       [arrayName]: { type: 'array', items: item },
-      ...(totalName ? { [totalName]: { type: 'integer' } } : {}),
+      ...(totalName ? { [totalName]: { type: 'integer', minimum: 0 } } : {}),
     },
   };
 }
@@ -89,6 +93,45 @@ function tagOf(url: string): string {
   return url.split('/')[2] ?? 'Other';
 }
 
+/** operationId and summary of every operation, by `METHOD path` (spec, Endpoints). */
+const OPERATIONS: Record<string, [operationId: string, summary: string]> = {
+  'GET /v1/api-keys': ['listApiKeys', 'List API keys (never the keys themselves: their prefix)'],
+  'POST /v1/api-keys': ['insertApiKey', 'Create an API key; the reply carries the key, this once'],
+  'PUT /v1/api-keys': ['updateApiKey', 'Update an API key: only the fields present change'],
+  'DELETE /v1/api-keys/:apiKeyId': ['deleteApiKey', 'Delete an API key'],
+  'GET /v1/resources': ['listResources', 'List resources'],
+  'POST /v1/resources': ['insertResource', 'Insert a resource'],
+  'PUT /v1/resources': ['updateResource', 'Update a resource: only the fields present change'],
+  'DELETE /v1/resources/:resourceId': ['deleteResource', 'Delete a resource'],
+  'GET /v1/assemblies': ['listAssemblies', 'List assemblies'],
+  'POST /v1/assemblies': ['insertAssembly', 'Insert an assembly'],
+  'PUT /v1/assemblies': ['updateAssembly', 'Update an assembly: only the fields present change'],
+  'DELETE /v1/assemblies/:assemblyId': ['deleteAssembly', 'Delete an assembly'],
+  'GET /v1/log': ['listLogEntries', 'List log entries, newest first'],
+  'GET /v1/logs': ['listLogEntriesAlias', 'List log entries (alias of /v1/log used by the original\'s examples)'],
+  'DELETE /v1/log': ['purgeLog', 'Delete log entries: one by id, by filter and dates, or all'],
+  'GET /v1/customers/:customerId/orders': ['listCustomerOrders', 'List the orders of a customer'],
+  'GET /v1/products/:productId/releases/:releaseId/license-templates': ['listLicenseTemplates', 'List the license templates of a product release'],
+  'GET /v1/customer/:customerCode/products': ['listCustomerProducts', 'List the products of the calling customer'],
+};
+
+/** The failure statuses an operation can answer (contract §1), each with the envelope of errorSchema. */
+function errorResponses(method: string, url: string): Record<string, JsonSchema> {
+  const e = (description: string) => ({ ...errorSchema, description });
+  const out: Record<string, JsonSchema> = {
+    '400': e('Bad input: malformed JSON, a wrong type, an unknown field, a bad filter/sort/select, an id outside int32 (code 3)'),
+    '401': e('No x-api-key, or an unknown, revoked or expired key (code 16)'),
+    '403': e('The owner\'s role may not call this, or the key lacks the method\'s permission bit (code 7)'),
+  };
+  const hasIdOrPath = url.includes(':') || method === 'PUT';
+  if (hasIdOrPath) out['404'] = e('The id, customer, product or release does not exist (code 5)');
+  if ((method === 'POST' || method === 'PUT') && /resources|assemblies/.test(url)) out['409'] = e('A unique name or code is taken (code 6)');
+  if (method === 'POST' || method === 'PUT') out['413'] = e('The body is larger than 10 MiB (code 8)');
+  out['429'] = e('Too many requests, or too many failed authentications from this address; see Retry-After (code 8)');
+  out['500'] = SERVER_ERROR;
+  return out;
+}
+
 /**
  * Adds to a route's schema, for the document only (the copy fastify validates with is
  * untouched): tag, the `x-api-key` requirement and `x-roles` for routes with a role list
@@ -104,11 +147,13 @@ const transform: SwaggerTransform = ({ schema, url, route }) => {
   const rule = `Roles: ${roles.join(', ')}. The API key needs the ${BIT_NAME[permissionFor(method)]} permission (contract §3).`;
   const response = { ...((s.response as JsonSchema | undefined) ?? {}) };
   response['200'] ??= { type: 'object', description: 'Success: the envelope and the fields of this endpoint', properties: envelopeProperties, additionalProperties: true };
-  response['4XX'] ??= errorSchema;
-  response['5XX'] ??= SERVER_ERROR;
+  Object.assign(response, { ...errorResponses(method, route.url), ...response });
+  const [operationId, summary] = OPERATIONS[`${method} ${route.url}`] ?? [];
   return {
     schema: {
       ...s,
+      ...(operationId ? { operationId } : {}),
+      summary: (s.summary as string | undefined) ?? summary,
       description: s.description ? `${String(s.description)}\n\n${rule}` : rule,
       security: [{ apiKey: [] }],
       'x-roles': [...roles],
@@ -129,11 +174,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: 'Licensing management API (lic serve)',
         version: API_VERSION,
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
         description:
           'Management interface of a software-licensing service: API keys, resources, assemblies, the log, ' +
           'customer orders, license templates of a release, and the products of a customer. Every body is ' +
           'JSON with the envelope success/code/message. List endpoints take select, filter, sort, take, skip.',
       },
+      servers: [{ url: 'http://127.0.0.1:8765', description: 'lic serve on its default address (`lic serve --port` moves it)' }],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key `api_` + 24 of [a-z0-9] (contract §3)' },

@@ -145,7 +145,37 @@ describe('GET /openapi.json', () => {
 
   it('documents the failure envelope of contract §1', () => {
     const op = doc.paths['/v1/customers/{customerId}/orders'].get;
-    const err = op.responses['4XX'].content['application/json'].schema;
-    expect(Object.keys(err.properties)).toEqual(expect.arrayContaining(['success', 'code', 'message', 'details']));
+    // each status the contract lists for it, by number
+    for (const status of ['400', '401', '403', '404', '429']) {
+      const err = op.responses[status].content['application/json'].schema;
+      expect(Object.keys(err.properties)).toEqual(expect.arrayContaining(['success', 'code', 'message', 'details']));
+    }
+  });
+});
+
+describe('lint (issue 8 §6)', () => {
+  it("passes Redocly's recommended rules with zero problems, warnings included", async () => {
+    const { lintFromString, createConfig } = await import('@redocly/openapi-core');
+    const r = await http(svc, 'GET', '/openapi.json');
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(r.body), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} ${p.location?.[0]?.pointer ?? ''}`)).toEqual([]);
+  });
+
+  it('every operation has an operationId and a summary; the api-keys and log replies have their real shapes; unset timestamps are nullable date-times', () => {
+    for (const { path, method, op } of ops) {
+      expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(op.summary, `${method} ${path}`).toBeTruthy();
+      for (const status of ['400', '401', '403', '429', '500']) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
+    }
+    const ok = (path: string, method: string) => doc.paths[path][method].responses['200'].content['application/json'].schema;
+    expect(ok('/v1/api-keys', 'get').properties.apiKeys.items.properties.expireDate).toMatchObject({ type: 'string', format: 'date-time', nullable: true });
+    expect(ok('/v1/api-keys', 'get').properties.apiKeys.items.properties.id).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(ok('/v1/api-keys', 'post').properties).toHaveProperty('apiKeyId');
+    expect(ok('/v1/log', 'get').properties.logEntries.items.properties).toHaveProperty('messageTemplate');
+    expect(ok('/v1/logs', 'get').properties).toHaveProperty('totalLogEntriesCount');
+    expect(ok('/v1/log', 'delete').properties).toHaveProperty('deletedLogCount');
+    const take = doc.paths['/v1/log'].get.parameters.find((p: { name: string }) => p.name === 'take');
+    expect(take.schema).toMatchObject({ default: 100, maximum: 1000 });
   });
 });

@@ -5,6 +5,7 @@ import type { Caller } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { hashApiKey, keyPrefix, permissionNames } from '../auth.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { envelopeProperties, envelopeSchema, listResponse, recordSchema } from '../openapi.js';
 import { ADMIN_ONLY, OK, callerOf, idSchema, parseTimestamp } from './common.js';
 
 /** Fields of an API key in lists (contract §4); never the hash, never the key. */
@@ -63,7 +64,15 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
 
   app.get<{ Querystring: ListParams }>('/v1/api-keys', {
     config,
-    schema: { querystring: { type: 'object', properties: listQuerySchema } },
+    schema: {
+      querystring: { type: 'object', properties: listQuerySchema },
+      response: {
+        200: listResponse('apiKeys', 'totalApiKeysCount', recordSchema('ApiKey', apiKeySource.spec.fields, {
+          keyPrefix: 'the first 8 characters of the key, e.g. api_u3o7 (never the key)',
+          permissions: { type: 'integer', minimum: 0, maximum: 7, description: 'bitmask: Read 1, Write 2, Delete 4' },
+        })),
+      },
+    },
   }, async (req) => {
     const { records, total } = listPage(db, apiKeySource, req.query);
     return { ...OK, apiKeys: records, totalApiKeysCount: total };
@@ -88,6 +97,16 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
           },
         },
         additionalProperties: false,
+      },
+      response: {
+        200: {
+          type: 'object',
+          properties: {
+            ...envelopeProperties,
+            apiKeyId: { type: 'integer', minimum: 1 },
+            key: { type: 'string', description: 'the API key, `api_` + 24 of [a-z0-9]: returned this once, never again' },
+          },
+        },
       },
     },
   }, async (req) => audited(ctx, req, () => {
@@ -133,6 +152,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
         },
         additionalProperties: false,
       },
+      response: { 200: envelopeSchema },
     },
   }, async (req) => audited(ctx, req, () => {
     const k = req.body.apiKey;
@@ -159,7 +179,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
 
   app.delete<{ Params: { apiKeyId: number } }>('/v1/api-keys/:apiKeyId', {
     config,
-    schema: { params: { type: 'object', properties: { apiKeyId: idSchema }, required: ['apiKeyId'] } },
+    schema: { params: { type: 'object', properties: { apiKeyId: idSchema }, required: ['apiKeyId'] }, response: { 200: envelopeSchema } },
   }, async (req) => audited(ctx, req, () => {
     const id = req.params.apiKeyId;
     const r = db.prepare('DELETE FROM api_keys WHERE id = ?').run(id);

@@ -5,6 +5,7 @@ import { cachedStatement, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { compileOr400, listPage, listQuerySchema, type CountRequest, type ListParams, type ListSource } from '../list.js';
 import type { FilterNode } from '../query/index.js';
+import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
 import { ADMIN_ONLY, OK, idSchema, parseTimestamp } from './common.js';
 
 /**
@@ -290,7 +291,16 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
   for (const url of ['/v1/log', '/v1/logs']) {
     app.get<{ Querystring: ListParams & DateRange }>(url, {
       config: { roles: READ_ROLES },
-      schema: { querystring: { type: 'object', properties: { ...listQuerySchema, ...dateProps } } },
+      schema: {
+        querystring: { type: 'object', properties: { ...listQuerySchema, ...dateProps } },
+        response: {
+          200: listResponse('logEntries', 'totalLogEntriesCount', recordSchema('LogEntry', logSource.spec.fields, {
+            level: { type: 'string', enum: ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'] },
+            properties: 'a JSON object serialised as a string',
+            messageTemplate: 'the Serilog message template of message',
+          })),
+        },
+      },
     }, async (req) => {
       const range = timeRange(req.query);
       // compiled here too (cheap) for its sort; listPage compiles again, in the same order, so the same error wins
@@ -308,6 +318,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         type: 'object',
         properties: { id: idSchema, filter: { type: 'string', maxLength: 4096 }, deleteAll: { type: 'boolean' }, ...dateProps },
       },
+      response: { 200: { type: 'object', properties: { ...envelopeProperties, deletedLogCount: { type: 'integer', minimum: 0 } } } },
     },
   }, async (req) => {
     const q = req.query;
