@@ -71,6 +71,12 @@ describe('plain http:// to a host that is not loopback (the fake cases skipped w
     expect(r.stderr).toBe(refusal('10.255.255.1:9'));
   });
 
+  it('profile add of such a URL says at once that commands will refuse it', async () => {
+    const r = await runCli(['profile', 'add', 'far', '--base-url', 'http://10.255.255.1:9', '--api-key-stdin'], { stdin: KEY });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('10.255.255.1:9 is not a loopback address: commands will refuse to send the key over plain http:// to it');
+  });
+
   it.skipIf(!lan)('refused without --insecure-http (no connection), let through with it', async () => {
     fake = await startFake((s) => reply(s, 200, OK_LIST), { host: lan });
     const refused = await runCli(['keys', 'list'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: KEY } });

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { describeFsError } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/program.js';
-import type { Runtime } from '../../cli/runtime.js';
+import { isLoopback, type Runtime } from '../../cli/runtime.js';
 import { PROFILE_NAME_RE, type Profile } from '../../config/profiles.js';
 
 export interface ProfileAddOptions {
@@ -43,6 +43,10 @@ export async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promi
   const existed = Boolean(store.get(opts.name));
   store.set(opts.name, { baseUrl: opts.baseUrl, apiKey: key, ...profileSettings(rt) }, opts.default);
   rt.out.info(`${existed ? 'Updated' : 'Added'} profile "${opts.name}" (${opts.baseUrl})${store.defaultName() === opts.name ? ', the default' : ''}.`);
+  const url = new URL(opts.baseUrl);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !rt.globals.insecureHttp) {
+    rt.out.warn(`${url.host} is not a loopback address: commands will refuse to send the key over plain http:// to it; use https://, or add the profile again with --insecure-http if the network is trusted.`);
+  }
 }
 
 /**
