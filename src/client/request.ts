@@ -231,10 +231,30 @@ export class ApiClient {
         throw new NetworkError(`connection to ${origin} closed before the whole body arrived (${received} of ${expected} bytes)`, method, path, 'closed');
       }
       const [kind, message] = describeNetworkError(e, origin, timeout);
+      // through a proxy, a refused connection is the proxy's (the proxy itself dials the service)
+      if (kind === 'refused' && this.proxied(url)) {
+        throw new NetworkError(`cannot connect to the proxy for ${origin}: connection refused (check HTTPS_PROXY / HTTP_PROXY)`, method, path, kind);
+      }
       throw new NetworkError(message, method, path, kind);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Whether `url` goes through a proxy: HTTPS_PROXY/HTTP_PROXY as undici picks them, minus NO_PROXY (host or domain suffix, `*`). */
+  private proxied(url: string): boolean {
+    const p = this.opts.proxy;
+    const u = new URL(url);
+    if (!(u.protocol === 'https:' ? p?.httpsProxy || p?.httpProxy : p?.httpProxy)) return false;
+    const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return !(p?.noProxy ?? '')
+      .split(/[,\s]+/)
+      .filter(Boolean)
+      .some((entry) => {
+        if (entry === '*') return true;
+        const e = entry.toLowerCase().replace(/^\*?\./, '').replace(/:\d+$/, '');
+        return host === e || host.endsWith(`.${e}`);
+      });
   }
 
   private tooLarge(method: string, path: string, max: number, how: string): ProtocolError {

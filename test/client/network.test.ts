@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isLoopback } from '../../src/cli/runtime.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { nonLoopbackAddress, reply, startFake, type Fake } from '../helpers/fake-server.js';
+import { closedPort, nonLoopbackAddress, reply, startFake, type Fake } from '../helpers/fake-server.js';
 import { makeTestCa, startHttpsServer, type TestCa, type TestHttpsServer } from '../helpers/https-server.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -49,6 +49,13 @@ describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () 
     expect(r.code, r.stderr).toBe(0);
     expect(proxy.tunnels).toEqual([]);
     expect(proxy.forwarded).toEqual([]);
+  });
+
+  it('a proxy that refuses connections is named as the culprit, not the service', async () => {
+    const port = await closedPort();
+    const r = await runCli(['keys', 'list', '--retries', '0'], { env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, HTTPS_PROXY: 'http://127.0.0.1:1', HTTP_PROXY: `http://127.0.0.1:${port}` } });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(`lic: cannot connect to the proxy for ${svc.url}: connection refused (check HTTPS_PROXY / HTTP_PROXY)\n`);
   });
 
   it('no proxy variable: a direct connection', async () => {
