@@ -227,8 +227,10 @@ export class ApiClient {
       if (deadline.signal.aborted) {
         throw new NetworkError(`timed out after ${timeout} ms waiting for ${origin} (--timeout)`, method, path, 'timeout');
       }
-      if (received >= 0 && expected !== undefined && received < expected && socketCode(e) === 'UND_ERR_SOCKET') {
-        throw new NetworkError(`connection to ${origin} closed before the whole body arrived (${received} of ${expected} bytes)`, method, path, 'closed');
+      // the headers came, then the service closed (FIN, not a reset) before the body was complete
+      if (received >= 0 && socketCode(e) === 'UND_ERR_SOCKET' && (expected !== undefined ? received < expected : (e as Error).message === 'other side closed')) {
+        const got = expected !== undefined ? `${received} of ${expected} bytes` : `after ${received} bytes`;
+        throw new NetworkError(`connection to ${origin} closed before the whole body arrived (${got})`, method, path, 'closed');
       }
       const [kind, message] = describeNetworkError(e, origin, timeout);
       // through a proxy, a refused connection is the proxy's (the proxy itself dials the service)

@@ -73,6 +73,16 @@ describe('a body shorter than its Content-Length', () => {
     expect(r.stderr).toBe(`lic: connection to ${fake.url} closed before the whole body arrived (27 of 100 bytes)\n`);
     expect(fake.requests).toHaveLength(1);
   });
+
+  it('a chunked body that ends without its last chunk says the same', async () => {
+    fake = await startFake((s) => {
+      s.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\na\r\n{"success"\r\n');
+      setTimeout(() => s.end(), 20);
+    });
+    const r = await runCli(['keys', 'create', '--perm', '1'], { env: env(fake) });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(`lic: connection to ${fake.url} closed before the whole body arrived (after 10 bytes)\n`);
+  });
 });
 
 describe('insert replies must carry the new id (exit 1 otherwise)', () => {
