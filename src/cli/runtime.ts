@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import type { ApiClient } from '../client/request.js';
 import { AuthError } from '../client/errors.js';
+import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../client/settings.js';
 import type { Profile, ProfileStore } from '../config/profiles.js';
 import { VERSION, type Context } from './context.js';
 import { DeclinedError, UsageError } from './errors.js';
@@ -165,7 +166,6 @@ export class Runtime {
     const g = this.globals;
     const env = this.ctx.env;
     const fromProfile = `profile ${profileName}`;
-    const { DEFAULT_TIMEOUT_MS, DEFAULT_RETRIES, DEFAULT_MAX_REPLY_BYTES } = await import('../client/request.js');
     const timeoutMs: Setting<number> =
       g.timeout !== undefined ? { value: g.timeout, from: '--timeout' }
       : env.LIC_TIMEOUT ? { value: envValue('LIC_TIMEOUT', env.LIC_TIMEOUT, parseDuration), from: 'LIC_TIMEOUT' }

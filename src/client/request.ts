@@ -1,20 +1,12 @@
 import { rootCertificates } from 'node:tls';
 import { Agent, EnvHttpProxyAgent, request as undiciRequest, errors as undiciErrors, type Dispatcher } from 'undici';
 import { ApiError, AuthError, NetworkError, ProtocolError, type NetworkErrorKind } from './errors.js';
-import { RESERVED_HEADERS } from './headers.js';
+import { BACKOFF_BASE_MS, DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_WAIT_MS, RESERVED_HEADERS } from './settings.js';
+
+export { BACKOFF_BASE_MS, DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_WAIT_MS };
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
-/** Per-attempt deadline when none is configured: 30 s for connect, headers and the whole body. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Extra attempts after the first when none is configured. */
-export const DEFAULT_RETRIES = 2;
-/** The longest wait between two attempts: the back-off cap and the largest `Retry-After` honoured (10 s). */
-export const MAX_WAIT_MS = 10_000;
-/** First back-off step; doubles per retry (0.5 s, 1 s, 2 s … capped at MAX_WAIT_MS), then jittered to 50–100 %. */
-export const BACKOFF_BASE_MS = 500;
-/** Default cap on one reply body: 64 MiB (LIC_MAX_REPLY_BYTES overrides). */
-export const DEFAULT_MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
 export interface ClientOptions {
   /** e.g. `http://127.0.0.1:8765`; a trailing slash is ignored */

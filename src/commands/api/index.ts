@@ -4,7 +4,7 @@ import { describeFsError } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { RESERVED_HEADERS } from '../../client/headers.js';
+import { RESERVED_HEADERS } from '../../client/settings.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
