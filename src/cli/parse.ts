@@ -100,6 +100,13 @@ export function parseDuration(value: string): number {
   return ms;
 }
 
+/** `--retries`, LIC_RETRIES: extra attempts after the first, an integer 0..10. */
+export function parseRetries(value: string): number {
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || Number(v) > 10) throw new InvalidArgumentError('expected an integer 0..10 (extra attempts after the first).');
+  return Number(v);
+}
+
 /** `--base-url`: http or https, no credentials, no query or fragment; trailing slashes dropped. */
 export function parseBaseUrl(value: string): string {
   let u: URL;

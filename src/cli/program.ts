@@ -17,7 +17,7 @@ import { registerTemplates } from '../commands/templates/index.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 import { OUTPUT_FORMATS } from './output.js';
-import { parseBaseUrl } from './parse.js';
+import { parseBaseUrl, parseDuration, parseRetries } from './parse.js';
 import { Runtime, type GlobalOptions } from './runtime.js';
 
 /** `--base-url`: parseBaseUrl, with its UsageError (credentials: the value is never echoed) naming the flag. */
@@ -52,7 +52,11 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
     .option('--json', 'same as --output json')
     .option('--no-color', 'no colour even on a terminal (also NO_COLOR)')
     .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted)')
-    .option('-q, --quiet', 'no progress or notes on stderr')
+    .option('-q, --quiet', 'no progress, notes or retry notices on stderr')
+    .option('--timeout <duration>', 'deadline of each request attempt: connect, headers and whole body (env LIC_TIMEOUT; default 30s)', parseDuration)
+    .option('--retries <n>', 'extra attempts on connection errors, 429, 502, 503, 504 (env LIC_RETRIES; default 2)', parseRetries)
+    .option('--ca-file <path>', 'PEM file of extra trusted CA certificates, added to the default ones')
+    .option('--insecure-http', 'allow sending the API key over plain http:// to a host that is not loopback')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({

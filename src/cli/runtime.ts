@@ -3,13 +3,17 @@
  * flags, lazily, so `--help` needs no key and nothing loads undici or conf until a
  * command asks for a client or the profile store.
  */
+import { readFile } from 'node:fs/promises';
+import { InvalidArgumentError } from 'commander';
 import type { ApiClient } from '../client/request.js';
 import { AuthError } from '../client/errors.js';
+import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from '../client/settings.js';
 import type { Profile, ProfileStore } from '../config/profiles.js';
 import { VERSION, type Context } from './context.js';
 import { DeclinedError, UsageError } from './errors.js';
 import { Renderer, colorEnabled, type OutputFormat } from './output.js';
-import { parseBaseUrl } from './parse.js';
+import { describeFsError } from './files.js';
+import { parseBaseUrl, parseDuration, parseRetries } from './parse.js';
 
 /** The local service's default address (`lic serve` without --port). */
 export const DEFAULT_PORT = 8765;
@@ -23,12 +27,34 @@ export interface GlobalOptions {
   color?: boolean;
   verbose?: boolean;
   quiet?: boolean;
+  /** `--timeout`, in ms */
+  timeout?: number;
+  retries?: number;
+  caFile?: string;
+  insecureHttp?: boolean;
 }
 
 export interface Target {
   profileName?: string;
   baseUrl: string;
   apiKey?: string;
+  /** the profile used, for its network settings */
+  profile?: Profile;
+}
+
+/** A resolved setting and where it came from (`--timeout`, `LIC_TIMEOUT`, `profile prod`, `default`). */
+export interface Setting<T> {
+  value: T;
+  from: string;
+}
+
+/** The client's network settings, each with its source (precedence flag > env > profile > default). */
+export interface NetworkSettings {
+  timeoutMs: Setting<number>;
+  retries: Setting<number>;
+  caFile?: Setting<string>;
+  insecureHttp: Setting<boolean>;
+  maxReplyBytes: Setting<number>;
 }
 
 /**
@@ -81,7 +107,7 @@ export class Runtime {
           throw new UsageError(`no profile named "${named}"${names.length ? `; profiles: ${names.join(', ')}` : '; add one with `lic profile add`'}`);
         }
       }
-      return { profileName: profile ? profileName : undefined, baseUrl: flagUrl ?? profile?.baseUrl ?? DEFAULT_BASE_URL, apiKey: envKey ?? profile?.apiKey };
+      return { profileName: profile ? profileName : undefined, baseUrl: flagUrl ?? profile?.baseUrl ?? DEFAULT_BASE_URL, apiKey: envKey ?? profile?.apiKey, profile };
     })();
     return this.targetP;
   }
@@ -101,17 +127,89 @@ export class Runtime {
       if (/[\s\x00-\x1f\x7f]/.test(t.apiKey)) {
         throw new AuthError(`the API key from ${this.ctx.env.LIC_API_KEY ? 'LIC_API_KEY' : `profile "${t.profileName}"`} contains whitespace or control characters`);
       }
+      const net = await this.network();
+      const url = new URL(t.baseUrl);
+      if (url.protocol === 'http:' && !isLoopback(url.hostname) && !net.insecureHttp.value) {
+        throw new UsageError(
+          `refusing to send the API key over plain http:// to ${url.host}, which is not a loopback address (anyone on the way could read it): use https://, or pass --insecure-http (or save it in the profile) if the network is trusted`,
+        );
+      }
+      const ca = await this.extraCas(net.caFile);
       const { ApiClient } = await import('../client/request.js');
-      const timeout = Number(this.ctx.env.LIC_TIMEOUT_MS);
+      const env = this.ctx.env;
+      const pick = (lower: string, upper: string) => env[lower] || env[upper] || undefined;
       return new ApiClient({
         baseUrl: t.baseUrl,
         apiKey: t.apiKey,
         userAgent: `lic/${VERSION}`,
-        timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+        timeoutMs: net.timeoutMs.value,
+        retries: net.retries.value,
+        maxReplyBytes: net.maxReplyBytes.value,
+        ca,
+        proxy: { httpProxy: pick('http_proxy', 'HTTP_PROXY'), httpsProxy: pick('https_proxy', 'HTTPS_PROXY'), noProxy: pick('no_proxy', 'NO_PROXY') },
         trace: this.globals.verbose ? (line) => this.ctx.stderr.write(`${line}\n`) : undefined,
+        notice: this.globals.quiet ? undefined : (line) => this.ctx.stderr.write(`lic: ${line}\n`),
+        sleep: (ms) => this.ctx.sleep(ms),
+        now: () => this.ctx.now().getTime(),
       });
     })();
     return this.clientP;
+  }
+
+  /**
+   * Timeout, retries, CA file, insecure-http and reply cap, each with its source:
+   * flag > env (LIC_TIMEOUT, deprecated LIC_TIMEOUT_MS, LIC_RETRIES, LIC_MAX_REPLY_BYTES) >
+   * profile > default. Throws UsageError naming a variable whose value is invalid.
+   */
+  async network(): Promise<NetworkSettings> {
+    const { profile, profileName } = await this.target();
+    const g = this.globals;
+    const env = this.ctx.env;
+    const fromProfile = `profile ${profileName}`;
+    const timeoutMs: Setting<number> =
+      g.timeout !== undefined ? { value: g.timeout, from: '--timeout' }
+      : env.LIC_TIMEOUT ? { value: envValue('LIC_TIMEOUT', env.LIC_TIMEOUT, parseDuration), from: 'LIC_TIMEOUT' }
+      : env.LIC_TIMEOUT_MS ? { value: envValue('LIC_TIMEOUT_MS', env.LIC_TIMEOUT_MS, parseMs), from: 'LIC_TIMEOUT_MS (deprecated)' }
+      : profile?.timeoutMs !== undefined ? { value: profile.timeoutMs, from: fromProfile }
+      : { value: DEFAULT_TIMEOUT_MS, from: 'default' };
+    const retries: Setting<number> =
+      g.retries !== undefined ? { value: g.retries, from: '--retries' }
+      : env.LIC_RETRIES ? { value: envValue('LIC_RETRIES', env.LIC_RETRIES, parseRetries), from: 'LIC_RETRIES' }
+      : profile?.retries !== undefined ? { value: profile.retries, from: fromProfile }
+      : { value: DEFAULT_RETRIES, from: 'default' };
+    const caFile: Setting<string> | undefined =
+      g.caFile !== undefined ? { value: g.caFile, from: '--ca-file' } : profile?.caFile ? { value: profile.caFile, from: fromProfile } : undefined;
+    const insecureHttp: Setting<boolean> =
+      g.insecureHttp ? { value: true, from: '--insecure-http' } : profile?.insecureHttp ? { value: true, from: fromProfile } : { value: false, from: 'default' };
+    const maxReplyBytes: Setting<number> = env.LIC_MAX_REPLY_BYTES
+      ? { value: envValue('LIC_MAX_REPLY_BYTES', env.LIC_MAX_REPLY_BYTES, parseByteSize), from: 'LIC_MAX_REPLY_BYTES' }
+      : { value: DEFAULT_MAX_REPLY_BYTES, from: 'default' };
+    return { timeoutMs, retries, caFile, insecureHttp, maxReplyBytes };
+  }
+
+  /**
+   * The CAs to add to Node's bundled roots: NODE_EXTRA_CA_CERTS of the context (Node reads
+   * it only at start, and an explicit `ca` would otherwise drop it) and `--ca-file`.
+   * Undefined when neither is set (Node's default store). Throws UsageError for a CA file
+   * that can't be read or holds no PEM certificate.
+   */
+  private async extraCas(caFile: Setting<string> | undefined): Promise<string[] | undefined> {
+    const cas: string[] = [];
+    const extra = this.ctx.env.NODE_EXTRA_CA_CERTS;
+    // unreadable: Node has already warned at start and goes on without it; so do we
+    if (extra) await readFile(extra, 'utf8').then((pem) => cas.push(pem), () => undefined);
+    if (caFile) {
+      const name = caFile.from === '--ca-file' ? '--ca-file' : `the CA file of ${caFile.from}`;
+      let pem: string;
+      try {
+        pem = await readFile(caFile.value, 'utf8');
+      } catch (e) {
+        throw new UsageError(`${name} ${caFile.value}: ${describeFsError(e)}`);
+      }
+      if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${name} ${caFile.value}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
+      cas.push(pem);
+    }
+    return cas.length ? cas : undefined;
   }
 
   /** Releases what the command opened (the client's connections); safe to call twice. */
@@ -138,6 +236,37 @@ export class Runtime {
     const ok = await this.ctx.prompter.confirm(`${what} on ${host} (profile ${t.profileName ?? '(none)'})?`);
     if (!ok) throw new DeclinedError();
   }
+}
+
+/** Loopback per RFC 6890 / RFC 6761: 127.0.0.0/8, ::1 and `localhost`. */
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** An environment variable parsed by a flag parser; a bad value is a usage error naming the variable. */
+function envValue<T>(name: string, value: string, parse: (v: string) => T): T {
+  try {
+    return parse(value);
+  } catch (e) {
+    if (e instanceof InvalidArgumentError || e instanceof UsageError) throw new UsageError(`${name} is invalid: ${e.message}`);
+    throw e;
+  }
+}
+
+/** LIC_TIMEOUT_MS (deprecated): whole milliseconds, 1..86400000. */
+function parseMs(value: string): number {
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 86_400_000) throw new InvalidArgumentError('expected milliseconds 1..86400000; prefer LIC_TIMEOUT=30s.');
+  return Number(v);
+}
+
+/** LIC_MAX_REPLY_BYTES: bytes, or with a binary suffix K, M, G (KiB, MiB, GiB); at least 1 KiB. */
+export function parseByteSize(value: string): number {
+  const m = /^(\d+)\s*(k|m|g)?(?:i?b)?$/i.exec(value.trim());
+  const n = m ? Number(m[1]) * 1024 ** ({ k: 1, m: 2, g: 3 }[(m[2] ?? '').toLowerCase() as 'k'] ?? 0) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1024) throw new InvalidArgumentError('expected a size of at least 1024 bytes, such as 67108864, 64M or 1G.');
+  return n;
 }
 
 /** LIC_BASE_URL checked like `--base-url`; a bad value is a usage error naming the variable. */

@@ -14,21 +14,35 @@ export class ApiError extends Error {
     readonly method: string,
     readonly path: string,
     readonly details?: { field: string; reason: string }[],
+    /** seconds the service asked us to wait (`Retry-After` of a 429/503), when it sent one */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
 
-/** No connection, reset, DNS failure or timeout. */
+/**
+ * What kind of network failure: `refused` (nothing reached the service: safe to retry any
+ * method), `dns`, `timeout`, `reset`, `closed` (the body ended before its Content-Length),
+ * `tls` (certificate not trusted: not retried), `other`.
+ */
+export type NetworkErrorKind = 'refused' | 'dns' | 'timeout' | 'reset' | 'closed' | 'tls' | 'other';
+
+/** No connection, reset, DNS failure, TLS failure or timeout. */
 export class NetworkError extends Error {
-  constructor(message: string, readonly method: string, readonly path: string) {
+  constructor(
+    message: string,
+    readonly method: string,
+    readonly path: string,
+    readonly kind: NetworkErrorKind = 'other',
+  ) {
     super(message);
     this.name = 'NetworkError';
   }
 }
 
-/** A 2xx reply that is not the JSON we expect (contract §1, CLI tolerance). */
+/** A 2xx reply that is not the JSON we expect (contract §1, CLI tolerance), or a reply over the size cap. */
 export class ProtocolError extends Error {
   constructor(message: string, readonly method: string, readonly path: string) {
     super(message);

@@ -1,7 +1,12 @@
-import { Agent, request as undiciRequest, errors as undiciErrors } from 'undici';
-import { ApiError, AuthError, NetworkError, ProtocolError } from './errors.js';
+import { rootCertificates } from 'node:tls';
+import { Agent, EnvHttpProxyAgent, request as undiciRequest, errors as undiciErrors, type Dispatcher } from 'undici';
+import { ApiError, AuthError, NetworkError, ProtocolError, type NetworkErrorKind } from './errors.js';
+import { BACKOFF_BASE_MS, DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_WAIT_MS, RESERVED_HEADERS } from './settings.js';
+
+export { BACKOFF_BASE_MS, DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_WAIT_MS };
 
 export type Query = Record<string, string | number | boolean | undefined>;
+
 
 export interface ClientOptions {
   /** e.g. `http://127.0.0.1:8765`; a trailing slash is ignored */
@@ -10,14 +15,26 @@ export interface ClientOptions {
   apiKey?: string;
   /** `lic/<version>` */
   userAgent: string;
-  /** per request, headers and body each; default 30 000 ms */
+  /** deadline of one attempt in ms, covering connect, headers and the whole body; default DEFAULT_TIMEOUT_MS */
   timeoutMs?: number;
-  /** extra attempts for GET on network errors, 429 and 502/503/504; default 2 */
+  /** extra attempts on connection errors, 429 and 502/503/504 (see `request`); default DEFAULT_RETRIES */
   retries?: number;
   /** receives one line per request and reply for `--verbose`; the key is shown redacted */
   trace?: (line: string) => void;
+  /** receives one line per retry (`503 from http://h, retry 1/2 in 0.8s`), for stderr unless `-q` */
+  notice?: (line: string) => void;
   /** waits between retries; injectable for tests */
   sleep?: (ms: number) => Promise<void>;
+  /** 0 ≤ x < 1 for the back-off jitter; default Math.random */
+  random?: () => number;
+  /** epoch ms, to turn an HTTP-date `Retry-After` into a wait; default Date.now */
+  now?: () => number;
+  /** reply bodies larger than this many bytes are refused; default DEFAULT_MAX_REPLY_BYTES */
+  maxReplyBytes?: number;
+  /** extra trusted CA certificates (PEM), added to Node's bundled roots, never replacing them */
+  ca?: string[];
+  /** proxies as in HTTP_PROXY / HTTPS_PROXY / NO_PROXY (already read from the environment by the caller) */
+  proxy?: { httpProxy?: string; httpsProxy?: string; noProxy?: string };
 }
 
 export interface RequestOptions {
@@ -25,9 +42,13 @@ export interface RequestOptions {
   body?: unknown;
   /** skip the API key (no endpoint needs this today) */
   anonymous?: boolean;
+  /** extra request headers (`lic api -H`), lower-case names; they may replace accept/content-type/user-agent, never x-api-key */
+  headers?: Record<string, string>;
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** Methods whose repetition is harmless (RFC 9110 §9.2.2 idempotent, and our PUTs are full field sets). */
+const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'PUT']);
 
 /** Builds `baseUrl + path + ?query`, dropping undefined values (octokit/request.js style: pure). */
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {
@@ -36,12 +57,54 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
   return u.toString();
 }
 
-/** Thin HTTP layer (STYLE §4): JSON in and out, envelope checks, typed errors, retries. */
-export class ApiClient {
-  /** our own connection pool, so close() can end its keep-alive sockets at once */
-  private readonly agent = new Agent();
+/**
+ * `Retry-After` (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) → seconds from `nowMs`,
+ * never negative; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  if (!Number.isFinite(at) || !/[A-Za-z]/.test(v)) return undefined;
+  return Math.max(0, Math.ceil((at - nowMs) / 1000));
+}
 
-  constructor(readonly opts: ClientOptions) {}
+/** The outcome of one attempt that got a reply. */
+interface Reply {
+  status: number;
+  body: string;
+  retryAfter?: string;
+}
+
+/**
+ * Thin HTTP layer (STYLE §4): JSON in and out, envelope checks, typed errors, retries.
+ *
+ * Retries are our own loop, not undici's RetryAgent/RetryHandler: that handler's timeouts
+ * are per dispatch, so a deadline covering one whole attempt (connect + headers + body)
+ * would abort the whole chain instead of one attempt; on the last retryable status it
+ * throws RequestRetryError and the service's error body (its message) is lost; it resumes
+ * broken GET bodies with Range requests the API does not promise; and it sleeps with its
+ * own setTimeout, so tests can't inject the wait. The rule is simple enough to keep here.
+ */
+export class ApiClient {
+  /** our own connection pool (or proxy agent), so close() can end its keep-alive sockets at once */
+  private readonly agent: Dispatcher;
+
+  constructor(readonly opts: ClientOptions) {
+    const ca = opts.ca?.length ? [...rootCertificates, ...opts.ca] : undefined;
+    const connect = { timeout: this.timeoutMs, ...(ca ? { ca } : {}) };
+    const p = opts.proxy;
+    this.agent =
+      p && (p.httpProxy || p.httpsProxy)
+        ? // '' (not undefined) so undici does not fall back to process.env: the Context's env is the truth
+          new EnvHttpProxyAgent({ httpProxy: p.httpProxy ?? '', httpsProxy: p.httpsProxy ?? '', noProxy: p.noProxy ?? '', connect, ...(ca ? { requestTls: { ca } } : {}) })
+        : new Agent({ connect });
+  }
+
+  private get timeoutMs(): number {
+    return this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
 
   /**
    * Closes the pooled connections. A command calls it when done: an idle keep-alive
@@ -54,63 +117,150 @@ export class ApiClient {
 
   /**
    * Sends one API call and returns the parsed JSON body on success.
-   * Throws ApiError (non-2xx or `success:false`), NetworkError, ProtocolError (2xx not JSON),
-   * AuthError (no key configured).
+   * Retries (up to `retries`, waiting the capped back-off or `Retry-After`, announced through
+   * `notice`) on connection errors and 429/502/503/504: GET and PUT always, POST and DELETE
+   * only when the connection was refused (the request provably never reached the service).
+   * A `Retry-After` above MAX_WAIT_MS is not waited for: the reply fails at once, saying when.
+   * Wall time is bounded by (retries+1) × timeout + retries × MAX_WAIT_MS.
+   * Throws ApiError (non-2xx or `success:false`), NetworkError, ProtocolError (2xx not JSON,
+   * reply over the size cap), AuthError (no key configured).
    */
   async request<T = Record<string, unknown>>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
     if (!o.anonymous && !this.opts.apiKey) {
       throw new AuthError('no API key: run `lic profile add`, or set LIC_API_KEY');
     }
     const url = buildUrl(this.opts.baseUrl, path, o.query);
-    const retries = method === 'GET' ? (this.opts.retries ?? 2) : 0;
+    const retries = this.opts.retries ?? DEFAULT_RETRIES;
     for (let attempt = 0; ; attempt++) {
+      let outcome: Reply | NetworkError;
       try {
-        const { status, body, retryAfter } = await this.once(method, url, path, o);
-        if (RETRYABLE_STATUS.has(status) && attempt < retries) {
-          await this.wait(attempt, retryAfter);
-          continue;
-        }
-        return this.interpret<T>(status, body, method, path);
+        outcome = await this.once(method, url, path, o);
       } catch (e) {
-        if (e instanceof NetworkError && attempt < retries) {
-          await this.wait(attempt);
+        if (!(e instanceof NetworkError)) throw e;
+        outcome = e;
+      }
+      if (attempt < retries && this.mayRetry(method, outcome)) {
+        const ms = this.waitFor(attempt, outcome instanceof NetworkError ? undefined : outcome.retryAfter);
+        if (ms !== undefined) {
+          const origin = new URL(url).origin;
+          const what = outcome instanceof NetworkError ? `${NETWORK_NOTICE[outcome.kind]} ${origin}` : `${outcome.status} from ${origin}`;
+          this.opts.notice?.(`${what}, retry ${attempt + 1}/${retries} in ${(ms / 1000).toFixed(1)}s`);
+          this.opts.trace?.(`* retrying in ${ms} ms`);
+          await (this.opts.sleep ?? ((t) => new Promise((r) => setTimeout(r, t))))(ms);
           continue;
         }
-        throw e;
       }
+      if (outcome instanceof NetworkError) throw outcome;
+      return this.interpret<T>(outcome, method, path);
     }
   }
 
-  private async wait(attempt: number, retryAfter?: string): Promise<void> {
-    const fromHeader = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
-    const ms = Math.min(fromHeader ?? 200 * 2 ** attempt, 5000);
-    this.opts.trace?.(`* retrying in ${ms} ms`);
-    await (this.opts.sleep ?? ((t) => new Promise((r) => setTimeout(r, t))))(ms);
+  /** The retry rule (see `request`); a 401 and a TLS failure are never retried. */
+  private mayRetry(method: string, outcome: Reply | NetworkError): boolean {
+    if (outcome instanceof NetworkError) {
+      if (outcome.kind === 'tls') return false;
+      return REPEATABLE_METHODS.has(method) || outcome.kind === 'refused';
+    }
+    return RETRYABLE_STATUS.has(outcome.status) && REPEATABLE_METHODS.has(method);
   }
 
-  private async once(method: string, url: string, path: string, o: RequestOptions) {
+  /** ms to wait before retry `attempt + 1`; undefined when the service asked for longer than MAX_WAIT_MS. */
+  private waitFor(attempt: number, retryAfter?: string): number | undefined {
+    const asked = parseRetryAfter(retryAfter, (this.opts.now ?? Date.now)());
+    if (asked !== undefined) return asked * 1000 > MAX_WAIT_MS ? undefined : asked * 1000;
+    const step = Math.min(MAX_WAIT_MS, BACKOFF_BASE_MS * 2 ** attempt);
+    return Math.round(step * (0.5 + 0.5 * (this.opts.random ?? Math.random)()));
+  }
+
+  private async once(method: string, url: string, path: string, o: RequestOptions): Promise<Reply> {
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
-    if (!o.anonymous && this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
     let payload: string | undefined;
     if (o.body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(o.body);
     }
-    const timeout = this.opts.timeoutMs ?? 30_000;
+    for (const [k, v] of Object.entries(o.headers ?? {})) if (!RESERVED_HEADERS.has(k.toLowerCase())) headers[k.toLowerCase()] = v;
+    if (!o.anonymous && this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
+    const timeout = this.timeoutMs;
+    const max = this.opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
     const started = Date.now();
     this.opts.trace?.(`> ${method} ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}${payload ? ` (${payload.length} bytes)` : ''}`);
+    // one deadline for the whole attempt: undici's headersTimeout/bodyTimeout only bound idle gaps
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeout);
+    let expected: number | undefined;
+    let received = -1;
     try {
-      const res = await undiciRequest(url, { dispatcher: this.agent, method: method as 'GET', headers, body: payload, headersTimeout: timeout, bodyTimeout: timeout });
-      const text = await res.body.text();
-      this.opts.trace?.(`< ${res.statusCode} ${path} (${Date.now() - started} ms, ${text.length} bytes)`);
+      const res = await undiciRequest(url, { dispatcher: this.agent, method: method as 'GET', headers, body: payload, signal: deadline.signal, headersTimeout: timeout, bodyTimeout: timeout });
+      received = 0;
+      const cl = res.headers['content-length'];
+      expected = typeof cl === 'string' && /^\d+$/.test(cl) ? Number(cl) : undefined;
+      if (expected !== undefined && expected > max) {
+        res.body.destroy();
+        throw this.tooLarge(method, path, max, `announced ${expected} bytes`);
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        received += chunk.length;
+        // stop at limit+1: the rest is never read, and destroying the body drops the connection
+        if (received > max) {
+          res.body.destroy();
+          throw this.tooLarge(method, path, max, 'kept sending');
+        }
+        chunks.push(chunk);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      this.opts.trace?.(`< ${res.statusCode} ${path} (${Date.now() - started} ms, ${received} bytes)`);
       const ra = res.headers['retry-after'];
       return { status: res.statusCode, body: text, retryAfter: Array.isArray(ra) ? ra[0] : ra };
     } catch (e) {
-      throw new NetworkError(describeNetworkError(e, url, timeout), method, path);
+      if (e instanceof ProtocolError) throw e;
+      const origin = new URL(url).origin;
+      if (deadline.signal.aborted) {
+        throw new NetworkError(`timed out after ${timeout} ms waiting for ${origin} (--timeout)`, method, path, 'timeout');
+      }
+      // the headers came, then the service closed (FIN, not a reset) before the body was complete
+      if (received >= 0 && socketCode(e) === 'UND_ERR_SOCKET' && (expected !== undefined ? received < expected : (e as Error).message === 'other side closed')) {
+        const got = expected !== undefined ? `${received} of ${expected} bytes` : `after ${received} bytes`;
+        throw new NetworkError(`connection to ${origin} closed before the whole body arrived (${got})`, method, path, 'closed');
+      }
+      const [kind, message] = describeNetworkError(e, origin, timeout);
+      // through a proxy, a refused connection is the proxy's (the proxy itself dials the service)
+      if (kind === 'refused' && this.proxied(url)) {
+        throw new NetworkError(`cannot connect to the proxy for ${origin}: connection refused (check HTTPS_PROXY / HTTP_PROXY)`, method, path, kind);
+      }
+      throw new NetworkError(message, method, path, kind);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
-  private interpret<T>(status: number, text: string, method: string, path: string): T {
+  /** Whether `url` goes through a proxy: HTTPS_PROXY/HTTP_PROXY as undici picks them, minus NO_PROXY (host or domain suffix, `*`). */
+  private proxied(url: string): boolean {
+    const p = this.opts.proxy;
+    const u = new URL(url);
+    if (!(u.protocol === 'https:' ? p?.httpsProxy || p?.httpProxy : p?.httpProxy)) return false;
+    const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return !(p?.noProxy ?? '')
+      .split(/[,\s]+/)
+      .filter(Boolean)
+      .some((entry) => {
+        if (entry === '*') return true;
+        const e = entry.toLowerCase().replace(/^\*?\./, '').replace(/:\d+$/, '');
+        return host === e || host.endsWith(`.${e}`);
+      });
+  }
+
+  private tooLarge(method: string, path: string, max: number, how: string): ProtocolError {
+    return new ProtocolError(
+      `the reply to ${method} ${path} is larger than ${max} bytes (${how}); stopped reading. Ask for less (--take, --fields) or raise LIC_MAX_REPLY_BYTES`,
+      method,
+      path,
+    );
+  }
+
+  private interpret<T>(reply: Reply, method: string, path: string): T {
+    const { status, body: text } = reply;
     let json: unknown;
     let notJson = false;
     try {
@@ -121,10 +271,19 @@ export class ApiClient {
     }
     const env = json && typeof json === 'object' ? (json as { success?: unknown; code?: unknown; message?: unknown; details?: unknown }) : undefined;
     if (status < 200 || status >= 300 || env?.success === false) {
-      const message = typeof env?.message === 'string' && env.message
+      let message = typeof env?.message === 'string' && env.message
         ? this.redact(env.message)
         : `HTTP ${status}${text && !env ? `: ${this.redact(text).slice(0, 200).replace(/\s+/g, ' ')}` : ''}`;
-      throw new ApiError(status, typeof env?.code === 'number' ? env.code : -1, message, method, path, Array.isArray(env?.details) ? (env.details as never) : undefined);
+      const after = status === 429 || status === 503 ? parseRetryAfter(reply.retryAfter, (this.opts.now ?? Date.now)()) : undefined;
+      if (status === 429 && /authenticat/i.test(message)) {
+        // the lockout of issue 8 (code 8 with Retry-After): say what it is and when it lifts
+        message = `too many failed authentications from this address; retry after ${after ?? 'a while'}${after !== undefined ? ' s' : ''}`;
+      } else if (after !== undefined) {
+        message = `${message}; retry after ${after} s`;
+      } else if (status === 429) {
+        message = `${message}; too many requests, retry later`;
+      }
+      throw new ApiError(status, typeof env?.code === 'number' ? env.code : -1, message, method, path, Array.isArray(env?.details) ? (env.details as never) : undefined, after);
     }
     if (!env || Array.isArray(json)) {
       const what = notJson
@@ -142,22 +301,52 @@ export class ApiClient {
   }
 }
 
-function describeNetworkError(e: unknown, url: string, timeoutMs: number): string {
-  const origin = new URL(url).origin;
-  const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+/** How each network failure is named in a retry notice (`… <origin>, retry 1/2 in 0.5s`). */
+const NETWORK_NOTICE: Record<NetworkErrorKind, string> = {
+  refused: 'connection refused by',
+  dns: 'cannot resolve',
+  timeout: 'timed out waiting for',
+  reset: 'connection reset by',
+  closed: 'connection closed early by',
+  tls: 'TLS failure with',
+  other: 'network error with',
+};
+
+/** OpenSSL verification codes meaning "we don't trust this certificate". */
+const UNTRUSTED_CERT = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_UNTRUSTED',
+]);
+
+function socketCode(e: unknown): string | undefined {
+  return (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+}
+
+function describeNetworkError(e: unknown, origin: string, timeoutMs: number): [NetworkErrorKind, string] {
+  const code = socketCode(e);
   if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return `timed out after ${timeoutMs} ms waiting for ${origin}`;
+    return ['timeout', `timed out after ${timeoutMs} ms waiting for ${origin} (--timeout)`];
+  }
+  if (code && UNTRUSTED_CERT.has(code)) {
+    return ['tls', `the certificate of ${origin} is not trusted (${code}): pass --ca-file PATH with the CA that signed it, or set NODE_EXTRA_CA_CERTS`];
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return ['tls', `the certificate of ${origin} is not valid for it (${code})`];
   }
   switch (code) {
     case 'ECONNREFUSED':
-      return `cannot connect to ${origin}: connection refused (is the service running? try \`lic serve\`)`;
+      return ['refused', `cannot connect to ${origin}: connection refused (is the service running? try \`lic serve\`)`];
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `cannot resolve the host of ${origin}`;
+      return ['dns', `cannot resolve the host of ${origin}`];
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
-      return `connection to ${origin} was reset`;
+      return ['reset', `connection to ${origin} was reset`];
     default:
-      return `request to ${origin} failed: ${(e as Error).message ?? String(e)}`;
+      return ['other', `request to ${origin} failed: ${(e as Error).message ?? String(e)}`];
   }
 }

@@ -11,7 +11,18 @@ import type Conf from 'conf';
 export interface Profile {
   baseUrl: string;
   apiKey?: string;
+  /** deadline of one request attempt in ms (`--timeout` when the profile was added) */
+  timeoutMs?: number;
+  /** extra attempts after the first (`--retries`) */
+  retries?: number;
+  /** absolute path of a PEM file of extra trusted CAs (`--ca-file`) */
+  caFile?: string;
+  /** allow sending the key over plain http:// to a host that is not loopback (`--insecure-http`) */
+  insecureHttp?: boolean;
 }
+
+/** The optional settings of a profile and the type each must have (checked on read). */
+const SETTING_TYPES: Record<string, 'number' | 'string' | 'boolean'> = { timeoutMs: 'number', retries: 'number', caFile: 'string', insecureHttp: 'boolean' };
 
 interface StoreShape {
   defaultProfile?: string;
@@ -70,6 +81,10 @@ export class ProfileView {
     for (const [name, v] of Object.entries(p)) {
       if (!v || typeof v !== 'object' || typeof (v as Profile).baseUrl !== 'string') {
         throw new ProfileStoreError(`${this.path}: profile "${name}" has no baseUrl`);
+      }
+      for (const [field, type] of Object.entries(SETTING_TYPES)) {
+        const value = (v as unknown as Record<string, unknown>)[field];
+        if (value !== undefined && typeof value !== type) throw new ProfileStoreError(`${this.path}: profile "${name}" has a ${field} that is not a ${type}`);
       }
     }
     return p;

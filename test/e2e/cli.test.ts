@@ -93,11 +93,11 @@ describe('piped: exit codes, stdout carries data only', () => {
 
   it('5: connection refused, no stack trace; LIC_DEBUG=1 shows one', async () => {
     const dead = { ...env, LIC_BASE_URL: `http://127.0.0.1:${await closedPort()}` };
-    const r = await spawnLic(['keys', 'create', '--perm', '1'], { env: dead });
+    const r = await spawnLic(['keys', 'create', '--perm', '1', '--retries', '0'], { env: dead });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/^lic: cannot connect to http:\/\/127\.0\.0\.1:\d+: connection refused/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const d = await spawnLic(['keys', 'create', '--perm', '1'], { env: { ...dead, LIC_DEBUG: '1' } });
+    const d = await spawnLic(['keys', 'create', '--perm', '1', '--retries', '0'], { env: { ...dead, LIC_DEBUG: '1' } });
     expect(d.code).toBe(5);
     expect(d.stderr).toMatch(/\n\s+at /);
   });

@@ -21,6 +21,8 @@ export interface RunOptions {
   dataDir?: string;
   /** stands in for SIGINT/SIGTERM registration (default: never fires) */
   onInterrupt?: Context['onInterrupt'];
+  /** stands in for the context's sleep (e.g. to record retry waits without waiting); default a real timer */
+  sleep?: Context['sleep'];
   /** sees every chunk as it is written, e.g. to wait for `lic serve`'s URL */
   onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
 }
@@ -91,7 +93,7 @@ export async function runCli(args: string[], o: RunOptions = {}): Promise<RunRes
     configDir: o.configDir ?? ownDir('lic-test-'),
     dataDir: o.dataDir ?? ownDir('lic-data-'),
     onInterrupt: o.onInterrupt ?? (() => () => {}),
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
   };
   try {
     const code = await main(args, ctx);

@@ -4,6 +4,7 @@
  * a script. Never a stand-in for the real service's behaviour.
  */
 import { createServer, type Server, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 export interface FakeRequest {
   method: string;
@@ -29,8 +30,12 @@ export function reply(socket: Socket, status: number, body: string, headers: Rec
   socket.end(`HTTP/1.1 ${status} X\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`);
 }
 
-/** Starts a fake whose `script` answers each request however it likes (or not at all). */
-export async function startFake(script: (socket: Socket, req: FakeRequest) => void): Promise<Fake> {
+/**
+ * Starts a fake whose `script` answers each request however it likes (or not at all).
+ * `host`: the address to listen on (default 127.0.0.1), e.g. a non-loopback one from nonLoopbackAddress().
+ */
+export async function startFake(script: (socket: Socket, req: FakeRequest) => void, o: { host?: string } = {}): Promise<Fake> {
+  const host = o.host ?? '127.0.0.1';
   const requests: FakeRequest[] = [];
   const sockets = new Set<Socket>();
   let connections = 0;
@@ -62,11 +67,11 @@ export async function startFake(script: (socket: Socket, req: FakeRequest) => vo
       }
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(0, host, r));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     requests,
     get connections() {
       return connections;
@@ -76,6 +81,13 @@ export async function startFake(script: (socket: Socket, req: FakeRequest) => vo
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** An IPv4 address of this machine that is not loopback (to reach a fake by a non-loopback address), or undefined. */
+export function nonLoopbackAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
 }
 
 /** A port on 127.0.0.1 that nothing listens on (bound, then released). */

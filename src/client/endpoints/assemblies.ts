@@ -1,6 +1,7 @@
 /** `/v1/assemblies` (spec Assemblies; contract §7). */
 import type { AssemblyList, Envelope, ListQuery } from '../../wire.js';
 import type { ApiClient } from '../request.js';
+import { requireId } from './insert-id.js';
 import { toQuery } from './query.js';
 
 /** Writable fields of an assembly (contract §7). */
@@ -16,9 +17,9 @@ export interface AssemblyInput {
 /** GET /v1/assemblies (rule 3 query). */
 export const listAssemblies = (c: ApiClient, query?: ListQuery) =>
   c.request<AssemblyList>('GET', '/v1/assemblies', { query: toQuery(query) });
-/** POST /v1/assemblies → `assemblyId` (contract §7). */
-export const createAssembly = (c: ApiClient, assembly: AssemblyInput) =>
-  c.request<Envelope & { assemblyId: number }>('POST', '/v1/assemblies', { body: { assembly } });
+/** POST /v1/assemblies → `assemblyId` (contract §7); ProtocolError when the reply lacks an integer id. */
+export const createAssembly = async (c: ApiClient, assembly: AssemblyInput) =>
+  requireId(await c.request<Envelope & { assemblyId: number }>('POST', '/v1/assemblies', { body: { assembly } }), 'assemblyId', 'POST', '/v1/assemblies');
 /** PUT /v1/assemblies: only the fields present change; a missing id is a 404 (contract §7). */
 export const updateAssembly = (c: ApiClient, assembly: AssemblyInput & { id: number }) =>
   c.request<Envelope>('PUT', '/v1/assemblies', { body: { assembly } });

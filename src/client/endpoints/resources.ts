@@ -1,6 +1,7 @@
 /** `/v1/resources` (spec Resources; contract §2, §7). */
 import type { Envelope, ListQuery, ResourceList } from '../../wire.js';
 import type { ApiClient } from '../request.js';
+import { requireId } from './insert-id.js';
 import { toQuery } from './query.js';
 
 /** Writable fields of a resource; `data` is base64 of the bytes, `password` write-only (contract §2, §7). */
@@ -18,9 +19,9 @@ export interface ResourceInput {
 /** GET /v1/resources (rule 3 query). */
 export const listResources = (c: ApiClient, query?: ListQuery) =>
   c.request<ResourceList>('GET', '/v1/resources', { query: toQuery(query) });
-/** POST /v1/resources → `resourceId` (contract §7). */
-export const createResource = (c: ApiClient, resource: ResourceInput) =>
-  c.request<Envelope & { resourceId: number }>('POST', '/v1/resources', { body: { resource } });
+/** POST /v1/resources → `resourceId` (contract §7); ProtocolError when the reply lacks an integer id. */
+export const createResource = async (c: ApiClient, resource: ResourceInput) =>
+  requireId(await c.request<Envelope & { resourceId: number }>('POST', '/v1/resources', { body: { resource } }), 'resourceId', 'POST', '/v1/resources');
 /** PUT /v1/resources: only the fields present change; a missing id is a 404 (contract §7). */
 export const updateResource = (c: ApiClient, resource: ResourceInput & { id: number }) =>
   c.request<Envelope>('PUT', '/v1/resources', { body: { resource } });

@@ -4,6 +4,7 @@ import { describeFsError } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
+import { RESERVED_HEADERS } from '../../client/settings.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -13,6 +14,8 @@ export interface ApiOptions {
   field: [string, string][];
   input?: string;
   yes?: boolean;
+  /** `-H 'Name: value'` request headers, lower-case names */
+  header?: [string, string][];
 }
 
 /** `-f key=value` → a [key, value] pair; the value may be empty, the key may not. */
@@ -20,6 +23,25 @@ function parseQueryPair(value: string, previous: [string, string][] = []): [stri
   const i = value.indexOf('=');
   if (i <= 0) throw new InvalidArgumentError('expected key=value, e.g. -f take=5 or -f filter=\'Level = "Warning"\'.');
   return [...previous, [value.slice(0, i), value.slice(i + 1)]];
+}
+
+/**
+ * `-H 'Name: value'` → a [name, value] pair (gh api -H): an RFC 9110 token name, a value
+ * without control characters. The headers the client owns (x-api-key, host,
+ * content-length, transfer-encoding, connection) are refused: exit 2, nothing sent — the
+ * key comes from the profile or LIC_API_KEY, never from argv.
+ */
+export function parseHeader(value: string, previous: [string, string][] = []): [string, string][] {
+  const i = value.indexOf(':');
+  const name = value.slice(0, Math.max(i, 0)).trim().toLowerCase();
+  const v = value.slice(i + 1).trim();
+  if (i <= 0 || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new InvalidArgumentError("expected 'Name: value', e.g. -H 'Accept-Language: de'.");
+  // commander would quote the whole argument, which for x-api-key is a secret: a UsageError quotes only the name
+  if (RESERVED_HEADERS.has(name)) {
+    throw new UsageError(`-H ${name}: this header is set by lic itself and can't be replaced${name === 'x-api-key' ? ' (the API key comes from the profile or LIC_API_KEY, never from the command line)' : ''}`);
+  }
+  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(v)) throw new InvalidArgumentError(`expected a header value without control characters.`);
+  return [...previous, [name, v]];
 }
 
 /** An API path: `/v1/...` (or `/openapi.json`), no query (use -f), no scheme or host (that is the profile's). */
@@ -54,11 +76,12 @@ export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
   if (body !== undefined && (method === 'GET' || method === 'DELETE')) throw new UsageError(`--input: ${method} sends no body`);
   if (method === 'DELETE') await rt.confirm(`DELETE ${opts.path}${opts.field.length ? ` (${opts.field.map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}`, opts.yes);
   const client = await rt.client();
-  const reply = await client.request(method, opts.path, { query: Object.fromEntries(opts.field), body });
+  const headers = opts.header?.length ? Object.fromEntries(opts.header) : undefined;
+  const reply = await client.request(method, opts.path, { query: Object.fromEntries(opts.field), body, ...(headers ? { headers } : {}) });
   rt.out.json(reply);
 }
 
-/** Registers `lic api PATH [-X METHOD] [-f key=value]... [--input FILE|-] [--yes]`. */
+/** Registers `lic api PATH [-X METHOD] [-f key=value]... [-H 'Name: value']... [--input FILE|-] [--yes]`. */
 export function registerApi(program: Command, cli: Cli): void {
   program
     .command('api')
@@ -67,12 +90,14 @@ export function registerApi(program: Command, cli: Cli): void {
     .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST with --input)').choices(API_METHODS))
     .option('-f, --field <key=value>', 'a query parameter; repeat for more', parseQueryPair, [])
     .option('--input <file>', 'JSON request body from a file, or - for stdin')
+    .option('-H, --header <name:value>', "a request header, 'Name: value'; repeat for more (not x-api-key)", parseHeader, [])
     .option('-y, --yes', 'do not ask before a DELETE')
     .addHelpText(
       'after',
       '\nExamples:\n' +
         "  lic api /v1/log -f take=5 -f filter='Level = \"Error\"'\n" +
         '  lic api /v1/resources -f select=Id,Name | jq .resources\n' +
+        "  lic api /v1/log -H 'Accept-Language: de'\n" +
         '  echo \'{"assembly":{"name":"MyLib","version":"1.0.0.0"}}\' | lic api /v1/assemblies --input -\n' +
         '  lic api -X DELETE /v1/log -f startDate=2025-01-01 -f endDate=2025-02-01 --yes',
     )

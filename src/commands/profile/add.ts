@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { describeFsError } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/program.js';
-import type { Runtime } from '../../cli/runtime.js';
-import { PROFILE_NAME_RE } from '../../config/profiles.js';
+import { isLoopback, type Runtime } from '../../cli/runtime.js';
+import { PROFILE_NAME_RE, type Profile } from '../../config/profiles.js';
 
 export interface ProfileAddOptions {
   name: string;
@@ -38,8 +41,37 @@ export async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promi
   if (/\s/.test(key)) throw new UsageError('the API key contains whitespace; give one key on one line');
   const store = await rt.profiles();
   const existed = Boolean(store.get(opts.name));
-  store.set(opts.name, { baseUrl: opts.baseUrl, apiKey: key }, opts.default);
+  store.set(opts.name, { baseUrl: opts.baseUrl, apiKey: key, ...profileSettings(rt) }, opts.default);
   rt.out.info(`${existed ? 'Updated' : 'Added'} profile "${opts.name}" (${opts.baseUrl})${store.defaultName() === opts.name ? ', the default' : ''}.`);
+  const url = new URL(opts.baseUrl);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !rt.globals.insecureHttp) {
+    rt.out.warn(`${url.host} is not a loopback address: commands will refuse to send the key over plain http:// to it; use https://, or add the profile again with --insecure-http if the network is trusted.`);
+  }
+}
+
+/**
+ * The network settings given as global flags on `profile add` (--timeout, --retries,
+ * --ca-file made absolute and checked readable, --insecure-http), saved with the profile.
+ * Throws UsageError for a CA file that can't be read.
+ */
+function profileSettings(rt: Runtime): Partial<Profile> {
+  const g = rt.globals;
+  const s: Partial<Profile> = {};
+  if (g.timeout !== undefined) s.timeoutMs = g.timeout;
+  if (g.retries !== undefined) s.retries = g.retries;
+  if (g.insecureHttp) s.insecureHttp = true;
+  if (g.caFile !== undefined) {
+    const path = resolve(g.caFile);
+    let pem: string;
+    try {
+      pem = readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new UsageError(`--ca-file ${g.caFile}: ${describeFsError(e)}`);
+    }
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca-file ${g.caFile}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
+    s.caFile = path;
+  }
+  return s;
 }
 
 /** Registers `lic profile add` on `parent`. */
@@ -50,7 +82,7 @@ export function registerProfileAdd(parent: Command, cli: Cli): void {
     .argument('<name>', 'profile name')
     .option('--api-key-stdin', 'read the API key from stdin instead of prompting')
     .option('--default', 'make it the default profile')
-    .addHelpText('after', '\nThe base URL is the global --base-url flag.\n\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  printf %s "$KEY" | lic profile add ci --base-url http://127.0.0.1:8765 --api-key-stdin')
+    .addHelpText('after', '\nThe base URL is the global --base-url flag; the global --timeout, --retries, --ca-file and\n--insecure-http given here are saved with the profile.\n\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile add corp --base-url https://lic.corp.example --ca-file ./corp-ca.pem --timeout 1m\n  printf %s "$KEY" | lic profile add ci --base-url http://127.0.0.1:8765 --api-key-stdin')
     .action(async (name: string, o: Omit<ProfileAddOptions, 'name' | 'baseUrl'>, cmd: Command) => {
       const rt = cli.runtimeOf(cmd);
       await runProfileAdd({ ...o, name, baseUrl: rt.globals.baseUrl }, rt);

@@ -147,11 +147,21 @@ describe('profile list, use, remove, show', () => {
       baseUrlFrom: 'profile one',
       apiKey: `${s1.adminKey.slice(0, 8)}…`,
       apiKeyFrom: 'profile one',
+      timeoutMs: 30000,
+      timeoutFrom: 'default',
+      retries: 2,
+      retriesFrom: 'default',
+      caFile: null,
+      caFileFrom: null,
+      insecureHttp: false,
+      insecureHttpFrom: 'default',
       store: storeFile(dir),
     });
     const piped = await runCli(['profile', 'show'], { configDir: dir, env: { LIC_API_KEY: s2.adminKey }, tty: false });
     expect(piped.stdout).toBe(
-      `profile\tone\nbase URL\t${s1.url} (from profile one)\nAPI key\t${s2.adminKey.slice(0, 8)}… (from LIC_API_KEY)\nstore\t${storeFile(dir)}\n`,
+      `profile\tone\nbase URL\t${s1.url} (from profile one)\nAPI key\t${s2.adminKey.slice(0, 8)}… (from LIC_API_KEY)\n` +
+        'timeout\t30000 ms per attempt (from default)\nretries\t2 (from default)\nCA file\t(none: the system CAs)\ninsecure http\trefused (from default)\n' +
+        `store\t${storeFile(dir)}\n`,
     );
     expect(piped.stdout).not.toContain(s2.adminKey);
   });
