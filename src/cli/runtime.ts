@@ -23,6 +23,8 @@ export interface GlobalOptions {
   color?: boolean;
   verbose?: boolean;
   quiet?: boolean;
+  /** a write verb's `--dry-run` (a verb option, seen here through optsWithGlobals): print the request, send no write */
+  dryRun?: boolean;
 }
 
 export interface Target {
@@ -103,15 +105,32 @@ export class Runtime {
       }
       const { ApiClient } = await import('../client/request.js');
       const timeout = Number(this.ctx.env.LIC_TIMEOUT_MS);
-      return new ApiClient({
+      const client = new ApiClient({
         baseUrl: t.baseUrl,
         apiKey: t.apiKey,
         userAgent: `lic/${VERSION}`,
         timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
         trace: this.globals.verbose ? (line) => this.ctx.stderr.write(`${line}\n`) : undefined,
       });
+      return this.globals.dryRun ? (await import('../client/dry-run.js')).dryRunClient(client) : client;
     })();
     return this.clientP;
+  }
+
+  /**
+   * Where each setting of the target comes from, for `lic doctor`: the profile
+   * (`--profile`, LIC_PROFILE, the default profile, none), the base URL (`--base-url`,
+   * LIC_BASE_URL, the profile, the built-in default) and the API key (LIC_API_KEY, the
+   * profile, none). Values only, never the key. Throws like target().
+   */
+  async settingSources(): Promise<{ profile: { value: string | null; from: string }; baseUrl: { value: string; from: string }; apiKey: { from: string } }> {
+    const t = await this.target();
+    const env = this.ctx.env;
+    const profileFrom = this.globals.profile ? '--profile' : env.LIC_PROFILE ? 'LIC_PROFILE' : t.profileName ? 'default profile' : 'none';
+    const inProfile = `profile ${t.profileName}`;
+    const urlFrom = this.globals.baseUrl ? '--base-url' : env.LIC_BASE_URL ? 'LIC_BASE_URL' : t.profileName ? inProfile : 'built-in default';
+    const keyFrom = env.LIC_API_KEY ? 'LIC_API_KEY' : t.apiKey ? inProfile : 'none';
+    return { profile: { value: t.profileName ?? null, from: profileFrom }, baseUrl: { value: t.baseUrl, from: urlFrom }, apiKey: { from: keyFrom } };
   }
 
   /** Releases what the command opened (the client's connections); safe to call twice. */
@@ -127,6 +146,8 @@ export class Runtime {
    * DeclinedError (answered no).
    */
   async confirm(what: string, yes: boolean | undefined): Promise<void> {
+    // a dry run sends no write, so it asks nothing; a missing key still fails as in the real run
+    if (this.globals.dryRun) return void (await this.client());
     if (yes) return;
     if (!this.ctx.stdin.isTTY || !this.ctx.stderr.isTTY) {
       throw new UsageError(`refusing to ${what} without confirmation: not a terminal, so pass --yes`);
