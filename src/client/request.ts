@@ -135,6 +135,29 @@ export class ApiClient {
     return json as T;
   }
 
+  /**
+   * One GET with no retries and no envelope checks, for `lic doctor`: the raw status,
+   * the reply headers (lower-case names) and the body text. Sends the key when there is
+   * one (none: anonymous). Throws NetworkError (no connection, TLS failure, timeout).
+   */
+  async probe(path: string, query?: Query): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const url = buildUrl(this.opts.baseUrl, path, query);
+    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+    if (this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
+    const timeout = this.opts.timeoutMs ?? 30_000;
+    this.opts.trace?.(`> GET ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}`);
+    try {
+      const res = await undiciRequest(url, { dispatcher: this.agent, method: 'GET', headers, headersTimeout: timeout, bodyTimeout: timeout });
+      const body = await res.body.text();
+      this.opts.trace?.(`< ${res.statusCode} ${path} (${body.length} bytes)`);
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      return { status: res.statusCode, headers: flat, body };
+    } catch (e) {
+      throw new NetworkError(describeNetworkError(e, url, timeout), 'GET', path);
+    }
+  }
+
   /** An excerpt of a reply may echo our request (a proxy, an echo server): never let it carry the key. */
   private redact(excerpt: string): string {
     const key = this.opts.apiKey;
