@@ -7,7 +7,7 @@ _lic() {
     w="${COMP_WORDS[i]}"
     [[ $w == -* ]] && continue
     case "$path" in
-    '') subs='profile keys log resources assemblies orders templates products serve api completion' ;;
+    '') subs='profile keys log resources assemblies orders templates products serve api doctor completion' ;;
     'profile') subs='add list use remove show' ;;
     'profile add') subs='' ;;
     'profile list') subs='' ;;
@@ -43,6 +43,7 @@ _lic() {
     'products list') subs='' ;;
     'serve') subs='' ;;
     'api') subs='' ;;
+    'doctor') subs='' ;;
     'completion') subs='' ;;
     *) subs="" ;;
     esac
@@ -53,7 +54,7 @@ _lic() {
     *'|--output'|*'|-o') COMPREPLY=($(compgen -W 'table json ndjson csv tsv' -- "$cur")); return ;;
   esac
   case "$path" in
-    '') words='profile keys log resources assemblies orders templates products serve api completion --profile --base-url --output --json --no-color --verbose --quiet --version --help' ;;
+    '') words='profile keys log resources assemblies orders templates products serve api doctor completion --profile --base-url --output --json --no-color --verbose --quiet --version --help' ;;
     'profile') words='add list use remove show --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'profile add') words='--api-key-stdin --default --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'profile list') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
@@ -62,24 +63,24 @@ _lic() {
     'profile show') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'keys') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'keys list') words='--owner --revoked --active --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'keys create') words='--perm --name --owner --description --expires --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'keys update') words='--perm --name --description --expires --revoke --unrevoke --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'keys delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'keys create') words='--perm --name --owner --description --expires --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'keys update') words='--perm --name --description --expires --revoke --unrevoke --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'keys delete') words='--yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'log') words='list tail purge --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'log list') words='--level --since --until --contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'log tail') words='--follow --lines --level --contains --where --interval --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'log purge') words='--all --id --before --since --until --where --yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'log purge') words='--all --id --before --since --until --where --yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'resources') words='list get create update delete --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'resources list') words='--type --format --name-contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'resources get') words='--data-out --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'resources create') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'resources update') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'resources delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources create') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources update') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources delete') words='--yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'assemblies') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'assemblies list') words='--name --public-key-token --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'assemblies create') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'assemblies update') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'assemblies delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'assemblies create') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'assemblies update') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'assemblies delete') words='--yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'orders') words='list --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'orders list') words='--customer --status --payment-status --payment-type --currency --since --until --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'templates') words='list show --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
@@ -88,7 +89,8 @@ _lic() {
     'products') words='list --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'products list') words='--customer --fields --limit --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'serve') words='--db --host --port --seed --keys-file --no-profile --log-requests --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'api') words='--method --field --input --yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'api') words='--method --field --input --yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'doctor') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'completion') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     *) words="" ;;
   esac
