@@ -7,7 +7,7 @@ import type { Column } from '../../cli/output.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime, Target } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
-import { PROBE_ENDPOINTS, inferAccess, probeAll, type ProbeResult } from './access.js';
+import { PROBE_ENDPOINTS, classify, inferAccess, probeAll, type ProbeResult } from './access.js';
 
 /** The oldest Node.js supported: package.json `engines` (>= 20.18). */
 export const MIN_NODE = [20, 18] as const;
@@ -135,7 +135,7 @@ export async function runDoctor(rt: Runtime): Promise<DoctorReport> {
         } else {
           checks.push(pass('API key', `${maskKey(t.apiKey)} accepted`));
           const rest = await probeAll(client, PROBE_ENDPOINTS.slice(1));
-          const firstResult: ProbeResult = { endpoint: first.name, path: first.path, status: reply.status, access: classifyFirst(reply.status) };
+          const firstResult: ProbeResult = { endpoint: first.name, path: first.path, status: reply.status, access: classify(reply.status) };
           endpoints = [firstResult, ...rest];
           const v = inferAccess(endpoints);
           role = v.role ?? null;
@@ -149,10 +149,6 @@ export async function runDoctor(rt: Runtime): Promise<DoctorReport> {
     }
   }
   return { ok: checks.every((c) => c.ok), checks, endpoints, role };
-}
-
-function classifyFirst(status: number): ProbeResult['access'] {
-  return status === 401 || status === 403 ? 'denied' : status === 200 || status === 400 || status === 404 ? 'allowed' : 'error';
 }
 
 /** `clock`: the reply's Date header against the local clock; beyond MAX_SKEW_S fails. */
