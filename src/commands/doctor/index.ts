@@ -132,6 +132,8 @@ export async function runDoctor(rt: Runtime): Promise<DoctorReport> {
           checks.push(fail('API key', `${maskKey(t.apiKey)} not accepted (HTTP 401: unknown, revoked or expired)`, 'have an Administrator create a new key (`lic keys create`), then save it: `lic profile add NAME --base-url URL --api-key-stdin`'));
         } else if (reply.status === 429) {
           checks.push(fail('API key', 'the service refused with 429 (too many requests or failed authentications)', 'wait a while and run `lic doctor` again'));
+        } else if (classify(reply.status) === 'error') {
+          checks.push(fail('API key', `could not tell: GET ${first.path} answered HTTP ${reply.status}`, 'check the service (its log), or that the base URL points at the API and not at another server'));
         } else {
           checks.push(pass('API key', `${maskKey(t.apiKey)} accepted`));
           const rest = await probeAll(client, PROBE_ENDPOINTS.slice(1));

@@ -164,3 +164,38 @@ describe('lic doctor: output', () => {
     expect(r.stdout).not.toContain(svc.adminKey);
   });
 });
+
+describe('lic doctor against any service implementing the API', () => {
+  it('gRPC-style error bodies, no Date header, an odd set of allowed endpoints: reports, never crashes', async () => {
+    const { reply, startFake } = await import('../../helpers/fake-server.js');
+    const fake = await startFake((socket, req) => {
+      if (req.path.startsWith('/v1/resources')) reply(socket, 200, '{}');
+      else reply(socket, 403, '{"code":7,"message":"Permission denied"}');
+    });
+    try {
+      const r = await runCli(['doctor', '-o', 'json'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_abcdefghijklmnopqrstuvwx' } });
+      const rep = JSON.parse(r.stdout) as Report;
+      expect(r.code, r.stdout).toBe(0);
+      expect(rep.checks.find((c) => c.name === 'clock')).toMatchObject({ ok: true, detail: expect.stringContaining('no Date header') });
+      expect(rep.role).toBeNull();
+      expect(rep.checks.find((c) => c.name === 'permissions')!.detail).toBe('allowed: resources (matches no single role)');
+      expect(fake.requests.map((q) => q.method)).toEqual(Array(7).fill('GET'));
+      expect(r.stdout).not.toContain('api_abcdefghijklmnopqrstuvwx');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a 500 on the first probe: the key check fails saying it could not tell', async () => {
+    const { reply, startFake } = await import('../../helpers/fake-server.js');
+    const fake = await startFake((socket) => reply(socket, 500, '{"success":false,"code":13,"message":"boom"}'));
+    try {
+      const r = await runCli(['doctor', '-o', 'json'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_abcdefghijklmnopqrstuvwx' } });
+      expect(r.code).toBe(1);
+      expect((JSON.parse(r.stdout) as Report).checks.find((c) => c.name === 'API key')).toMatchObject({ ok: false, detail: 'could not tell: GET /v1/api-keys answered HTTP 500' });
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -155,3 +155,18 @@ describe('a dry run validates like the real run', () => {
     expect(r.stderr).not.toMatch(/^> DELETE/m);
   });
 });
+
+describe('--dry-run against any service implementing the API', () => {
+  it('log purge: a count reply that omits the total (default values left out) is wouldDelete 0; the fake gets only the GET', async () => {
+    const { reply, startFake } = await import('../../helpers/fake-server.js');
+    const fake = await startFake((socket) => reply(socket, 200, '{}'));
+    try {
+      const r = await runCli(['log', 'purge', '--since', '2025-01-01', '--dry-run'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_abcdefghijklmnopqrstuvwx' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ method: 'DELETE', wouldDelete: 0, headers: { 'x-api-key': 'api_abcd…' } });
+      expect(fake.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/log?startDate=2025-01-01T00%3A00%3A00.000Z&take=0']);
+    } finally {
+      await fake.close();
+    }
+  });
+});
