@@ -170,3 +170,18 @@ describe('--dry-run against any service implementing the API', () => {
     }
   });
 });
+
+describe('--dry-run in the real process (bin/lic.js on pipes)', () => {
+  it('prints the plan as one JSON line on stdout, nothing on stderr, exit 0; the proxy sees no request', async () => {
+    const { buildDist, spawnLic } = await import('../../helpers/spawn.js');
+    await buildDist();
+    const from = proxy.seen.length;
+    const r = await spawnLic(['assemblies', 'delete', '7', '--dry-run'], { env: { LIC_BASE_URL: proxy.url, LIC_API_KEY: svc.adminKey, LIC_CONFIG_DIR: tempDir() } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ method: 'DELETE', url: `${proxy.url}/v1/assemblies/7`, headers: { 'x-api-key': prefix() }, body: null });
+    expect(r.stdout.split('\n')).toHaveLength(2);
+    expect(r.stdout).not.toContain(svc.adminKey);
+    expect(proxy.seen.slice(from)).toEqual([]);
+  });
+});
