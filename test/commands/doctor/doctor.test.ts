@@ -165,6 +165,42 @@ describe('lic doctor: output', () => {
   });
 });
 
+/** A self-signed certificate for 127.0.0.1 (openssl in a temporary directory); undefined without openssl. */
+async function selfSigned(): Promise<{ cert: string; key: string } | undefined> {
+  const { execFileSync } = await import('node:child_process');
+  const { readFileSync } = await import('node:fs');
+  const dir = tempDir('lic-tls-');
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'k.pem', '-out', 'c.pem', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'pipe' });
+  } catch {
+    return undefined;
+  }
+  return { cert: readFileSync(join(dir, 'c.pem'), 'utf8'), key: readFileSync(join(dir, 'k.pem'), 'utf8') };
+}
+
+describe('lic doctor: TLS', () => {
+  it('a service whose certificate is not trusted: the TLS check fails with a fix, exit 1, no request got through', async (t) => {
+    const pair = await selfSigned();
+    if (!pair) return t.skip();
+    const { createServer } = await import('node:https');
+    let requests = 0;
+    const server = createServer(pair, (_req, res) => (requests++, res.end('{}')));
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const r = await runCli(['doctor', '-o', 'json'], { env: { LIC_BASE_URL: `https://127.0.0.1:${port}`, LIC_API_KEY: svc.adminKey } });
+      expect(r.code).toBe(1);
+      const rep = JSON.parse(r.stdout) as Report;
+      expect(rep.checks.find((c) => c.name === 'TLS')).toMatchObject({ ok: false, detail: expect.stringMatching(/certificate/i), fix: expect.stringContaining('CA') });
+      expect(requests).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
 describe('lic doctor against any service implementing the API', () => {
   it('gRPC-style error bodies, no Date header, an odd set of allowed endpoints: reports, never crashes', async () => {
     const { reply, startFake } = await import('../../helpers/fake-server.js');
