@@ -135,6 +135,9 @@ export class ApiClient {
     return json as T;
   }
 
+  /** The most of a reply body `probe()` keeps: 64 KiB. */
+  private static readonly PROBE_BODY_BYTES = 64 * 1024;
+
   /**
    * One GET with no retries and no envelope checks, for `lic doctor`: the raw status,
    * the reply headers (lower-case names) and the body text. Sends the key when there is
@@ -148,7 +151,18 @@ export class ApiClient {
     this.opts.trace?.(`> GET ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}`);
     try {
       const res = await undiciRequest(url, { dispatcher: this.agent, method: 'GET', headers, headersTimeout: timeout, bodyTimeout: timeout });
-      const body = await res.body.text();
+      // a probe needs the status, not the body: keep at most PROBE_BODY_BYTES, drop the rest
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        chunks.push(chunk.subarray(0, ApiClient.PROBE_BODY_BYTES - kept));
+        kept += chunks[chunks.length - 1]!.length;
+        if (kept >= ApiClient.PROBE_BODY_BYTES) {
+          res.body.destroy();
+          break;
+        }
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
       this.opts.trace?.(`< ${res.statusCode} ${path} (${body.length} bytes)`);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
