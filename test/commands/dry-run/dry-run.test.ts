@@ -121,6 +121,11 @@ describe('--dry-run prints the request and sends no write', () => {
     expect(del.plan).toMatchObject({ method: 'DELETE', url: `${proxy.url}/v1/log?deleteAll=true` });
     const post = await dryRun(['api', '/v1/assemblies', '--input', '-', '--dry-run'], { stdin: '{"assembly":{"name":"X","version":"1.0.0.0"}}' });
     expect(post.plan).toMatchObject({ method: 'POST', body: { assembly: { name: 'X', version: '1.0.0.0' } } });
+    const nested = await dryRun(['api', '-X', 'PUT', '/v1/resources', '--input', '-', '--dry-run'], {
+      stdin: JSON.stringify({ resource: { id: 1, Password: 's3cret-a', extra: [{ password: 's3cret-b', keep: 'me' }] } }),
+    });
+    expect(nested.plan.body).toEqual({ resource: { id: 1, Password: '[redacted]', extra: [{ password: '[redacted]', keep: 'me' }] } });
+    expect(nested.stdout).not.toMatch(/s3cret/);
     const get = await dryRun(['api', '/v1/log', '-f', 'take=5', '--dry-run']);
     expect(get.plan).toMatchObject({ method: 'GET', url: `${proxy.url}/v1/log?take=5`, body: null });
     expect(get.sent).toEqual([]);
