@@ -7,7 +7,7 @@ _lic() {
     w="${COMP_WORDS[i]}"
     [[ $w == -* ]] && continue
     case "$path" in
-    '') subs='profile keys log resources assemblies orders templates products serve api completion' ;;
+    '') subs='profile keys log resources assemblies orders templates products serve api doctor completion' ;;
     'profile') subs='add list use remove show' ;;
     'profile add') subs='' ;;
     'profile list') subs='' ;;
@@ -43,6 +43,7 @@ _lic() {
     'products list') subs='' ;;
     'serve') subs='' ;;
     'api') subs='' ;;
+    'doctor') subs='' ;;
     'completion') subs='' ;;
     *) subs="" ;;
     esac
@@ -53,7 +54,7 @@ _lic() {
     *'|--output'|*'|-o') COMPREPLY=($(compgen -W 'table json ndjson csv tsv' -- "$cur")); return ;;
   esac
   case "$path" in
-    '') words='profile keys log resources assemblies orders templates products serve api completion --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --version --help' ;;
+    '') words='profile keys log resources assemblies orders templates products serve api doctor completion --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --version --help' ;;
     'profile') words='add list use remove show --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'profile add') words='--api-key-stdin --default --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'profile list') words='--profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
@@ -62,24 +63,24 @@ _lic() {
     'profile show') words='--profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'keys') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'keys list') words='--owner --revoked --active --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'keys create') words='--perm --name --owner --description --expires --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'keys update') words='--perm --name --description --expires --revoke --unrevoke --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'keys delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'keys create') words='--perm --name --owner --description --expires --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'keys update') words='--perm --name --description --expires --revoke --unrevoke --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'keys delete') words='--yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'log') words='list tail purge --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'log list') words='--level --since --until --contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'log tail') words='--follow --lines --level --contains --where --interval --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'log purge') words='--all --id --before --since --until --where --yes --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'log purge') words='--all --id --before --since --until --where --yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'resources') words='list get create update delete --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'resources list') words='--type --format --name-contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'resources get') words='--data-out --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'resources create') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'resources update') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'resources delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'resources create') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'resources update') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'resources delete') words='--yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'assemblies') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'assemblies list') words='--name --public-key-token --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'assemblies create') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'assemblies update') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'assemblies delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'assemblies create') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'assemblies update') words='--from-dll --name --version --culture --public-key-token --mapping-file-id --debug-symbols-key --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'assemblies delete') words='--yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'orders') words='list --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'orders list') words='--customer --status --payment-status --payment-type --currency --since --until --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'templates') words='list show --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
@@ -88,7 +89,8 @@ _lic() {
     'products') words='list --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'products list') words='--customer --fields --limit --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'serve') words='--db --host --port --seed --keys-file --no-profile --log-requests --auth-fail-limit --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'api') words='--method --field --input --header --yes --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'api') words='--method --field --input --header --yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'doctor') words='--profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'completion') words='--profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     *) words="" ;;
   esac

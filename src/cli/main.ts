@@ -28,6 +28,11 @@ export async function main(argv: string[], ctx: Context): Promise<number> {
       if (e.code === 'commander.executeSubCommandAsync') return ExitCode.ERROR;
       return ExitCode.USAGE;
     }
+    // a dry run stopped at its first write (src/client/dry-run.ts): the plan is the output
+    if (isDryRunStop(e)) {
+      ctx.stdout.write(ctx.stdout.isTTY ? `${JSON.stringify(e.plan, null, 2)}\n` : `${JSON.stringify(e.plan)}\n`);
+      return ExitCode.OK;
+    }
     // @inquirer prompts throw ExitPromptError on Ctrl-C
     const err = (e as Error)?.name === 'ExitPromptError' ? new InterruptedError() : e;
     ctx.stderr.write(`lic: ${messageFor(err)}\n`);
@@ -36,4 +41,9 @@ export async function main(argv: string[], ctx: Context): Promise<number> {
   } finally {
     await Promise.all(runtimes.map((rt) => rt.close()));
   }
+}
+
+/** DryRunStop, recognised by name so this module does not load the client (and undici) at start. */
+function isDryRunStop(e: unknown): e is { plan: unknown } {
+  return e instanceof Error && e.name === 'DryRunStop' && 'plan' in e;
 }

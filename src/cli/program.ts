@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { registerApi } from '../commands/api/index.js';
 import { registerAssemblies } from '../commands/assemblies/index.js';
 import { registerCompletion } from '../commands/completion/index.js';
+import { registerDoctor } from '../commands/doctor/index.js';
 import { registerKeys } from '../commands/keys/index.js';
 import { registerLog } from '../commands/log/index.js';
 import { registerOrders } from '../commands/orders/index.js';
@@ -80,6 +81,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
   registerProducts(program, cli);
   registerServe(program, cli);
   registerApi(program, cli);
+  registerDoctor(program, cli);
   registerCompletion(program, cli);
   return program;
 }

@@ -32,6 +32,8 @@ export interface GlobalOptions {
   retries?: number;
   caFile?: string;
   insecureHttp?: boolean;
+  /** a write verb's `--dry-run` (a verb option, seen here through optsWithGlobals): print the request, send no write */
+  dryRun?: boolean;
 }
 
 export interface Target {
@@ -138,7 +140,7 @@ export class Runtime {
       const { ApiClient } = await import('../client/request.js');
       const env = this.ctx.env;
       const pick = (lower: string, upper: string) => env[lower] || env[upper] || undefined;
-      return new ApiClient({
+      const client = new ApiClient({
         baseUrl: t.baseUrl,
         apiKey: t.apiKey,
         userAgent: `lic/${VERSION}`,
@@ -152,6 +154,7 @@ export class Runtime {
         sleep: (ms) => this.ctx.sleep(ms),
         now: () => this.ctx.now().getTime(),
       });
+      return this.globals.dryRun ? (await import('../client/dry-run.js')).dryRunClient(client) : client;
     })();
     return this.clientP;
   }
@@ -212,6 +215,22 @@ export class Runtime {
     return cas.length ? cas : undefined;
   }
 
+  /**
+   * Where each setting of the target comes from, for `lic doctor`: the profile
+   * (`--profile`, LIC_PROFILE, the default profile, none), the base URL (`--base-url`,
+   * LIC_BASE_URL, the profile, the built-in default) and the API key (LIC_API_KEY, the
+   * profile, none). Values only, never the key. Throws like target().
+   */
+  async settingSources(): Promise<{ profile: { value: string | null; from: string }; baseUrl: { value: string; from: string }; apiKey: { from: string } }> {
+    const t = await this.target();
+    const env = this.ctx.env;
+    const profileFrom = this.globals.profile ? '--profile' : env.LIC_PROFILE ? 'LIC_PROFILE' : t.profileName ? 'default profile' : 'none';
+    const inProfile = `profile ${t.profileName}`;
+    const urlFrom = this.globals.baseUrl ? '--base-url' : env.LIC_BASE_URL ? 'LIC_BASE_URL' : t.profileName ? inProfile : 'built-in default';
+    const keyFrom = env.LIC_API_KEY ? 'LIC_API_KEY' : t.apiKey ? inProfile : 'none';
+    return { profile: { value: t.profileName ?? null, from: profileFrom }, baseUrl: { value: t.baseUrl, from: urlFrom }, apiKey: { from: keyFrom } };
+  }
+
   /** Releases what the command opened (the client's connections); safe to call twice. */
   async close(): Promise<void> {
     const c = this.clientP;
@@ -225,6 +244,8 @@ export class Runtime {
    * DeclinedError (answered no).
    */
   async confirm(what: string, yes: boolean | undefined): Promise<void> {
+    // a dry run sends no write, so it asks nothing; a missing key still fails as in the real run
+    if (this.globals.dryRun) return void (await this.client());
     if (yes) return;
     if (!this.ctx.stdin.isTTY || !this.ctx.stderr.isTTY) {
       throw new UsageError(`refusing to ${what} without confirmation: not a terminal, so pass --yes`);

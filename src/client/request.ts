@@ -294,6 +294,44 @@ export class ApiClient {
     return json as T;
   }
 
+  /** The most of a reply body `probe()` keeps: 64 KiB. */
+  private static readonly PROBE_BODY_BYTES = 64 * 1024;
+
+  /**
+   * One GET with no retries and no envelope checks, for `lic doctor`: the raw status,
+   * the reply headers (lower-case names) and the body text. Sends the key when there is
+   * one (none: anonymous). Throws NetworkError (no connection, TLS failure, timeout).
+   */
+  async probe(path: string, query?: Query): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const url = buildUrl(this.opts.baseUrl, path, query);
+    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+    if (this.opts.apiKey) headers['x-api-key'] = this.opts.apiKey;
+    const timeout = this.timeoutMs;
+    this.opts.trace?.(`> GET ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}`);
+    try {
+      const res = await undiciRequest(url, { dispatcher: this.agent, method: 'GET', headers, headersTimeout: timeout, bodyTimeout: timeout });
+      // a probe needs the status, not the body: keep at most PROBE_BODY_BYTES, drop the rest
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        chunks.push(chunk.subarray(0, ApiClient.PROBE_BODY_BYTES - kept));
+        kept += chunks[chunks.length - 1]!.length;
+        if (kept >= ApiClient.PROBE_BODY_BYTES) {
+          res.body.destroy();
+          break;
+        }
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
+      this.opts.trace?.(`< ${res.statusCode} ${path} (${body.length} bytes)`);
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      return { status: res.statusCode, headers: flat, body };
+    } catch (e) {
+      const [kind, message] = describeNetworkError(e, new URL(url).origin, timeout);
+      throw new NetworkError(message, 'GET', path, kind);
+    }
+  }
+
   /** An excerpt of a reply may echo our request (a proxy, an echo server): never let it carry the key. */
   private redact(excerpt: string): string {
     const key = this.opts.apiKey;

@@ -5,6 +5,7 @@ import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { RESERVED_HEADERS } from '../../client/settings.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -16,6 +17,8 @@ export interface ApiOptions {
   yes?: boolean;
   /** `-H 'Name: value'` request headers, lower-case names */
   header?: [string, string][];
+  /** print the request instead of sending it (any method) */
+  dryRun?: boolean;
 }
 
 /** `-f key=value` → a [key, value] pair; the value may be empty, the key may not. */
@@ -77,7 +80,13 @@ export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
   if (method === 'DELETE') await rt.confirm(`DELETE ${opts.path}${opts.field.length ? ` (${opts.field.map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}`, opts.yes);
   const client = await rt.client();
   const headers = opts.header?.length ? Object.fromEntries(opts.header) : undefined;
-  const reply = await client.request(method, opts.path, { query: Object.fromEntries(opts.field), body, ...(headers ? { headers } : {}) });
+  const request = { query: Object.fromEntries(opts.field), body, ...(headers ? { headers } : {}) };
+  if (opts.dryRun) {
+    // the call is the whole command, so a dry run sends it for no method, GET included
+    const { DryRunStop, describeRequest } = await import('../../client/dry-run.js');
+    throw new DryRunStop(describeRequest(client, method, opts.path, request));
+  }
+  const reply = await client.request(method, opts.path, request);
   rt.out.json(reply);
 }
 
@@ -92,6 +101,7 @@ export function registerApi(program: Command, cli: Cli): void {
     .option('--input <file>', 'JSON request body from a file, or - for stdin')
     .option('-H, --header <name:value>', "a request header, 'Name: value'; repeat for more (not x-api-key)", parseHeader, [])
     .option('-y, --yes', 'do not ask before a DELETE')
+    .option('--dry-run', `${DRY_RUN_HELP} (any method)`)
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -99,7 +109,8 @@ export function registerApi(program: Command, cli: Cli): void {
         '  lic api /v1/resources -f select=Id,Name | jq .resources\n' +
         "  lic api /v1/log -H 'Accept-Language: de'\n" +
         '  echo \'{"assembly":{"name":"MyLib","version":"1.0.0.0"}}\' | lic api /v1/assemblies --input -\n' +
-        '  lic api -X DELETE /v1/log -f startDate=2025-01-01 -f endDate=2025-02-01 --yes',
+        '  lic api -X DELETE /v1/log -f startDate=2025-01-01 -f endDate=2025-02-01 --yes\n' +
+        '  lic api -X DELETE /v1/api-keys/12 --dry-run',
     )
     .action(async (path: string, o: Omit<ApiOptions, 'path'>, cmd: Command) => runApi({ ...o, path }, cli.runtimeOf(cmd)));
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
+import { addDryRunOption } from '../../cli/dry-run.js';
 
 export type AssembliesCreateOptions = AssemblyFieldOptions;
 
@@ -26,13 +27,14 @@ export async function runAssembliesCreate(opts: AssembliesCreateOptions, rt: Run
 /** Declares `assemblies create` and its flags (parse only; the work is runAssembliesCreate). */
 export function registerAssembliesCreate(parent: Command, cli: Cli): void {
   const cmd = parent.command('create').description('Register a .NET assembly, from its DLL (--from-dll) or from flags');
-  addAssemblyFieldOptions(cmd)
+  addDryRunOption(addAssemblyFieldOptions(cmd))
     .addHelpText(
       'after',
       '\nExamples:\n' +
         '  lic assemblies create --from-dll bin/Release/MyLib.dll\n' +
         '  lic assemblies create --from-dll MyLib.dll --mapping-file-id 4\n' +
-        '  lic assemblies create --name MyLib --version 1.2.0.0 --culture neutral --public-key-token 0738eb9f132ed756',
+        '  lic assemblies create --name MyLib --version 1.2.0.0 --culture neutral --public-key-token 0738eb9f132ed756\n' +
+        '  lic assemblies create --from-dll MyLib.dll --dry-run',
     )
-    .action(async (o: AssembliesCreateOptions, c: Command) => runAssembliesCreate(o, cli.runtimeOf(c)));
+    .action(async ({ dryRun: _dryRun, ...o }: AssembliesCreateOptions & { dryRun?: boolean }, c: Command) => runAssembliesCreate(o, cli.runtimeOf(c)));
 }

@@ -3,6 +3,7 @@ import { deleteAssembly } from '../../client/endpoints/assemblies.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
 export interface AssembliesDeleteOptions {
   id: number;
@@ -26,6 +27,7 @@ export function registerAssembliesDelete(parent: Command, cli: Cli): void {
     .description('Delete an assembly (asks first; --yes off a terminal)')
     .argument('<id>', 'assembly id', parseId)
     .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', '\nExamples:\n  lic assemblies delete 3\n  lic assemblies list --name Folio.Pdf --all --fields id -o tsv | tail -n +2 | xargs -n1 lic assemblies delete --yes')
+    .option('--dry-run', DRY_RUN_HELP)
+    .addHelpText('after', '\nExamples:\n  lic assemblies delete 3\n  lic assemblies delete 3 --dry-run\n  lic assemblies list --name Folio.Pdf --all --fields id -o tsv | tail -n +2 | xargs -n1 lic assemblies delete --yes')
     .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runAssembliesDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

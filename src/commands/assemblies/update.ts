@@ -5,6 +5,7 @@ import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
+import { addDryRunOption } from '../../cli/dry-run.js';
 
 export type AssembliesUpdateOptions = AssemblyFieldOptions & { id: number };
 
@@ -27,7 +28,7 @@ export function registerAssembliesUpdate(parent: Command, cli: Cli): void {
     .command('update')
     .description('Change an assembly: only the fields given are sent (--from-dll sends the identity read from the file)')
     .argument('<id>', 'assembly id', parseId);
-  addAssemblyFieldOptions(cmd)
-    .addHelpText('after', '\nExamples:\n  lic assemblies update 3 --from-dll bin/Release/MyLib.dll\n  lic assemblies update 3 --mapping-file-id 0')
-    .action(async (id: number, o: AssemblyFieldOptions, c: Command) => runAssembliesUpdate({ ...o, id }, cli.runtimeOf(c)));
+  addDryRunOption(addAssemblyFieldOptions(cmd))
+    .addHelpText('after', '\nExamples:\n  lic assemblies update 3 --from-dll bin/Release/MyLib.dll\n  lic assemblies update 3 --mapping-file-id 0\n  lic assemblies update 3 --mapping-file-id 0 --dry-run')
+    .action(async (id: number, { dryRun: _dryRun, ...o }: AssemblyFieldOptions & { dryRun?: boolean }, c: Command) => runAssembliesUpdate({ ...o, id }, cli.runtimeOf(c)));
 }

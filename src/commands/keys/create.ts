@@ -3,6 +3,7 @@ import { createApiKey } from '../../client/endpoints/api-keys.js';
 import { parseExpiry, parsePermissions } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
+import { addDryRunOption } from '../../cli/dry-run.js';
 
 export interface KeysCreateOptions {
   perm: number;
@@ -31,7 +32,7 @@ export async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promi
 
 /** Declares `keys create --perm P` with --name, --owner, --description, --expires (the key itself is printed once, never taken from argv). */
 export function registerKeysCreate(parent: Command, cli: Cli): void {
-  parent
+  const cmd = parent
     .command('create')
     .description('Create an API key and print it once')
     .requiredOption('--perm <perm>', 'permission bitmask: 0..7, letters rwd, or names read,write,delete', parsePermissions)
@@ -39,6 +40,6 @@ export function registerKeysCreate(parent: Command, cli: Cli): void {
     .option('--owner <userId>', 'owning user id (default: the caller)')
     .option('--description <text>', 'free text')
     .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, cli.ctx.now()))
-    .addHelpText('after', '\nExamples:\n  lic keys create --perm 7\n  lic keys create --perm rw --name ci --expires 90d\n  KEY=$(lic keys create --perm read -o json | jq -r .key)')
-    .action(async (o: KeysCreateOptions, cmd: Command) => runKeysCreate(o, cli.runtimeOf(cmd)));
+    .addHelpText('after', '\nExamples:\n  lic keys create --perm 7\n  lic keys create --perm rw --name ci --expires 90d\n  KEY=$(lic keys create --perm read -o json | jq -r .key)\n  lic keys create --perm read --name audit --dry-run     # prints the request, sends nothing');
+  addDryRunOption(cmd).action(async (o: KeysCreateOptions, c: Command) => runKeysCreate(o, cli.runtimeOf(c)));
 }

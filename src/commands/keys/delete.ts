@@ -3,6 +3,7 @@ import { deleteApiKey } from '../../client/endpoints/api-keys.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
 export interface KeysDeleteOptions {
   id: number;
@@ -26,6 +27,7 @@ export function registerKeysDelete(parent: Command, cli: Cli): void {
     .description('Delete an API key (asks first; --yes off a terminal)')
     .argument('<id>', 'API key id', parseId)
     .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', '\nExamples:\n  lic keys delete 12\n  lic keys list --revoked --all --fields id -o tsv | tail -n +2 | xargs -n1 lic keys delete --yes')
+    .option('--dry-run', DRY_RUN_HELP)
+    .addHelpText('after', '\nExamples:\n  lic keys delete 12\n  lic keys delete 12 --dry-run\n  lic keys list --revoked --all --fields id -o tsv | tail -n +2 | xargs -n1 lic keys delete --yes')
     .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runKeysDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

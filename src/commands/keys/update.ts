@@ -4,6 +4,7 @@ import { UsageError } from '../../cli/errors.js';
 import { parseExpiry, parseId, parsePermissions } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
 export interface KeysUpdateOptions {
   id: number;
@@ -46,6 +47,7 @@ export function registerKeysUpdate(parent: Command, cli: Cli): void {
     .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, cli.ctx.now()))
     .option('--revoke', 'revoke the key (calls with it get 401 at once)')
     .option('--unrevoke', 'lift a revocation')
-    .addHelpText('after', '\nExamples:\n  lic keys update 12 --perm rw --expires 30d\n  lic keys update 12 --name ci-deploy --description "CI pipeline"\n  lic keys update 12 --revoke')
-    .action(async (id: number, o: Omit<KeysUpdateOptions, 'id'>, cmd: Command) => runKeysUpdate({ ...o, id }, cli.runtimeOf(cmd)));
+    .option('--dry-run', DRY_RUN_HELP)
+    .addHelpText('after', '\nExamples:\n  lic keys update 12 --perm rw --expires 30d\n  lic keys update 12 --name ci-deploy --description "CI pipeline"\n  lic keys update 12 --revoke\n  lic keys update 12 --perm read --dry-run')
+    .action(async (id: number, { dryRun: _dryRun, ...o }: Omit<KeysUpdateOptions, 'id'> & { dryRun?: boolean }, cmd: Command) => runKeysUpdate({ ...o, id }, cli.runtimeOf(cmd)));
 }

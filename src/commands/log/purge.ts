@@ -4,6 +4,7 @@ import { UsageError } from '../../cli/errors.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
 export interface LogPurgeOptions {
   all?: boolean;
@@ -47,6 +48,7 @@ export function purgeCriteria(o: LogPurgeOptions, count?: number): { query: LogP
 export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<void> {
   const { query, what: plain } = purgeCriteria(opts);
   let what = plain;
+  if (rt.globals.dryRun) return dryRunPurge(query, rt);
   const interactive = rt.ctx.stdin.isTTY && rt.ctx.stderr.isTTY;
   if (!opts.yes && interactive && query.id === undefined) {
     const client = await rt.client();
@@ -65,6 +67,25 @@ export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<v
   await rt.out.record(body, [['deletedLogCount', body.deletedLogCount ?? 0]]);
 }
 
+/**
+ * `log purge --dry-run`: counts what the criteria match now (GET /v1/log take=0, with
+ * `Id = N` as the filter for --id), then lets the DELETE stop in the dry-run client and
+ * adds the count to its plan as `wouldDelete`. Nothing is deleted.
+ */
+async function dryRunPurge(query: LogPurgeQuery, rt: Runtime): Promise<void> {
+  const client = await rt.client();
+  const filter = query.id !== undefined ? `Id = ${query.id}` : query.filter;
+  const counted = await listLog(client, { filter, startDate: query.startDate, endDate: query.endDate, take: 0 });
+  // the original omits zero values (contract §1), so a missing total is 0
+  const count = typeof counted.totalLogEntriesCount === 'number' ? counted.totalLogEntriesCount : 0;
+  try {
+    await purgeLog(client, query);
+  } catch (e) {
+    if (e instanceof Error && e.name === 'DryRunStop') (e as Error & { plan: { wouldDelete?: number } }).plan.wouldDelete = count;
+    throw e;
+  }
+}
+
 /** Declares `log purge` with --all, --id, --before, --since/--until, --where and --yes (one kind of criterion; purgeCriteria checks). */
 export function registerLogPurge(parent: Command, cli: Cli): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
@@ -78,9 +99,10 @@ export function registerLogPurge(parent: Command, cli: Cli): void {
     .option('--until <time>', 'entries before this time', time)
     .option('--where <expr>', 'entries matching this filter expression (contract §5); AND-ed with the date flags')
     .option('-y, --yes', 'do not ask for confirmation')
+    .option('--dry-run', `${DRY_RUN_HELP}; adds wouldDelete, the number of entries matching now`)
     .addHelpText(
       'after',
-      '\nExamples:\n  lic log purge --before 90d --yes\n  lic log purge --where \'Level = "Debug"\' --before 7d\n  lic log purge --all',
+      '\nExamples:\n  lic log purge --before 90d --yes\n  lic log purge --where \'Level = "Debug"\' --before 7d\n  lic log purge --all\n  lic log purge --before 90d --dry-run     # the request and wouldDelete; nothing deleted',
     )
     .action(async (o: LogPurgeOptions, cmd: Command) => runLogPurge(o, cli.runtimeOf(cmd)));
 }

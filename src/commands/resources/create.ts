@@ -3,6 +3,7 @@ import { createResource } from '../../client/endpoints/resources.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
+import { addDryRunOption } from '../../cli/dry-run.js';
 
 export type ResourcesCreateOptions = ResourceFieldOptions & { name: string; type: string };
 
@@ -23,7 +24,8 @@ export function registerResourcesCreate(parent: Command, cli: Cli): void {
       '\nExamples:\n' +
         '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n' +
         '  lic resources create --name "New license" --type email --format html --data-file - < new-license-email.html\n' +
-        '  printf %s "$PFX_PASSWORD" | lic resources create --name key2 --type RSA --format PFX --data-file key.pfx --password-stdin',
-    )
-    .action(async (o: ResourcesCreateOptions, c: Command) => runResourcesCreate(o, cli.runtimeOf(c)));
+        '  printf %s "$PFX_PASSWORD" | lic resources create --name key2 --type RSA --format PFX --data-file key.pfx --password-stdin\n' +
+        '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk --dry-run',
+    );
+  addDryRunOption(cmd).action(async ({ dryRun: _dryRun, ...o }: ResourcesCreateOptions & { dryRun?: boolean }, c: Command) => runResourcesCreate(o, cli.runtimeOf(c)));
 }

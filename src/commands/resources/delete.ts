@@ -3,6 +3,7 @@ import { deleteResource } from '../../client/endpoints/resources.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
 export interface ResourcesDeleteOptions {
   id: number;
@@ -26,6 +27,7 @@ export function registerResourcesDelete(parent: Command, cli: Cli): void {
     .description('Delete a resource (asks first; --yes off a terminal)')
     .argument('<id>', 'resource id', parseId)
     .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', '\nExamples:\n  lic resources delete 4\n  lic resources delete 4 --yes')
+    .option('--dry-run', DRY_RUN_HELP)
+    .addHelpText('after', '\nExamples:\n  lic resources delete 4\n  lic resources delete 4 --dry-run\n  lic resources delete 4 --yes')
     .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runResourcesDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

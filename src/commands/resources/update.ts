@@ -5,6 +5,7 @@ import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
+import { addDryRunOption } from '../../cli/dry-run.js';
 
 export type ResourcesUpdateOptions = ResourceFieldOptions & { id: number };
 
@@ -29,7 +30,7 @@ export function registerResourcesUpdate(parent: Command, cli: Cli): void {
     .command('update')
     .description('Change a resource: only the fields given are sent')
     .argument('<id>', 'resource id', parseId);
-  addResourceFieldOptions(cmd, false)
-    .addHelpText('after', '\nExamples:\n  lic resources update 2 --data-file new-license-email.html\n  lic resources update 1 --password-prompt')
-    .action(async (id: number, o: ResourceFieldOptions, c: Command) => runResourcesUpdate({ ...o, id }, cli.runtimeOf(c)));
+  addDryRunOption(addResourceFieldOptions(cmd, false))
+    .addHelpText('after', '\nExamples:\n  lic resources update 2 --data-file new-license-email.html\n  lic resources update 1 --password-prompt\n  lic resources update 2 --description "v2" --dry-run')
+    .action(async (id: number, { dryRun: _dryRun, ...o }: ResourceFieldOptions & { dryRun?: boolean }, c: Command) => runResourcesUpdate({ ...o, id }, cli.runtimeOf(c)));
 }

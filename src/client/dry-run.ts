@@ -1,0 +1,93 @@
+/**
+ * The dry-run seam: a wrapper around ApiClient that lets reads (GET) through and stops
+ * at the first write, throwing DryRunStop with the request it would have sent, redacted.
+ * main() prints that plan on stdout and exits 0. The commands run unchanged up to the
+ * write, so a dry run validates exactly like the real run.
+ */
+import { buildUrl, type ApiClient, type RequestOptions } from './request.js';
+
+/** A request that was not sent: what `--dry-run` prints (one JSON object). */
+export interface DryRunPlan {
+  method: string;
+  /** the full URL, query string included */
+  url: string;
+  /** the headers the real request would carry; `x-api-key` shows only its prefix */
+  headers: Record<string, string>;
+  /** the JSON body that would be sent (passwords and large data redacted), or null */
+  body: unknown;
+  /** `log purge --dry-run`: how many entries the criteria match now */
+  wouldDelete?: number;
+}
+
+/** Thrown instead of sending a write in a dry run; carries the plan. Not an error: main() prints it and exits 0. */
+export class DryRunStop extends Error {
+  constructor(readonly plan: DryRunPlan) {
+    super(`dry run: ${plan.method} ${plan.url} not sent`);
+    this.name = 'DryRunStop';
+  }
+}
+
+/** Strings of a `data` field longer than this (characters of base64) are replaced by a placeholder: 1 KiB. */
+export const DRY_RUN_DATA_LIMIT = 1024;
+
+/**
+ * An API key as a dry run shows it: its public prefix (the first 8 characters, contract
+ * §3/§4: `api_` + 4) and `…`; a key of 8 characters or fewer shows as `[redacted]`.
+ */
+export function keyPrefixOf(key: string): string {
+  return key.length > 8 ? `${key.slice(0, 8)}…` : '[redacted]';
+}
+
+/**
+ * A request body made safe to print: any field named `password` (any case, any depth) →
+ * `"[redacted]"`; a string field named `data` over DRY_RUN_DATA_LIMIT characters (resource
+ * data, base64) → `"[base64 of N bytes omitted]"` with N the decoded size. Everything
+ * else is kept exactly. Returns a copy.
+ */
+export function redactBody(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactBody);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (/^password$/i.test(k) && v !== undefined && v !== null) out[k] = '[redacted]';
+    else if (/^data$/i.test(k) && typeof v === 'string' && v.length > DRY_RUN_DATA_LIMIT) out[k] = `[base64 of ${Buffer.byteLength(v, 'base64')} bytes omitted]`;
+    else out[k] = redactBody(v);
+  }
+  return out;
+}
+
+/**
+ * The plan of one request, as ApiClient would send it: URL with query, the headers
+ * (user-agent, accept, content-type with a body, extra `headers` when the client
+ * supports them, x-api-key redacted to its prefix) and the redacted body.
+ */
+export function describeRequest(client: ApiClient, method: string, path: string, o: RequestOptions = {}): DryRunPlan {
+  const headers: Record<string, string> = { 'user-agent': client.opts.userAgent, accept: 'application/json' };
+  if (o.body !== undefined) headers['content-type'] = 'application/json';
+  // extra headers (`lic api -H`), for a client whose RequestOptions carries them
+  const extra = (o as { headers?: Record<string, string> }).headers ?? {};
+  for (const [k, v] of Object.entries(extra)) if (k.toLowerCase() !== 'x-api-key') headers[k.toLowerCase()] = v;
+  if (!o.anonymous && client.opts.apiKey) headers['x-api-key'] = keyPrefixOf(client.opts.apiKey);
+  // JSON round trip: what would go over the wire (undefined fields dropped), then redacted
+  const body = o.body === undefined ? null : redactBody(JSON.parse(JSON.stringify(o.body)));
+  return { method, url: buildUrl(client.opts.baseUrl, path, o.query), headers, body };
+}
+
+/**
+ * Wraps `client` for a dry run: `request()` passes GETs through (lookups and counts a
+ * verb needs still happen) and throws DryRunStop for every other method, sending
+ * nothing. Every other member is the client's own.
+ */
+export function dryRunClient(client: ApiClient): ApiClient {
+  const request: ApiClient['request'] = async (method, path, o) => {
+    if (method.toUpperCase() === 'GET') return client.request(method, path, o);
+    throw new DryRunStop(describeRequest(client, method.toUpperCase(), path, o));
+  };
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'request') return request;
+      const v = Reflect.get(target, prop) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
