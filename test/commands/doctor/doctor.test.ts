@@ -123,7 +123,7 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
     const rep = JSON.parse(r.stdout) as Report;
     expect(rep.checks.find((c) => c.name === 'config file')).toMatchObject({ ok: false, level: 'warn', detail: expect.stringContaining('mode 0644'), fix: `chmod 600 ${path}` });
     expect(rep.checks.find((c) => c.name === 'settings')!.detail).toBe(
-      `profile dev (from default profile); base URL ${proxy.url} (from profile dev); API key ${svc.adminKey.slice(0, 8)}… (from profile dev)`,
+      `profile dev (from default profile); base URL ${proxy.url} (from profile dev); API key ${svc.adminKey.slice(0, 8)}… (from profile dev); timeout 30s (from default), retries 2 (from default)`,
     );
     expect(rep.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['config file']);
     chmodSync(path, 0o600);
