@@ -116,7 +116,7 @@ export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<voi
           const body = await unlessAborted(listLog(client, { filter: allOf([filter, `Id > ${lastSeen}`]), sort: 'Id asc', take: TAKE_MAX }), ac.signal);
           if (down) {
             down = 0;
-            rt.out.info(`lic: the service at ${(await rt.target()).baseUrl} is back; following from log entry ${lastSeen}`);
+            rt.out.info(`lic: the service at ${(await rt.target()).baseUrl} is back${lastSeen ? `; going on after log entry ${lastSeen}` : ''}`);
           }
           const page = listRecords<LogEntry>(body, 'logEntries');
           const ids = checkPage(page, 'asc', lastSeen, `Id > ${lastSeen}, sort=Id asc`);
@@ -128,7 +128,7 @@ export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<voi
         }
       } catch (e) {
         if (!(e instanceof NetworkError)) throw e;
-        if (!down) rt.out.info(`lic: lost the service at ${(await rt.target()).baseUrl} (${e.message}), reconnecting…`);
+        if (!down) rt.out.info(`lic: lost the service at ${(await rt.target()).baseUrl}, reconnecting…`);
         down++;
       }
       if (ac.signal.aborted) break;

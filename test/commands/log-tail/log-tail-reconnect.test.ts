@@ -73,7 +73,7 @@ describe('log tail -f: reconnect', () => {
       // announced once, and once back; the waits grew while it was down
       expect(h.stderr().match(/lost the service at http:\/\/127\.0\.0\.1:\d+/g)).toHaveLength(1);
       expect(h.stderr()).toMatch(/reconnecting…/);
-      expect(h.stderr().match(/is back; following from log entry \d+/g)).toHaveLength(1);
+      expect(h.stderr().match(/is back; going on after log entry \d+/g)).toHaveLength(1);
       const backoff = asked.filter((ms) => ms >= TAIL_RECONNECT_FIRST_MS);
       expect(backoff.slice(0, 3)).toEqual([500, 1000, 2000]);
       expect(h.stderr()).not.toContain(key);
