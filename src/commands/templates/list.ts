@@ -72,8 +72,12 @@ export function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): 
  * list machinery. Without --product/--release: UsageError saying where the ids come from.
  */
 export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promise<void> {
-  const missing = (['product', 'release'] as const).filter((k) => opts[k] === undefined).map((k) => `--${k}`);
-  if (missing.length) throw new UsageError(`templates list needs ${missing.join(' and ')} (a product id and the id of one of its releases); \`lic serve --seed demo\` prints the demo's product and release ids when it starts`);
+  const missing = (['product', 'release'] as const).find((k) => opts[k] === undefined);
+  if (missing) {
+    throw new UsageError(
+      `required option '--${missing} <id>' not specified: templates list needs a product id and the id of one of its releases (\`lic serve --seed demo\` prints the demo's when it starts)`,
+    );
+  }
   const client = await rt.client();
   await runList(rt, {
     def: LICENSE_TEMPLATE_LIST,

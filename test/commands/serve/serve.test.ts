@@ -261,10 +261,10 @@ describe('lic serve --seed demo: what to try', () => {
   it('templates list without --product/--release: a usage error that says where the ids come from, nothing sent', async () => {
     const r = await runCli(['templates', 'list'], { env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/templates list needs --product and --release .*lic serve --seed demo` prints the demo's product and release ids/);
+    expect(r.stderr).toMatch(/required option '--product <id>' not specified: templates list needs a product id and the id of one of its releases \(`lic serve --seed demo` prints the demo's when it starts\)/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     const one = await runCli(['templates', 'list', '--product', '1'], { env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' } });
     expect(one.code).toBe(2);
-    expect(one.stderr).toMatch(/needs --release \(/);
+    expect(one.stderr).toMatch(/required option '--release <id>' not specified: .*lic serve --seed demo/);
   });
 });
