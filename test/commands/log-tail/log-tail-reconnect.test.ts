@@ -110,6 +110,23 @@ describe('log tail -f: reconnect', () => {
     }
   });
 
+  it('Ctrl-C while the service is down ends the backoff wait: exit 130', async () => {
+    const svc = await startTestService();
+    const h = harness({ env: envFor(svc, svc.adminKey) });
+    const asked = fastSleep(h);
+    const run = runIn(h, ['log', 'tail', '-f', '--interval', '20ms', '-n', '1', '-o', 'ndjson']);
+    await until(() => asked.length > 0, 10_000, 'the first poll');
+    await svc.close();
+    await until(() => /lost the service/.test(h.stderr()), 10_000, 'the lost-service note');
+    // from now on every wait is a long one, as a real backoff would be
+    h.ctx.sleep = (_ms, signal) => new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+    await until(() => h.interruptHandlers() === 1, 10_000, 'the interrupt handler');
+    await new Promise((r) => setTimeout(r, 50));
+    h.interrupt();
+    expect(await run).toBe(130);
+    expect(h.stderr()).toMatch(/interrupted/);
+  });
+
   it('an API error (the key deleted: 401) still ends it, exit 3, no reconnecting', async () => {
     const svc = await startTestService();
     open.push(svc);
