@@ -50,7 +50,10 @@ _lic() {
     [[ " $subs " == *" $w "* ]] && path="${path:+$path }$w"
   done
   case "$path|$prev" in
+    'log list|--level') COMPREPLY=($(compgen -W 'Verbose Debug Information Warning Error Fatal' -- "$cur")); return ;;
+    'log tail|--level') COMPREPLY=($(compgen -W 'Verbose Debug Information Warning Error Fatal' -- "$cur")); return ;;
     'api|--method'|'api|-X') COMPREPLY=($(compgen -W 'GET POST PUT DELETE' -- "$cur")); return ;;
+    *'|--profile') COMPREPLY=($(compgen -W "$(lic profile list -o tsv 2>/dev/null | tail -n +2 | cut -f1)" -- "$cur")); return ;;
     *'|--output'|*'|-o') COMPREPLY=($(compgen -W 'table json ndjson csv tsv' -- "$cur")); return ;;
   esac
   case "$path" in

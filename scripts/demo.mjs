@@ -62,5 +62,5 @@ try {
   await new Promise((r) => server.once('close', r));
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(failed ? '' : `\n${bold('Demo done.')} Start your own service with \`npx lic serve --seed demo\` and try \`npx lic --help\`.`);
+console.log(failed ? '' : `\n${bold('Demo done.')} Start your own service with \`lic serve --seed demo\` (it prints what to try) and try \`lic --help\`; \`lic\` is on the PATH after \`npm link\` (see the README's quick start).`);
 process.exitCode = failed ? 1 : 0;

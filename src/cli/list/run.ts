@@ -227,6 +227,7 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
       progress.update(done);
       if (ac.signal.aborted) break;
     }
+    if (!ac.signal.aborted) progress.done(done);
   } catch (e) {
     if (e !== ABORTED) throw e;
   } finally {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { listLog } from '../../client/endpoints/log.js';
-import { ProtocolError } from '../../client/errors.js';
+import { NetworkError, ProtocolError } from '../../client/errors.js';
 import { TAKE_MAX, type LogEntry } from '../../wire.js';
 import { InterruptedError } from '../../cli/errors.js';
 import { ABORTED, unlessAborted } from '../../cli/list/abort.js';
@@ -23,6 +23,12 @@ export interface LogTailOptions {
 
 export const TAIL_DEFAULT_LINES = 10;
 export const TAIL_DEFAULT_INTERVAL_MS = 2000;
+/** --follow's first wait after losing the service, ms; doubled on each failed attempt up to TAIL_RECONNECT_MAX_MS. */
+export const TAIL_RECONNECT_FIRST_MS = 500;
+export const TAIL_RECONNECT_MAX_MS = 30_000;
+
+/** The wait before reconnect attempt `attempt` (0-based), ms: capped exponential backoff. */
+export const reconnectDelay = (attempt: number): number => Math.min(TAIL_RECONNECT_MAX_MS, TAIL_RECONNECT_FIRST_MS * 2 ** Math.min(attempt, 16));
 
 /** The id of an entry; ProtocolError when the service sent none (tail follows by id). */
 const idOf = (e: LogEntry): number => {
@@ -32,11 +38,37 @@ const idOf = (e: LogEntry): number => {
 };
 
 /**
+ * Checks that a page moves the way it was asked to: every id strictly beyond `bound` in
+ * `dir` (`asc`: ids > bound, increasing; `desc`: ids < bound, decreasing). A service that
+ * ignores the filter or the sort would otherwise make tail print records twice or loop;
+ * throws ProtocolError (exit 1) naming what the service did. Returns the page's ids.
+ */
+function checkPage(page: LogEntry[], dir: 'asc' | 'desc', bound: number | undefined, query: string): number[] {
+  const ids = page.map(idOf);
+  let prev = bound;
+  for (const id of ids) {
+    if (prev !== undefined && (dir === 'asc' ? id <= prev : id >= prev)) {
+      throw new ProtocolError(
+        `the service answered "${query}" with log entry ${id} after ${prev}: it ignores the filter or the sort by id, so tail cannot follow it without printing entries twice`,
+        'GET',
+        '/v1/log',
+      );
+    }
+    prev = id;
+  }
+  return ids;
+}
+
+/**
  * `lic log tail`: prints the newest `lines` entries matching the filter (oldest first),
  * then with --follow polls every `interval` for entries with `Id > lastSeen`, sorted by
  * id, paging through all new ones (contract §5, §6): by id, so none is printed twice or
  * skipped. Ctrl-C (ctx.onInterrupt) ends it at once, also mid-wait: throws
- * InterruptedError (exit 130) after the output is finished.
+ * InterruptedError (exit 130) after the output is finished. Every page must move forward
+ * (checkPage): a service ignoring `Id > lastSeen` ends it with ProtocolError (exit 1).
+ * --follow survives the service going away: on NetworkError it says so once on stderr
+ * (not with --quiet), retries with capped exponential backoff (reconnectDelay, through
+ * ctx.sleep) and resumes after the last id printed; API errors (401, 403, 400) still end it.
  * Limitation: ids must become visible in increasing order, true of the local service
  * (one writer); on a database that commits concurrent inserts out of id order an entry
  * committed late with a lower id than one already seen would be missed.
@@ -65,6 +97,7 @@ export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<voi
       const take = Math.min(TAKE_MAX, want - newest.length);
       const body = await unlessAborted(listLog(client, { filter: allOf([filter, before !== undefined && `Id < ${before}`]), sort: 'Id desc', take }), ac.signal);
       const page = listRecords<LogEntry>(body, 'logEntries');
+      checkPage(page, 'desc', before, before === undefined ? 'sort=Id desc' : `Id < ${before}, sort=Id desc`);
       lastBody = body;
       newest.push(...page);
       if (page.length < take) break;
@@ -72,18 +105,31 @@ export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<voi
     }
     let lastSeen = newest.length ? idOf(newest[0]!) : 0;
     await print(lastBody, newest.slice(0, opts.lines).reverse());
+    // failed attempts since the service was lost; 0 = connected
+    let down = 0;
     while (opts.follow) {
-      await rt.ctx.sleep(opts.interval ?? TAIL_DEFAULT_INTERVAL_MS, ac.signal);
+      await rt.ctx.sleep(down ? reconnectDelay(down - 1) : (opts.interval ?? TAIL_DEFAULT_INTERVAL_MS), ac.signal);
       if (ac.signal.aborted) break;
       // every entry after the last one seen, oldest first, page after page
-      for (;;) {
-        const body = await unlessAborted(listLog(client, { filter: allOf([filter, `Id > ${lastSeen}`]), sort: 'Id asc', take: TAKE_MAX }), ac.signal);
-        const page = listRecords<LogEntry>(body, 'logEntries');
-        if (page.length) {
-          await print(body, page);
-          lastSeen = idOf(page[page.length - 1]!);
+      try {
+        for (;;) {
+          const body = await unlessAborted(listLog(client, { filter: allOf([filter, `Id > ${lastSeen}`]), sort: 'Id asc', take: TAKE_MAX }), ac.signal);
+          if (down) {
+            down = 0;
+            rt.out.info(`lic: the service at ${(await rt.target()).baseUrl} is back${lastSeen ? `; going on after log entry ${lastSeen}` : ''}`);
+          }
+          const page = listRecords<LogEntry>(body, 'logEntries');
+          const ids = checkPage(page, 'asc', lastSeen, `Id > ${lastSeen}, sort=Id asc`);
+          if (page.length) {
+            await print(body, page);
+            lastSeen = ids[ids.length - 1]!;
+          }
+          if (page.length < TAKE_MAX || ac.signal.aborted) break;
         }
-        if (page.length < TAKE_MAX || ac.signal.aborted) break;
+      } catch (e) {
+        if (!(e instanceof NetworkError)) throw e;
+        if (!down) rt.out.info(`lic: lost the service at ${(await rt.target()).baseUrl}, reconnecting…`);
+        down++;
       }
       if (ac.signal.aborted) break;
     }
@@ -110,7 +156,7 @@ export function registerLogTail(parent: Command, cli: Cli): void {
     .option('--interval <duration>', 'how often --follow asks for new entries: 500ms, 2s, 1m (default 2s)', parseDuration)
     .addHelpText(
       'after',
-      '\nOutput: on a terminal one aligned line per entry; piped, tab-separated columns; -o ndjson (or json) one JSON entry per line; -o csv/tsv a header, then rows.\nCtrl-C ends --follow with exit code 130.\n\nExamples:\n  lic log tail -n 50 --level Warning\n  lic log tail -f --contains "/v1/api-keys"\n  lic log tail -f -o ndjson | jq -r .message',
+      '\nOutput: on a terminal one aligned line per entry; piped, tab-separated columns; -o ndjson (or json) one JSON entry per line; -o csv/tsv a header, then rows.\nCtrl-C ends --follow with exit code 130. If the service goes away, --follow says so on stderr and reconnects (0.5 s, 1 s, 2 s… up to 30 s apart), then goes on after the last entry it printed.\n\nExamples:\n  lic log tail -n 50 --level Warning\n  lic log tail -f --contains "/v1/api-keys"\n  lic log tail -f -o ndjson | jq -r .message',
     )
     .action(async (o: LogTailOptions, cmd: Command) => runLogTail(o, cli.runtimeOf(cmd)));
 }

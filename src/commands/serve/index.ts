@@ -40,7 +40,9 @@ async function writeKeysFile(path: string, content: unknown): Promise<void> {
 /**
  * `lic serve`: runs the local reference service until SIGINT/SIGTERM. Prints the URL it
  * bound on stdout (one line, for scripts); keys made on this start go to stderr once,
- * or to `--keys-file` (mode 0600). Saves the Administrator key as profile `local`.
+ * or to `--keys-file` (mode 0600). Saves the Administrator key as profile `local`. With
+ * --seed, also the ids to try on stderr (seededSummary: customer code, products'
+ * releases and templates, the log's span).
  */
 export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
@@ -89,6 +91,11 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       if (!saved) {
         rt.out.warn('lic serve: new API keys, shown this once:');
         for (const k of svc.issuedKeys) rt.out.warn(`  ${k.role.padEnd(14)} user ${k.userId.padEnd(12)} ${k.key}`);
+      }
+      if (opts.seed) {
+        const { seededSummary } = await import('../../server/seed/summary.js');
+        const lines = seededSummary(svc.db);
+        if (lines.length) rt.out.info(`lic serve: seeded data, to try:\n${lines.map((l) => `  ${l}`).join('\n')}`);
       }
       const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
       if (opts.profile && admin) {

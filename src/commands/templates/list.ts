@@ -5,6 +5,7 @@ import { parseFilterValue, addListOptions, containsClause, listRecords, runList,
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
+import { UsageError } from '../../cli/errors.js';
 import { LICENSE_TEMPLATE_COLUMNS } from './columns.js';
 
 /** Which release's templates: the path part of the list, apart from the rule-3 query. */
@@ -66,8 +67,17 @@ export function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): 
   return [o.nameContains !== undefined ? containsClause('Name', o.nameContains) : undefined];
 }
 
-/** `lic templates list --product P --release R`: the release's license templates through the list machinery. */
+/**
+ * `lic templates list --product P --release R`: the release's license templates through the
+ * list machinery. Without --product/--release: UsageError saying where the ids come from.
+ */
 export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promise<void> {
+  const missing = (['product', 'release'] as const).find((k) => opts[k] === undefined);
+  if (missing) {
+    throw new UsageError(
+      `required option '--${missing} <id>' not specified: templates list needs a product id and the id of one of its releases (\`lic serve --seed demo\` prints the demo's when it starts)`,
+    );
+  }
   const client = await rt.client();
   await runList(rt, {
     def: LICENSE_TEMPLATE_LIST,
@@ -83,8 +93,8 @@ export function registerTemplatesList(parent: Command, cli: Cli): void {
     .command('list')
     .alias('ls')
     .description('List the license templates of a product release (Administrator, LicenseManager)')
-    .requiredOption('--product <id>', 'product id (1..2147483647)', parseId)
-    .requiredOption('--release <id>', 'release id, a release of that product (1..2147483647)', parseId)
+    .option('--product <id>', 'product id (1..2147483647); required', parseId)
+    .option('--release <id>', 'release id, a release of that product (1..2147483647); required', parseId)
     .option('--name-contains <text>', 'only templates whose name contains this text (case-sensitive)', parseFilterValue);
   addListOptions(cmd, LICENSE_TEMPLATE_LIST, { sortExample: 'name', whereExample: 'Format = "Xml" and GenerateKeyInfo = true' })
     .addHelpText(

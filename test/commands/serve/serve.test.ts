@@ -15,12 +15,15 @@ interface Serving {
   /** sends the simulated signal; resolves with the finished run */
   stop(signal?: string): Promise<RunResult>;
   done: Promise<RunResult>;
+  /** stderr so far */
+  err(): string;
 }
 
 /** Runs `lic serve ARGS` until its URL is printed. */
 async function serve(args: string[], o: RunOptions = {}): Promise<Serving> {
   let fire: ((sig: string) => void) | undefined;
   let out = '';
+  let err = '';
   let gotUrl!: (u: string) => void;
   const url = new Promise<string>((r) => (gotUrl = r));
   const done = runCli(['serve', ...args], {
@@ -30,6 +33,7 @@ async function serve(args: string[], o: RunOptions = {}): Promise<Serving> {
       return () => (fire = undefined);
     },
     onOutput: (stream, chunk) => {
+      if (stream === 'stderr') err += chunk;
       if (stream !== 'stdout') return;
       out += chunk;
       const m = /^(http:\/\/\S+)\n/.exec(out);
@@ -40,6 +44,7 @@ async function serve(args: string[], o: RunOptions = {}): Promise<Serving> {
   return {
     url: u,
     done,
+    err: () => err,
     async stop(signal = 'SIGTERM') {
       // the handler is registered right after the URL is printed
       for (let i = 0; i < 100 && !fire; i++) await new Promise((r) => setTimeout(r, 10));
@@ -216,5 +221,50 @@ describe('lic serve', () => {
     await s.stop();
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).keys[0]).toMatchObject({ role: 'Administrator', userId: 'admin' });
+  });
+});
+
+describe('lic serve --seed demo: what to try', () => {
+  it('prints, beside the keys, the Customer code, the products\' latest releases and templates and the log\'s span, on stderr; each printed id works', async () => {
+    const configDir = tempDir();
+    const s = await serve(['--port', '0', '--db', ':memory:', '--seed', 'demo'], { configDir });
+    try {
+      const err = s.err();
+      const code = /customer (C-[A-Z0-9]{8}) \(.*customer id (\d+), (\d+) orders/.exec(err);
+      expect(code).not.toBeNull();
+      expect(err).toContain(`lic products list --customer ${code![1]}`);
+      expect(err).toContain(`lic orders list --customer ${code![2]}`);
+      const products = [...err.matchAll(/--product (\d+) --release (\d+)\s+(.+?) (\d+\.\d+\.\d+); templates ([\d ]+)/g)];
+      expect(products).toHaveLength(5);
+      expect(err).toMatch(/log: [\d,]+ entries from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d/);
+      const customerKey = /Customer\s+user \S+\s+(\S+)/.exec(err)![1]!;
+
+      // the ids are the seeded data's: ask the running service with them (profile "local" = Administrator)
+      const orders = await runCli(['orders', 'list', '--customer', code![2]!, '--all', '-o', 'ndjson'], { configDir });
+      expect(orders.code).toBe(0);
+      expect(orders.stdout.trim().split('\n')).toHaveLength(Number(code![3]));
+      for (const [, product, release, , , templates] of products) {
+        const t = await runCli(['templates', 'list', '--product', product!, '--release', release!, '-o', 'ndjson'], { configDir });
+        expect(t.code).toBe(0);
+        expect(t.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual(templates!.trim().split(' ').map(Number));
+      }
+      const mine = await runCli(['products', 'list', '--customer', code![1]!], { env: { LIC_BASE_URL: s.url, LIC_API_KEY: customerKey } });
+      expect(mine.code).toBe(0);
+      expect(mine.stdout.trim()).not.toBe('');
+    } finally {
+      const r = await s.stop();
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`${s.url}\n`);
+    }
+  });
+
+  it('templates list without --product/--release: a usage error that says where the ids come from, nothing sent', async () => {
+    const r = await runCli(['templates', 'list'], { env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/required option '--product <id>' not specified: templates list needs a product id and the id of one of its releases \(`lic serve --seed demo` prints the demo's when it starts\)/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    const one = await runCli(['templates', 'list', '--product', '1'], { env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' } });
+    expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/required option '--release <id>' not specified: .*lic serve --seed demo/);
   });
 });
