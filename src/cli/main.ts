@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { VERSION, type Context } from './context.js';
-import { ExitCode, InterruptedError, exitCodeFor, messageFor } from './errors.js';
+import { BrokenPipeError, ExitCode, InterruptedError, exitCodeFor, messageFor } from './errors.js';
 import { buildProgram } from './program.js';
 import type { Runtime } from './runtime.js';
 
@@ -28,6 +28,8 @@ export async function main(argv: string[], ctx: Context): Promise<number> {
       if (e.code === 'commander.executeSubCommandAsync') return ExitCode.ERROR;
       return ExitCode.USAGE;
     }
+    // `lic ... | head -1`: the reader has what it wanted; stop quietly, as coreutils/git/gh do
+    if (e instanceof BrokenPipeError) return ExitCode.OK;
     // @inquirer prompts throw ExitPromptError on Ctrl-C
     const err = (e as Error)?.name === 'ExitPromptError' ? new InterruptedError() : e;
     ctx.stderr.write(`lic: ${messageFor(err)}\n`);
