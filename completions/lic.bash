@@ -62,8 +62,8 @@ _lic() {
     'profile show') words='--profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'keys') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'keys list') words='--owner --revoked --active --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'keys create') words='--perm --name --owner --description --expires --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'keys update') words='--perm --name --description --expires --revoke --unrevoke --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'keys create') words='--perm --name --owner --description --expires --force --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'keys update') words='--perm --name --description --expires --force --revoke --unrevoke --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'keys delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'log') words='list tail purge --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'log list') words='--level --since --until --contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
@@ -71,9 +71,9 @@ _lic() {
     'log purge') words='--all --id --before --since --until --where --yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'resources') words='list get create update delete --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'resources list') words='--type --format --name-contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'resources get') words='--data-out --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'resources create') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
-    'resources update') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources get') words='--data-out --clobber --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources create') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --allow-empty --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
+    'resources update') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --allow-empty --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'resources delete') words='--yes --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'assemblies') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
     'assemblies list') words='--name --public-key-token --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --help' ;;
