@@ -63,8 +63,8 @@ async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
  */
 export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<void> {
   const toStdout = opts.dataOut === '-';
-  if (toStdout && rt.out.opts.format === 'json') {
-    throw new UsageError('--data-out - and -o json would both write to stdout; write the data to a file instead');
+  if (toStdout && rt.out.opts.format !== 'table') {
+    throw new UsageError(`--data-out - and --output ${rt.out.opts.format} would both write to stdout; write the data to a file instead`);
   }
   if (opts.dataOut !== undefined && !toStdout) await checkDataOut(opts.dataOut, opts.clobber);
   const client = await rt.client();
