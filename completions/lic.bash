@@ -66,8 +66,8 @@ _lic() {
     'profile show') words='--profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'keys') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'keys list') words='--owner --revoked --active --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'keys create') words='--perm --name --owner --description --expires --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'keys update') words='--perm --name --description --expires --revoke --unrevoke --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'keys create') words='--perm --name --owner --description --expires --force --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'keys update') words='--perm --name --description --expires --force --revoke --unrevoke --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'keys delete') words='--yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'log') words='list tail purge --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'log list') words='--level --since --until --contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
@@ -75,9 +75,9 @@ _lic() {
     'log purge') words='--all --id --before --since --until --where --yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'resources') words='list get create update delete --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'resources list') words='--type --format --name-contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'resources get') words='--data-out --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'resources create') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
-    'resources update') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'resources get') words='--data-out --clobber --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'resources create') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --allow-empty --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
+    'resources update') words='--name --type --code --format --description --source --data-file --password-stdin --password-prompt --allow-empty --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'resources delete') words='--yes --dry-run --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'assemblies') words='list create update delete --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;
     'assemblies list') words='--name --public-key-token --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --help' ;;

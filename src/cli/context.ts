@@ -18,8 +18,12 @@ export interface OutStream {
 
 export interface InStream {
   isTTY: boolean;
-  /** reads all of stdin as bytes (for `--api-key-stdin`, `--data-file -`) */
-  readAll(): Promise<Buffer>;
+  /**
+   * Reads stdin to its end as bytes (for `--api-key-stdin`, `--data-file -`), but stops
+   * after `maxBytes + 1` bytes when a limit is given: a result longer than `maxBytes`
+   * means "too large" (`< /dev/zero` must not read gigabytes).
+   */
+  readAll(maxBytes?: number): Promise<Buffer>;
 }
 
 /** Asks the person at the terminal; only used when stdin and stderr are TTYs. */

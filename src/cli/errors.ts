@@ -32,6 +32,17 @@ export class DeclinedError extends Error {
   }
 }
 
+/**
+ * stdout's reader went away (EPIPE after `lic ... | head -1`). main() ends the command
+ * quietly with exit 0, as coreutils, git and gh do under `set -o pipefail`.
+ */
+export class BrokenPipeError extends Error {
+  constructor() {
+    super('the reading end of the pipe was closed');
+    this.name = 'BrokenPipeError';
+  }
+}
+
 /** Documented, stable exit codes (README "Exit codes"). */
 export const ExitCode = {
   OK: 0,

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { VERSION, type Context } from './context.js';
-import { ExitCode, InterruptedError, exitCodeFor, messageFor } from './errors.js';
+import { BrokenPipeError, ExitCode, InterruptedError, exitCodeFor, messageFor } from './errors.js';
 import { buildProgram } from './program.js';
 import type { Runtime } from './runtime.js';
 
@@ -33,6 +33,8 @@ export async function main(argv: string[], ctx: Context): Promise<number> {
       ctx.stdout.write(ctx.stdout.isTTY ? `${JSON.stringify(e.plan, null, 2)}\n` : `${JSON.stringify(e.plan)}\n`);
       return ExitCode.OK;
     }
+    // `lic ... | head -1`: the reader has what it wanted; stop quietly, as coreutils/git/gh do
+    if (e instanceof BrokenPipeError) return ExitCode.OK;
     // @inquirer prompts throw ExitPromptError on Ctrl-C
     const err = (e as Error)?.name === 'ExitPromptError' ? new InterruptedError() : e;
     ctx.stderr.write(`lic: ${messageFor(err)}\n`);

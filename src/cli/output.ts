@@ -1,8 +1,8 @@
 /**
  * The one renderer (STYLE §3): every result goes through here. `json` prints the
  * server's body unchanged (pretty on a TTY, one line when piped); `table` is a
- * cli-table3 table on a TTY and the same columns as tab-separated text (no header,
- * no colour) when piped. Data formats for pipelines: `ndjson` (one JSON record per
+ * cli-table3 table on a TTY and the same columns as tab-separated text (no header;
+ * no colour unless forced by FORCE_COLOR/CLICOLOR_FORCE) when piped. Data formats for pipelines: `ndjson` (one JSON record per
  * line), `csv` (header row, RFC 4180 quoting by csv-stringify) and `tsv` (header row,
  * tabs/newlines/backslashes escaped as `\t` `\n` `\\`). `openList` streams a list that
  * arrives in pages (`--all`, `log tail`) with the stdout's backpressure respected.
@@ -30,14 +30,22 @@ export interface RenderOptions {
   quiet: boolean;
 }
 
-/** Decides colour from flags and env the usual way (https://no-color.org, FORCE_COLOR). */
+/**
+ * Decides colour from flags and env the usual way: `--no-color` and a non-empty
+ * `NO_COLOR` (https://no-color.org) always win; then `FORCE_COLOR` (`0`/`false` off,
+ * another non-empty value on, as chalk's supports-color) and `CLICOLOR_FORCE` (non-empty,
+ * not `0`: on; https://bixense.com/clicolors/) turn it on even off a terminal; otherwise
+ * colour on a terminal that is not `TERM=dumb`.
+ */
 export function colorEnabled(ctx: Context, flag: boolean | undefined): boolean {
   if (flag === false) return false;
+  if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '') return false;
   const force = ctx.env.FORCE_COLOR;
-  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
   // FORCE_COLOR=0 forces colour off, as in Node and chalk's supports-color
   if (force === '0' || force === 'false') return false;
-  if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '') return false;
+  if (force !== undefined && force !== '') return true;
+  const cliForce = ctx.env.CLICOLOR_FORCE;
+  if (cliForce !== undefined && cliForce !== '' && cliForce !== '0') return true;
   if (ctx.env.TERM === 'dumb') return false;
   return ctx.stdout.isTTY;
 }
@@ -99,9 +107,7 @@ export class Renderer {
       return this.put(await this.delimited([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => dataCell(c.get(r))))]));
     }
     if (!this.ctx.stdout.isTTY) {
-      let out = '';
-      for (const r of rows) out += columns.map((c) => tsvCell(cellText(c.get(r)))).join('\t') + '\n';
-      this.ctx.stdout.write(out);
+      this.ctx.stdout.write(await this.pipedLines(rows, columns));
       return;
     }
     await this.table(rows, columns);
@@ -167,7 +173,7 @@ export class Renderer {
         };
       default: {
         if (!this.ctx.stdout.isTTY) {
-          return { begin: noop, end: noop, write: (rs) => this.put(rs.map((r) => columns.map((c) => tsvCell(cellText(c.get(r)))).join('\t') + '\n').join('')) };
+          return { begin: noop, end: noop, write: async (rs) => this.put(await this.pipedLines(rs, columns)) };
         }
         if (o.live) return this.liveLines(columns);
         const buffered: R[] = [];
@@ -178,6 +184,17 @@ export class Renderer {
         };
       }
     }
+  }
+
+  /**
+   * The piped table: one tab-separated line per row, no header; cells coloured by their
+   * tone only when colour is forced off a terminal (FORCE_COLOR, CLICOLOR_FORCE).
+   */
+  private async pipedLines<R>(rows: readonly R[], columns: Column<R>[]): Promise<string> {
+    const paint = this.opts.color ? await this.painter() : undefined;
+    let out = '';
+    for (const r of rows) out += columns.map((c) => (paint ? paint.tone(c.tone?.(r), tsvCell(cellText(c.get(r)))) : tsvCell(cellText(c.get(r))))).join('\t') + '\n';
+    return out;
   }
 
   /** TTY lines for live output: columns padded to the widest value seen so far, coloured by tone, no header. */

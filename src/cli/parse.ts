@@ -2,7 +2,7 @@
  * Flag value parsers. Each throws commander's InvalidArgumentError with the allowed
  * forms, which commander reports naming the flag; main() maps it to exit code 2.
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command, type Option } from 'commander';
 import { UsageError } from './errors.js';
 import { INT32_MAX, LOG_LEVELS, parseTimeLiteral, TAKE_MAX } from '../wire.js';
 
@@ -141,4 +141,101 @@ export function parseExpiry(value: string, now: Date): string {
   } catch {
     throw new InvalidArgumentError('expected an RFC 3339 time (2027-01-18T00:00:00Z), a date (2027-01-18), or a time ahead such as 90d or 12h.');
   }
+}
+
+/**
+ * An enum flag's parser, case-insensitive (`-o JSON`, `-X post`) → the canonical spelling
+ * from `choices`. Use after commander's `.choices()` (which keeps them for help and
+ * completions): `.choices(C).argParser(choiceOf(C))`. Error message as commander's own.
+ */
+export function choiceOf<T extends string>(choices: readonly T[]): (value: string) => T {
+  return (value) => {
+    const found = choices.find((c) => c.toLowerCase() === value.trim().toLowerCase());
+    if (found === undefined) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+    return found;
+  };
+}
+
+/**
+ * `--expires` of keys create/update, after parseExpiry: a time in the past is refused
+ * unless `force` (a key that is dead on arrival is nearly always a typo), as a UsageError
+ * naming the flag. `null` (update's `--expires never`) always passes.
+ */
+export function checkExpiry(expires: string | null | undefined, now: Date, force: boolean | undefined): void {
+  if (typeof expires === 'string' && !force && Date.parse(expires) <= now.getTime()) {
+    throw new UsageError(`--expires ${expires} is in the past; the key would be expired at once (add --force to set it anyway)`);
+  }
+}
+
+/** `keys update --expires`: parseExpiry, or `never` (any case) → `null`, which clears the expiry (contract §2: an unset timestamp is null). */
+export function parseExpiryOrNever(value: string, now: Date): string | null {
+  if (value.trim().toLowerCase() === 'never') return null;
+  try {
+    return parseExpiry(value, now);
+  } catch {
+    throw new InvalidArgumentError('expected an RFC 3339 time (2027-01-18T00:00:00Z), a date (2027-01-18), a time ahead such as 90d or 12h, or never to clear it.');
+  }
+}
+
+/** `lic NOUN VERB` of a command, for messages. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The output formats a verb can honour, when not all (set by restrictOutput). */
+const outputsOf = new WeakMap<Command, readonly string[]>();
+
+/**
+ * Declares that `cmd` can print only `formats` (e.g. `templates show` prints the body or
+ * the json reply): checkOutputFlags then refuses any other `-o` as a usage error.
+ */
+export function restrictOutput(cmd: Command, formats: readonly string[]): Command {
+  outputsOf.set(cmd, formats);
+  return cmd;
+}
+
+/**
+ * Before a verb runs (preAction): `--json` with a different `-o`, or an `-o` the verb
+ * can't honour (restrictOutput), is a UsageError naming the flags; nothing is sent.
+ */
+export function checkOutputFlags(cmd: Command): void {
+  const g = cmd.optsWithGlobals() as { json?: unknown; output?: string };
+  if (g.json && g.output !== undefined && g.output !== 'json') {
+    throw new UsageError(`--json and --output ${g.output} conflict: give one of them`);
+  }
+  const format = g.json ? 'json' : g.output;
+  const allowed = outputsOf.get(cmd);
+  if (format !== undefined && allowed && !allowed.includes(format)) {
+    throw new UsageError(`${commandPath(cmd)} cannot print --output ${format}; it prints ${allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0]}`);
+  }
+}
+
+/**
+ * Moves the required-option check of every command under `program` from commander's
+ * parse (where it comes before the unknown-option check) to a preAction hook (after it):
+ * `keys create --prem 7` then says "unknown option '--prem' (Did you mean --perm?)"
+ * rather than "required option '--perm <perm>' not specified". Uses the public
+ * `Option.mandatory` and `hook()`; the message is commander's own. Call after every
+ * command is registered.
+ */
+export function deferRequiredOptions(program: Command): void {
+  const required = new WeakMap<Command, Option[]>();
+  const walk = (cmd: Command) => {
+    const opts = (cmd.options as readonly Option[]).filter((o) => o.mandatory);
+    for (const o of opts) o.mandatory = false;
+    if (opts.length) required.set(cmd, opts);
+    cmd.commands.forEach(walk);
+  };
+  walk(program);
+  program.hook('preAction', (_root, action) => {
+    for (let c: Command | null = action; c; c = c.parent) {
+      for (const o of required.get(c) ?? []) {
+        if (c.getOptionValue(o.attributeName()) === undefined) {
+          c.error(`error: required option '${o.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+        }
+      }
+    }
+  });
 }

@@ -17,8 +17,9 @@ import { registerServe } from '../commands/serve/index.js';
 import { registerTemplates } from '../commands/templates/index.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
+import { registerHelpTopics } from './help-topics.js';
 import { OUTPUT_FORMATS } from './output.js';
-import { parseBaseUrl, parseDuration, parseRetries } from './parse.js';
+import { checkOutputFlags, choiceOf, deferRequiredOptions, parseBaseUrl, parseDuration, parseRetries } from './parse.js';
 import { Runtime, type GlobalOptions } from './runtime.js';
 
 /** `--base-url`: parseBaseUrl, with its UsageError (credentials: the value is never echoed) naming the flag. */
@@ -49,7 +50,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
     .addHelpText('after', '\nRun `lic --version` for the version, `lic COMMAND --help` for a command.')
     .option('--profile <name>', 'profile to use (env LIC_PROFILE; default: the default profile)')
     .option('--base-url <url>', 'service URL, overriding the profile (env LIC_BASE_URL)', baseUrlFlag)
-    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).argParser(choiceOf(OUTPUT_FORMATS)))
     .option('--json', 'same as --output json')
     .option('--no-color', 'no colour even on a terminal (also NO_COLOR)')
     .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted)')
@@ -59,6 +60,10 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
     .option('--ca-file <path>', 'PEM file of extra trusted CA certificates, added to the default ones')
     .option('--insecure-http', 'allow sending the API key over plain http:// to a host that is not loopback')
     .showHelpAfterError('(run with --help for usage)')
+    // on by default in commander; kept explicit: `lic kyes` → (Did you mean keys?), `--prem` → --perm
+    .showSuggestionAfterError()
+    // every command's help lists the root flags too, under "Global Options:" (gh's INHERITED FLAGS)
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
@@ -83,5 +88,10 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
   registerApi(program, cli);
   registerDoctor(program, cli);
   registerCompletion(program, cli);
+  registerHelpTopics(program, ctx);
+  // required options are checked in preAction, after commander's unknown-option check,
+  // so `keys create --prem 7` suggests --perm instead of saying --perm is missing
+  deferRequiredOptions(program);
+  program.hook('preAction', (_root, action) => checkOutputFlags(action));
   return program;
 }

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import envPaths from 'env-paths';
 import type { Context, OutStream } from './context.js';
+import { BrokenPipeError } from './errors.js';
 
 /**
  * The real world for bin/lic.js: process streams, env, clock, signals, TTY prompts
@@ -15,10 +16,18 @@ export function systemContext(): Context {
     stderr: outStream(process.stderr),
     stdin: {
       isTTY: Boolean(process.stdin.isTTY),
-      async readAll() {
+      async readAll(maxBytes?: number) {
         const chunks: Buffer[] = [];
-        for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
-        return Buffer.concat(chunks);
+        let total = 0;
+        for await (const c of process.stdin) {
+          const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+          chunks.push(b);
+          total += b.length;
+          // one byte past the limit is proof enough; stop reading (the loop's exit destroys stdin)
+          if (maxBytes !== undefined && total > maxBytes) break;
+        }
+        const all = Buffer.concat(chunks, total);
+        return maxBytes !== undefined && all.length > maxBytes + 1 ? all.subarray(0, maxBytes + 1) : all;
       },
     },
     prompter: {
@@ -59,9 +68,9 @@ const watched = new WeakSet<NodeJS.WriteStream>();
 /**
  * A process stream as an OutStream with backpressure: `write` returns Node's boolean and
  * `drain()` waits for 'drain'. A closed pipe (EPIPE after `lic ... | head`) is kept instead
- * of crashing the process; from then on `write` returns false and `drain()` rejects, so a
- * long `--all` listing stops instead of fetching pages for nobody. Other stream errors
- * still surface as before (uncaught).
+ * of crashing the process; from then on `write` returns false and `drain()` rejects with
+ * BrokenPipeError (main() ends quietly, exit 0), so a long `--all` listing stops instead of
+ * fetching pages for nobody. Other stream errors still surface as before (uncaught).
  */
 function outStream(s: NodeJS.WriteStream): OutStream {
   if (!watched.has(s)) {
@@ -72,7 +81,7 @@ function outStream(s: NodeJS.WriteStream): OutStream {
       if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
     });
   }
-  const closed = (e: Error) => new Error(`cannot write output: ${(e as NodeJS.ErrnoException).code === 'EPIPE' ? 'the reading end of the pipe was closed' : e.message}`);
+  const closed = (e: Error) => ((e as NodeJS.ErrnoException).code === 'EPIPE' ? new BrokenPipeError() : new Error(`cannot write output: ${e.message}`));
   return {
     write: (chunk: string) => (broken.has(s) ? false : s.write(chunk)),
     get isTTY() {

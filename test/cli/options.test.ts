@@ -32,7 +32,19 @@ const USAGE_CASES: [string[], string[]][] = [
   [['keys', 'update', '1'], ['nothing to change', '--perm', '--revoke']],
   [['keys', 'update', '1', '--revoke', '--unrevoke'], ['--revoke and --unrevoke cannot be used together']],
   [['keys', 'update', '1', '--perm', '9'], ["option '--perm <perm>' argument '9' is invalid", ...PERM_FORMS]],
-  [['keys', 'update', '1', '--expires', 'never'], ["option '--expires <time>' argument 'never' is invalid"]],
+  [['keys', 'update', '1', '--expires', 'nevermore'], ["option '--expires <time>' argument 'nevermore' is invalid", 'or never to clear it']],
+  // --expires in the past, without --force (issue 13): keys create and update
+  [['keys', 'create', '--perm', '7', '--expires', '2020-01-01'], ['--expires 2020-01-01T00:00:00.000Z is in the past', '--force']],
+  [['keys', 'update', '1', '--expires', '2020-01-01T10:00:00Z'], ['--expires 2020-01-01T10:00:00.000Z is in the past', '--force']],
+  // an unknown option is reported (with the nearest) before a missing required one (issue 13)
+  [['keys', 'create', '--prem', '7'], ["unknown option '--prem'", '(Did you mean --perm?)']],
+  [['templates', 'show', '1', '--prodct', '1', '--release', '2'], ["unknown option '--prodct'", '(Did you mean --product?)']],
+  // conflicting output flags, and formats a verb can't print (issue 13)
+  [['--json', '-o', 'csv', 'keys', 'list'], ['--json and --output csv conflict']],
+  [['keys', 'list', '-o', 'tsv', '--json'], ['--json and --output tsv conflict']],
+  [['templates', 'show', '1', '--product', '1', '--release', '2', '-o', 'csv'], ['lic templates show cannot print --output csv; it prints table or json']],
+  [['resources', 'get', '1', '-o', 'ndjson'], ['lic resources get cannot print --output ndjson; it prints table, json, csv or tsv']],
+  [['api', '/v1/log', '-X', 'patch'], ["option '-X, --method <method>' argument 'patch' is invalid", 'Allowed choices are GET, POST, PUT, DELETE']],
   // --take / --skip
   ...['1001', '-1', 'abc', '1.5', ''].flatMap((v): [string[], string[]][] => [
     [['keys', 'list', '--take', v], [`option '--take <n>' argument '${v}' is invalid`, '0..1000']],
@@ -83,6 +95,8 @@ const USAGE_CASES: [string[], string[]][] = [
   // commands and flags that do not exist
   [['frobnicate'], ["unknown command 'frobnicate'"]],
   [['keys', 'list', '--bogus'], ["unknown option '--bogus'"]],
+  [['kyes', 'list'], ["unknown command 'kyes'", '(Did you mean keys?)']],
+  [['keys', 'craete', '--perm', '7'], ["unknown command 'craete'", '(Did you mean create?)']],
   [['keys', 'delete'], ["missing required argument 'id'"]],
 ];
 

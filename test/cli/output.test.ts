@@ -82,7 +82,9 @@ describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoure
     ['NO_COLOR empty (ignored, per no-color.org)', [], { NO_COLOR: '' }, true],
     ['--no-color', ['--no-color'], {}, false],
     ['--no-color beats FORCE_COLOR', ['--no-color'], { FORCE_COLOR: '1' }, false],
-    ['FORCE_COLOR=1 beats NO_COLOR', [], { FORCE_COLOR: '1', NO_COLOR: '1' }, true],
+    ['NO_COLOR beats FORCE_COLOR=1 (no-color.org)', [], { FORCE_COLOR: '1', NO_COLOR: '1' }, false],
+    ['NO_COLOR beats CLICOLOR_FORCE=1', [], { CLICOLOR_FORCE: '1', NO_COLOR: '1' }, false],
+    ['CLICOLOR_FORCE=1 on TERM=dumb', [], { CLICOLOR_FORCE: '1', TERM: 'dumb' }, true],
     ['FORCE_COLOR=0', [], { FORCE_COLOR: '0' }, false],
     ['TERM=dumb', [], { TERM: 'dumb' }, false],
   ])('on %s: colour %s', async (_what, flags, env, coloured) => {
@@ -102,9 +104,26 @@ describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoure
     await http(svc, 'DELETE', `/v1/api-keys/${made.body.apiKeyId}`, { key: svc.adminKey });
   });
 
-  it('piped, FORCE_COLOR does not colour the tab-separated output', async () => {
-    const r = await lic(['keys', 'list'], { env: { FORCE_COLOR: '3' } });
-    expect(r.stdout).not.toMatch(ANSI);
+  it('piped, FORCE_COLOR=1 or CLICOLOR_FORCE=1 colours the tab-separated lines by tone (no header added); NO_COLOR wins', async () => {
+    const made = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'gone-piped', permissions: 1, revoked: true } } });
+    const plain = await lic(['keys', 'list']);
+    expect(plain.stdout).not.toMatch(ANSI);
+    for (const env of [{ FORCE_COLOR: '1' }, { FORCE_COLOR: '3' }, { CLICOLOR_FORCE: '1' }]) {
+      const r = await lic(['keys', 'list'], { env });
+      expect(r.code).toBe(0);
+      const row = r.stdout.split('\n').find((l) => l.startsWith(`${made.body.apiKeyId}\t`));
+      expect(row, JSON.stringify(env)).toContain('\u001b[31myes\u001b[39m');
+      // same lines as uncoloured, once the colour is stripped
+      expect(r.stdout.replace(/\u001b\[\d+m/g, '')).toBe(plain.stdout);
+    }
+    for (const env of [{ FORCE_COLOR: '1', NO_COLOR: '1' }, { CLICOLOR_FORCE: '1', NO_COLOR: 'x' }, { FORCE_COLOR: '0', CLICOLOR_FORCE: '1' }]) {
+      expect((await lic(['keys', 'list'], { env })).stdout, JSON.stringify(env)).not.toMatch(ANSI);
+    }
+    expect((await lic(['--no-color', 'keys', 'list'], { env: { FORCE_COLOR: '1' } })).stdout).not.toMatch(ANSI);
+    // streamed lists (--all) take the same path
+    const all = await lic(['keys', 'list', '--all'], { env: { CLICOLOR_FORCE: '1' } });
+    expect(all.stdout).toContain('\u001b[31myes\u001b[39m');
+    await http(svc, 'DELETE', `/v1/api-keys/${made.body.apiKeyId}`, { key: svc.adminKey });
   });
 });
 

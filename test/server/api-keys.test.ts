@@ -180,6 +180,15 @@ describe('a key works at once with exactly its rights; revocation and expiry are
     expect((await http(svc, 'GET', '/v1/api-keys', { key: body.key })).status).toBe(401);
   });
 
+  it('PUT expireDate: null clears the expiry (contract §2: unset is null): the expired key works again', async () => {
+    const { body } = await post({ permissions: 1, expireDate: '2020-01-01' });
+    expect((await http(svc, 'GET', '/v1/api-keys', { key: body.key })).status).toBe(401);
+    const r = await put({ id: body.apiKeyId, expireDate: null });
+    expect(r.status).toBe(200);
+    expect(svc.db.prepare('SELECT expire_date FROM api_keys WHERE id = ?').pluck().get(body.apiKeyId)).toBeNull();
+    expect((await http(svc, 'GET', '/v1/api-keys', { key: body.key })).status).toBe(200);
+  });
+
   it('a deleted key is 401 at once', async () => {
     const { body } = await post({ permissions: 7 });
     expect((await http(svc, 'GET', '/v1/api-keys', { key: body.key })).status).toBe(200);

@@ -10,7 +10,8 @@ export interface ApiKeyInput {
   ownerId?: string;
   permissions?: number;
   description?: string;
-  expireDate?: string;
+  /** RFC 3339; `null` on update clears it (the key never expires; contract §2: unset is null) */
+  expireDate?: string | null;
   revoked?: boolean;
 }
 

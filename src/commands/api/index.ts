@@ -1,11 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { describeFsError } from '../../cli/files.js';
+import { describeFsError, MiB, readFileBounded } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { RESERVED_HEADERS } from '../../client/settings.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
+import { choiceOf } from '../../cli/parse.js';
+
+/** Largest `--input` body: 10 MiB, the service's body limit (contract §9). */
+export const MAX_INPUT_BYTES = 10 * MiB;
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -63,12 +66,15 @@ function parseApiPath(value: string): string {
 export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
   let body: unknown;
   if (opts.input !== undefined) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = opts.input === '-' ? (await rt.ctx.stdin.readAll()).toString('utf8') : await readFile(opts.input, 'utf8');
+      // bounded: `--input /dev/zero` or an endless pipe stops one byte past the limit
+      bytes = opts.input === '-' ? await rt.ctx.stdin.readAll(MAX_INPUT_BYTES) : await readFileBounded(opts.input, MAX_INPUT_BYTES);
     } catch (e) {
       throw new UsageError(`--input ${opts.input}: ${describeFsError(e)}`);
     }
+    if (bytes.length > MAX_INPUT_BYTES) throw new UsageError(`--input ${opts.input}: more than ${MAX_INPUT_BYTES} bytes (10 MiB, the service's body limit)`);
+    const text = bytes.toString('utf8');
     try {
       body = JSON.parse(text);
     } catch {
@@ -96,9 +102,9 @@ export function registerApi(program: Command, cli: Cli): void {
     .command('api')
     .description('Call the management API directly with the profile\'s key; prints the reply as JSON')
     .argument('<path>', 'API path, e.g. /v1/log', parseApiPath)
-    .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST with --input)').choices(API_METHODS))
+    .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST with --input)').choices(API_METHODS).argParser(choiceOf(API_METHODS)))
     .option('-f, --field <key=value>', 'a query parameter; repeat for more', parseQueryPair, [])
-    .option('--input <file>', 'JSON request body from a file, or - for stdin')
+    .option('--input <file>', 'JSON request body from a file, or - for stdin (at most 10 MiB)')
     .option('-H, --header <name:value>', "a request header, 'Name: value'; repeat for more (not x-api-key)", parseHeader, [])
     .option('-y, --yes', 'do not ask before a DELETE')
     .option('--dry-run', `${DRY_RUN_HELP} (any method)`)

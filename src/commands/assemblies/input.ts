@@ -2,12 +2,19 @@
  * What `assemblies create` and `assemblies update` share: the identity flags, their
  * client-side checks, and reading an identity from a DLL with the ECMA-335 reader.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AssemblyInput } from '../../client/endpoints/assemblies.js';
 import { UsageError } from '../../cli/errors.js';
-import { describeFsError } from '../../cli/files.js';
+import { describeFsError, MiB, readFileBounded } from '../../cli/files.js';
 import { parseId } from '../../cli/parse.js';
+
+/**
+ * Largest `--from-dll`: 256 MiB. Only the metadata is read, but the PE reader needs the
+ * whole file in memory; real assemblies are far smaller (the largest .NET framework
+ * assemblies are tens of MiB), and /dev/zero or a FIFO must not fill the memory.
+ */
+export const MAX_DLL_BYTES = 256 * MiB;
 
 /** The identity flags as parsed: `--version` (or its alias `--assembly-version`). */
 export interface AssemblyFieldOptions {
@@ -65,7 +72,7 @@ export function parseAssemblyName(value: string): string {
 /** Adds the identity flags shared by create and update to `cmd`. */
 export function addAssemblyFieldOptions(cmd: Command): Command {
   return cmd
-    .option('--from-dll <path>', 'read name, version, culture and public key token from this .NET assembly (the flags below override)')
+    .option('--from-dll <path>', 'read name, version, culture and public key token from this .NET assembly, at most 256 MiB (the flags below override)')
     .option('--name <name>', 'simple name, e.g. System.Xml.Linq', parseAssemblyName)
     .option('--version <a.b.c.d>', 'version, each part 0..65535', parseAssemblyVersion)
     .addOption(new Option('--assembly-version <a.b.c.d>', 'same as --version').argParser(parseAssemblyVersion).hideHelp())
@@ -75,16 +82,20 @@ export function addAssemblyFieldOptions(cmd: Command): Command {
     .option('--debug-symbols-key <key>', 'symbol server key of the PDB');
 }
 
-/** Reads the identity of the assembly at `path`. UsageError naming `--from-dll` and the file, with the reason, for anything else. */
+/** Reads the identity of the assembly at `path` (at most MAX_DLL_BYTES). UsageError naming `--from-dll` and the file, with the reason, for anything else. */
 export async function identityFromDll(path: string): Promise<Required<Pick<AssemblyInput, 'name' | 'version' | 'culture' | 'publicKeyToken'>>> {
   let bytes: Buffer;
   try {
-    if ((await stat(path)).isDirectory()) throw new UsageError(`--from-dll ${path}: is a directory, not a file`);
-    bytes = await readFile(path);
+    const st = await stat(path);
+    if (st.isDirectory()) throw new UsageError(`--from-dll ${path}: is a directory, not a file`);
+    if (st.isFile() && st.size > MAX_DLL_BYTES) throw new UsageError(`--from-dll ${path}: ${st.size} bytes is more than the limit of ${MAX_DLL_BYTES} bytes (256 MiB)`);
+    // devices and FIFOs have no size up front: read one byte past the limit at most
+    bytes = await readFileBounded(path, MAX_DLL_BYTES);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(`--from-dll ${path}: ${describeFsError(e)}`);
   }
+  if (bytes.length > MAX_DLL_BYTES) throw new UsageError(`--from-dll ${path}: more than the limit of ${MAX_DLL_BYTES} bytes (256 MiB)`);
   // the reader (and pe-library, ~40 ms to import) loads only when a DLL is read
   const { NotAnAssemblyError, readAssemblyIdentity } = await import('../../dotnet/assembly-identity.js');
   try {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createApiKey } from '../../client/endpoints/api-keys.js';
-import { parseExpiry, parsePermissions } from '../../cli/parse.js';
+import { checkExpiry, parseExpiry, parsePermissions } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
@@ -11,10 +11,13 @@ export interface KeysCreateOptions {
   owner?: string;
   description?: string;
   expires?: string;
+  /** accept an `expires` in the past */
+  force?: boolean;
 }
 
-/** `lic keys create --perm P`: POST /v1/api-keys; prints the id and the secret once. */
+/** `lic keys create --perm P`: POST /v1/api-keys; prints the id and the secret once. UsageError for an `--expires` in the past without `--force`. */
 export async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promise<void> {
+  checkExpiry(opts.expires, rt.ctx.now(), opts.force);
   const client = await rt.client();
   const body = await createApiKey(client, {
     permissions: opts.perm,
@@ -40,6 +43,7 @@ export function registerKeysCreate(parent: Command, cli: Cli): void {
     .option('--owner <userId>', 'owning user id (default: the caller)')
     .option('--description <text>', 'free text')
     .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, cli.ctx.now()))
+    .option('--force', 'accept an --expires in the past (the key is expired at once)')
     .addHelpText('after', '\nExamples:\n  lic keys create --perm 7\n  lic keys create --perm rw --name ci --expires 90d\n  KEY=$(lic keys create --perm read -o json | jq -r .key)\n  lic keys create --perm read --name audit --dry-run     # prints the request, sends nothing');
   addDryRunOption(cmd).action(async (o: KeysCreateOptions, c: Command) => runKeysCreate(o, cli.runtimeOf(c)));
 }

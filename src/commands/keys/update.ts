@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { updateApiKey, type ApiKeyInput } from '../../client/endpoints/api-keys.js';
 import { UsageError } from '../../cli/errors.js';
-import { parseExpiry, parseId, parsePermissions } from '../../cli/parse.js';
+import { checkExpiry, parseExpiryOrNever, parseId, parsePermissions } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
@@ -11,14 +11,18 @@ export interface KeysUpdateOptions {
   perm?: number;
   name?: string;
   description?: string;
-  expires?: string;
+  /** RFC 3339, or `null` (`--expires never`) to clear the expiry */
+  expires?: string | null;
+  /** accept an `expires` in the past */
+  force?: boolean;
   revoke?: boolean;
   unrevoke?: boolean;
 }
 
-/** `lic keys update ID`: PUT /v1/api-keys with only the flags given. */
+/** `lic keys update ID`: PUT /v1/api-keys with only the flags given (`--expires never` sends `expireDate: null`). UsageError for an `--expires` in the past without `--force`. */
 export async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promise<void> {
   if (opts.revoke && opts.unrevoke) throw new UsageError('--revoke and --unrevoke cannot be used together');
+  checkExpiry(opts.expires, rt.ctx.now(), opts.force);
   const change: ApiKeyInput & { id: number } = { id: opts.id };
   if (opts.perm !== undefined) change.permissions = opts.perm;
   if (opts.name !== undefined) change.name = opts.name;
@@ -44,10 +48,11 @@ export function registerKeysUpdate(parent: Command, cli: Cli): void {
     .option('--perm <perm>', 'permission bitmask: 0..7, letters rwd, or names read,write,delete', parsePermissions)
     .option('--name <name>', 'display name')
     .option('--description <text>', 'free text')
-    .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, cli.ctx.now()))
+    .option('--expires <time>', 'expiry: RFC 3339, a date, a relative age ahead such as 90d, or never to clear it', (v) => parseExpiryOrNever(v, cli.ctx.now()))
+    .option('--force', 'accept an --expires in the past (the key is expired at once)')
     .option('--revoke', 'revoke the key (calls with it get 401 at once)')
     .option('--unrevoke', 'lift a revocation')
     .option('--dry-run', DRY_RUN_HELP)
-    .addHelpText('after', '\nExamples:\n  lic keys update 12 --perm rw --expires 30d\n  lic keys update 12 --name ci-deploy --description "CI pipeline"\n  lic keys update 12 --revoke\n  lic keys update 12 --perm read --dry-run')
+    .addHelpText('after', '\nExamples:\n  lic keys update 12 --perm rw --expires 30d\n  lic keys update 12 --name ci-deploy --description "CI pipeline"\n  lic keys update 12 --revoke\n  lic keys update 12 --expires never\n  lic keys update 12 --perm read --dry-run')
     .action(async (id: number, { dryRun: _dryRun, ...o }: Omit<KeysUpdateOptions, 'id'> & { dryRun?: boolean }, cmd: Command) => runKeysUpdate({ ...o, id }, cli.runtimeOf(cmd)));
 }

@@ -14,6 +14,9 @@ export interface ProfileAddOptions {
   default?: boolean;
 }
 
+/** Largest input of `--api-key-stdin`: 4 KiB; an API key is a few dozen characters. */
+export const MAX_API_KEY_BYTES = 4096;
+
 /** Checks a profile name against PROFILE_NAME_RE; UsageError naming the rule otherwise. */
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME_RE.test(name)) {
@@ -31,7 +34,9 @@ export async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promi
   if (!opts.baseUrl) throw new UsageError('--base-url is required, e.g. --base-url http://127.0.0.1:8765');
   let key: string;
   if (opts.apiKeyStdin) {
-    key = (await rt.ctx.stdin.readAll()).toString('utf8').trim();
+    const bytes = await rt.ctx.stdin.readAll(MAX_API_KEY_BYTES);
+    if (bytes.length > MAX_API_KEY_BYTES) throw new UsageError(`--api-key-stdin: more than ${MAX_API_KEY_BYTES} bytes on stdin; an API key is far shorter`);
+    key = bytes.toString('utf8').trim();
   } else if (rt.ctx.stdin.isTTY && rt.ctx.stderr.isTTY) {
     key = (await rt.ctx.prompter.secret(`API key for ${opts.name}:`)).trim();
   } else {

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
-import { parseId } from '../../cli/parse.js';
+import { parseId, restrictOutput } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
@@ -15,13 +15,21 @@ export interface ResourcesGetOptions {
   id: number;
   /** a path, or `-` for stdout */
   dataOut?: string;
+  /** replace an existing `--data-out` file */
+  clobber?: boolean;
 }
 
-/** Checks before any request that `--data-out PATH` can be written: its directory exists and it is not a directory itself. */
-async function checkDataOut(path: string): Promise<void> {
+/**
+ * Checks before any request that `--data-out PATH` can be written: its directory exists,
+ * it is not a directory or a device, and it does not exist yet unless `clobber`.
+ */
+async function checkDataOut(path: string, clobber: boolean | undefined): Promise<void> {
   try {
     const st = await stat(path);
     if (st.isDirectory()) throw new UsageError(`--data-out ${path}: is a directory; give a file path`);
+    // the write renames a temporary file over it: never over a device or FIFO (/dev/null)
+    if (!st.isFile()) throw new UsageError(`--data-out ${path}: is not a regular file; use --data-out - and redirect stdout`);
+    if (!clobber) throw new UsageError(`--data-out ${path}: the file exists; nothing was written (add --clobber to replace it)`);
     return;
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -50,14 +58,15 @@ async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
 /**
  * `lic resources get ID`: the record via GET /v1/resources?filter=Id = ID (the API has no
  * GET by id); ApiError 404 (exit 4) when none matches. Shows the data's size, never the
- * data or the password; `--data-out` writes the decoded bytes as they are (contract §2).
+ * data or the password; `--data-out` writes the decoded bytes as they are (contract §2),
+ * to a new file (an existing one only with `--clobber`: UsageError otherwise).
  */
 export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<void> {
   const toStdout = opts.dataOut === '-';
-  if (toStdout && rt.out.opts.format === 'json') {
-    throw new UsageError('--data-out - and -o json would both write to stdout; write the data to a file instead');
+  if (toStdout && rt.out.opts.format !== 'table') {
+    throw new UsageError(`--data-out - and --output ${rt.out.opts.format} would both write to stdout; write the data to a file instead`);
   }
-  if (opts.dataOut !== undefined && !toStdout) await checkDataOut(opts.dataOut);
+  if (opts.dataOut !== undefined && !toStdout) await checkDataOut(opts.dataOut, opts.clobber);
   const client = await rt.client();
   const body = await listResources(client, { filter: `Id = ${opts.id}`, take: 1 });
   const r = (body.resources ?? [])[0] as Resource | undefined;
@@ -89,11 +98,12 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
 
 /** Declares `resources get ID [--data-out PATH|-]`. */
 export function registerResourcesGet(parent: Command, cli: Cli): void {
-  parent
-    .command('get')
+  // one record: fields, json, or a csv/tsv header and row; ndjson is for lists
+  restrictOutput(parent.command('get'), ['table', 'json', 'csv', 'tsv'])
     .description('Show one resource (the size of its data; -o json carries it as base64; never the password); --data-out writes the bytes')
     .argument('<id>', 'resource id', parseId)
-    .option('--data-out <path>', 'write the data bytes to this file, or - for stdout (then nothing else goes to stdout)')
-    .addHelpText('after', '\nExamples:\n  lic resources get 1\n  lic resources get 1 --data-out Keys.snk\n  lic resources get 2 --data-out - > new-license-email.html')
-    .action(async (id: number, o: { dataOut?: string }, cmd: Command) => runResourcesGet({ id, dataOut: o.dataOut }, cli.runtimeOf(cmd)));
+    .option('--data-out <path>', 'write the data bytes to this new file, or - for stdout (then nothing else goes to stdout)')
+    .option('--clobber', 'let --data-out replace an existing file')
+    .addHelpText('after', '\nExamples:\n  lic resources get 1\n  lic resources get 1 --data-out Keys.snk --clobber\n  lic resources get 2 --data-out - > new-license-email.html')
+    .action(async (id: number, o: { dataOut?: string; clobber?: boolean }, cmd: Command) => runResourcesGet({ id, dataOut: o.dataOut, clobber: o.clobber }, cli.runtimeOf(cmd)));
 }

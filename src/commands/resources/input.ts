@@ -3,11 +3,11 @@
  * data file (or stdin), and taking the password from stdin or a hidden prompt, never
  * from an option value (brief: secrets never in argv).
  */
-import { stat, readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ResourceInput } from '../../client/endpoints/resources.js';
 import { UsageError } from '../../cli/errors.js';
-import { describeFsError } from '../../cli/files.js';
+import { describeFsError, readFileBounded } from '../../cli/files.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /**
@@ -16,6 +16,8 @@ import type { Runtime } from '../../cli/runtime.js';
  * before anything is sent.
  */
 export const MAX_DATA_BYTES = 7 * 1024 * 1024;
+/** Largest password read by `--password-stdin`: 4 KiB, far more than any real password. */
+export const MAX_PASSWORD_BYTES = 4096;
 /** Names and codes at most 256 characters (contract §9). */
 const MAX_NAME = 256;
 
@@ -31,6 +33,8 @@ export interface ResourceFieldOptions {
   dataFile?: string;
   passwordStdin?: boolean;
   passwordPrompt?: boolean;
+  /** an empty data file (or stdin) is sent as empty data instead of refused */
+  allowEmpty?: boolean;
 }
 
 /** Adds the field flags shared by create and update to `cmd`. There is deliberately no option that takes a password. */
@@ -45,37 +49,50 @@ export function addResourceFieldOptions(cmd: Command, required: boolean): Comman
     .option('--source <text>', 'where the data came from')
     .option('--data-file <path>', `file whose bytes become the data, or - for stdin (at most ${MAX_DATA_BYTES / 1024 / 1024} MiB)`)
     .option('--password-stdin', 'read the password of the data (e.g. of a key pair) from stdin')
-    .option('--password-prompt', 'ask for the password of the data with a hidden prompt (terminal only)');
+    .option('--password-prompt', 'ask for the password of the data with a hidden prompt (terminal only)')
+    .option('--allow-empty', 'accept an empty --data-file (refused otherwise: an empty stdin is usually a lost redirect)');
 }
 
-/** Reads the bytes of `--data-file` (`-` = stdin). UsageError naming the flag for a missing, unreadable or too large file. */
-export async function readDataFile(path: string, rt: Runtime): Promise<Buffer> {
-  const tooBig = (n: number) =>
-    new UsageError(`--data-file ${path}: ${n} bytes is more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB; the service takes bodies up to 10 MiB and base64 adds a third)`);
+/**
+ * Reads the bytes of `--data-file` (`-` = stdin), at most MAX_DATA_BYTES: the read stops
+ * one byte past the limit (`/dev/zero` included). UsageError naming the flag for a
+ * missing, unreadable or too large file, and for an empty one unless `allowEmpty`.
+ */
+export async function readDataFile(path: string, rt: Runtime, allowEmpty = false): Promise<Buffer> {
+  const tooBig = (n?: number) =>
+    new UsageError(
+      `--data-file ${path}: ${n === undefined ? 'more' : `${n} bytes is more`} than the limit of ${MAX_DATA_BYTES} bytes (7 MiB; the service takes bodies up to 10 MiB and base64 adds a third)`,
+    );
+  let bytes: Buffer;
   if (path === '-') {
-    const bytes = await rt.ctx.stdin.readAll();
-    if (bytes.length > MAX_DATA_BYTES) throw tooBig(bytes.length);
-    return bytes;
+    bytes = await rt.ctx.stdin.readAll(MAX_DATA_BYTES);
+    if (bytes.length > MAX_DATA_BYTES) throw tooBig();
+  } else {
+    try {
+      const st = await stat(path);
+      if (st.isDirectory()) throw new UsageError(`--data-file ${path}: is a directory, not a file`);
+      if (st.isFile() && st.size > MAX_DATA_BYTES) throw tooBig(st.size);
+      // a FIFO or device has no size up front: read one byte past the limit at most
+      bytes = await readFileBounded(path, MAX_DATA_BYTES);
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      throw new UsageError(`--data-file ${path}: ${describeFsError(e)}`);
+    }
+    if (bytes.length > MAX_DATA_BYTES) throw tooBig();
   }
-  try {
-    const st = await stat(path);
-    if (st.isDirectory()) throw new UsageError(`--data-file ${path}: is a directory, not a file`);
-    if (st.isFile() && st.size > MAX_DATA_BYTES) throw tooBig(st.size);
-    const bytes = await readFile(path);
-    // a FIFO or device has no size up front
-    if (bytes.length > MAX_DATA_BYTES) throw tooBig(bytes.length);
-    return bytes;
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`--data-file ${path}: ${describeFsError(e)}`);
+  if (bytes.length === 0 && !allowEmpty) {
+    throw new UsageError(`--data-file ${path}: ${path === '-' ? 'stdin' : 'the file'} is empty; nothing was sent (add --allow-empty to store empty data)`);
   }
+  return bytes;
 }
 
 /** The password from stdin (one trailing newline dropped, like `docker login --password-stdin`) or a hidden prompt. */
 async function readPassword(o: ResourceFieldOptions, rt: Runtime, label: string): Promise<string> {
   let password: string;
   if (o.passwordStdin) {
-    password = (await rt.ctx.stdin.readAll()).toString('utf8').replace(/\n$/, '').replace(/\r$/, '');
+    const bytes = await rt.ctx.stdin.readAll(MAX_PASSWORD_BYTES);
+    if (bytes.length > MAX_PASSWORD_BYTES) throw new UsageError(`--password-stdin: more than ${MAX_PASSWORD_BYTES} bytes on stdin; a password is at most that`);
+    password = bytes.toString('utf8').replace(/\n$/, '').replace(/\r$/, '');
     if (!password) throw new UsageError('--password-stdin: stdin was empty');
   } else {
     if (!rt.ctx.stdin.isTTY || !rt.ctx.stderr.isTTY) {
@@ -110,7 +127,7 @@ export async function resourceInputFrom(o: ResourceFieldOptions, rt: Runtime, la
   if (o.format !== undefined) input.dataFormat = o.format;
   if (o.description !== undefined) input.description = o.description;
   if (o.source !== undefined) input.source = o.source;
-  if (o.dataFile !== undefined) input.data = (await readDataFile(o.dataFile, rt)).toString('base64');
+  if (o.dataFile !== undefined) input.data = (await readDataFile(o.dataFile, rt, o.allowEmpty)).toString('base64');
   if (o.passwordStdin || o.passwordPrompt) input.password = await readPassword(o, rt, label);
   return input;
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
-import { parseId } from '../../cli/parse.js';
+import { parseId, restrictOutput } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { NotFoundError } from '../../cli/errors.js';
@@ -37,8 +37,8 @@ export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime):
 
 /** Declares `templates show ID --product P --release R`. */
 export function registerTemplatesShow(parent: Command, cli: Cli): void {
-  parent
-    .command('show')
+  // the body as stored, or the json reply: no rows to put in ndjson/csv/tsv
+  restrictOutput(parent.command('show'), ['table', 'json'])
     .description('Print the body of a license template exactly as stored (e.g. XML); -o json for the whole record')
     .argument('<id>', 'license template id', parseId)
     .requiredOption('--product <id>', 'product id (1..2147483647)', parseId)

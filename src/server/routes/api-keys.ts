@@ -41,7 +41,7 @@ interface ApiKeyBody {
   ownerId?: string;
   permissions?: number;
   description?: string;
-  expireDate?: string;
+  expireDate?: string | null;
   revoked?: boolean;
 }
 
@@ -78,7 +78,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
     return { ...OK, apiKeys: records, totalApiKeysCount: total };
   });
 
-  const expireMs = (v: string | undefined) => (v ? parseTimestamp(v, 'apiKey.expireDate') : null);
+  const expireMs = (v: string | null | undefined) => (v ? parseTimestamp(v, 'apiKey.expireDate') : null);
   const userExists = db.prepare<[string], number>('SELECT 1 FROM users WHERE id = ?').pluck();
 
   app.post<{ Body: { apiKey: ApiKeyBody } }>('/v1/api-keys', {
@@ -146,7 +146,8 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
           apiKey: {
             type: 'object',
             required: ['id'],
-            properties: { ...apiKeyFields, id: idSchema, revoked: { type: 'boolean' } },
+            // expireDate: null clears the expiry (contract §2: an unset timestamp is null)
+            properties: { ...apiKeyFields, expireDate: { type: ['string', 'null'], maxLength: 64 }, id: idSchema, revoked: { type: 'boolean' } },
             additionalProperties: false,
           },
         },

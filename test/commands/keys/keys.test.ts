@@ -153,15 +153,41 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
     expect((await lic(['keys', 'list'], { key })).code).toBe(0);
   });
 
-  it('expired → 401 (exit 3), both at creation and by update', async () => {
-    const past = await create(['--perm', '7', '--expires', '2020-01-01']);
+  it('expired → 401 (exit 3), both at creation and by update (a past --expires needs --force)', async () => {
+    const past = await create(['--perm', '7', '--expires', '2020-01-01', '--force']);
     const r = await lic(['keys', 'list'], { key: past.key });
     expect(r.code).toBe(3);
     expect(r.stderr).toBe('lic: API key has expired (HTTP 401, code 16, GET /v1/api-keys)\n');
     const later = await create(['--perm', '7', '--expires', '30d']);
     expect((await lic(['keys', 'list'], { key: later.key })).code).toBe(0);
-    expect((await lic(['keys', 'update', String(later.id), '--expires', '2020-01-01T00:00:00Z'])).code).toBe(0);
+    expect((await lic(['keys', 'update', String(later.id), '--expires', '2020-01-01T00:00:00Z', '--force'])).code).toBe(0);
     expect((await lic(['keys', 'list'], { key: later.key })).code).toBe(3);
+  });
+
+  it('--expires in the past without --force is a usage error naming the flag and --force; nothing is sent', async () => {
+    const before = (await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey })).body.totalApiKeysCount;
+    const now = () => new Date('2030-01-01T00:00:00Z');
+    const c = await lic(['keys', 'create', '--perm', '7', '--expires', '2029-12-31'], { now });
+    expect(c.code).toBe(2);
+    expect(c.stderr).toBe('lic: --expires 2029-12-31T00:00:00.000Z is in the past; the key would be expired at once (add --force to set it anyway)\n');
+    expect((await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey })).body.totalApiKeysCount).toBe(before);
+    const { id } = await create(['--perm', '1', '--expires', '30d']);
+    const was = (await listed(id)).expireDate;
+    const u = await lic(['keys', 'update', String(id), '--expires', '2020-06-01', '--name', 'renamed']);
+    expect(u.code).toBe(2);
+    expect(u.stderr).toContain('--expires 2020-06-01T00:00:00.000Z is in the past');
+    expect(await listed(id)).toMatchObject({ expireDate: was, name: '' });
+    // the present moment itself is not in the future either
+    expect((await lic(['keys', 'create', '--perm', '1', '--expires', '2030-01-01T00:00:00Z'], { now })).code).toBe(2);
+  });
+
+  it('keys update --expires never clears the expiry (expireDate: null on the wire, any case); the key works again', async () => {
+    const k = await create(['--perm', '7', '--expires', '2020-01-01', '--force']);
+    expect((await lic(['keys', 'list'], { key: k.key })).code).toBe(3);
+    const r = await lic(['keys', 'update', String(k.id), '--expires', 'NEVER']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(svc.db.prepare('SELECT expire_date FROM api_keys WHERE id = ?').pluck().get(k.id)).toBeNull();
+    expect((await lic(['keys', 'list'], { key: k.key })).code).toBe(0);
   });
 
   it('an unknown key is exit 3 naming the cause', async () => {

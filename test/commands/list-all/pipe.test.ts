@@ -1,6 +1,6 @@
 /**
  * The real bin/lic with a real pipe: `lic log list --all | head -1`-style early close
- * must end the command with a clear message (no crash, no stack trace, no hang), and a
+ * must end the command quietly with exit 0 (no crash, no stack trace, no hang), and a
  * slow reader must still get every record (backpressure). Needs `npm run build` (npm test does).
  */
 import { spawn } from 'node:child_process';
@@ -41,10 +41,10 @@ function lic(args: string[], onStdout: (chunk: Buffer, child: ReturnType<typeof 
 }
 
 describe('--all through a real pipe', () => {
-  it('the reader going away early ends it with one clear line, exit 1', async () => {
+  it('the reader going away early ends it quietly, exit 0', async () => {
     const r = await lic(['log', 'list', '--all', '-o', 'ndjson'], (_d, child) => child.stdout!.destroy());
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe('lic: cannot write output: the reading end of the pipe was closed\n');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
   });
 
   it('a slow reader gets every record, in order', async () => {

@@ -205,7 +205,7 @@ describe('the audit trail (contract §6)', () => {
   });
 
   it('revoked and expired keys are logged as Warnings too', async () => {
-    const made = JSON.parse((await lic(svc, ['keys', 'create', '--perm', '7', '--expires', '2025-01-18T11:00:00Z', '-o', 'json'])).stdout);
+    const made = JSON.parse((await lic(svc, ['keys', 'create', '--perm', '7', '--expires', '2025-01-18T11:00:00Z', '--force', '-o', 'json'])).stdout);
     clock.t = T0 + 2 * H;
     expect((await runCli(['log', 'list'], { env: envFor(svc, made.key) })).code).toBe(3);
     const warnings = await entries(svc, `&filter=${encodeURIComponent('Level = "Warning"')}`);

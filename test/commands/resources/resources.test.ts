@@ -278,11 +278,17 @@ describe('get', () => {
     expect(both.code).toBe(2);
   });
 
-  it('--data-out replaces an existing file whole and leaves no temporary file', async () => {
+  it('--data-out refuses an existing file without --clobber (exit 2, file untouched); with it, replaces it whole and leaves no temporary file', async () => {
     const out = file('replace.txt', 'old old old old old');
     const id = await createVia(['--name', unique('rep'), '--type', 'x', '--data-file', file('new.txt', 'new')]);
-    const r = await runCli(['resources', 'get', String(id), '--data-out', out], { env });
-    expect(r.code).toBe(0);
+    const refused = await runCli(['resources', 'get', String(id), '--data-out', out], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`lic: --data-out ${out}: the file exists; nothing was written (add --clobber to replace it)\n`);
+    expect(readFileSync(out, 'utf8')).toBe('old old old old old');
+    // refused before any request: a closed port would be exit 5
+    expect((await runCli(['resources', 'get', '1', '--data-out', out], { env: NOWHERE })).code).toBe(2);
+    const r = await runCli(['resources', 'get', String(id), '--data-out', out, '--clobber'], { env });
+    expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe('new');
     const { readdirSync } = await import('node:fs');
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
