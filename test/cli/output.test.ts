@@ -105,7 +105,9 @@ describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoure
   });
 
   it('piped, FORCE_COLOR=1 or CLICOLOR_FORCE=1 colours the tab-separated lines by tone (no header added); NO_COLOR wins', async () => {
-    const made = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'gone-piped', permissions: 1, revoked: true } } });
+    // an insert takes no `revoked` (a key is born usable): revoke it after
+    const made = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'gone-piped', permissions: 1 } } });
+    await http(svc, 'PUT', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { id: made.body.apiKeyId, revoked: true } } });
     const plain = await lic(['keys', 'list']);
     expect(plain.stdout).not.toMatch(ANSI);
     for (const env of [{ FORCE_COLOR: '1' }, { FORCE_COLOR: '3' }, { CLICOLOR_FORCE: '1' }]) {

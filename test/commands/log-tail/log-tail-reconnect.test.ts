@@ -46,7 +46,7 @@ describe('log tail -f: reconnect', () => {
     insertLog(svc.db, 5);
     const h = harness({ env: envFor(svc, key) });
     const asked = fastSleep(h);
-    const run = runIn(h, ['log', 'tail', '-f', '--interval', '20ms', '-n', '3', '-o', 'ndjson']);
+    const run = runIn(h, ['log', 'tail', '-f', '--retries', '0', '--interval', '20ms', '-n', '3', '-o', 'ndjson']);
     const printed = () => ndjson(h.stdout()).map((e) => e.id);
     try {
       await until(() => printed().length === 3, 10_000, 'the first 3 lines');
@@ -74,6 +74,7 @@ describe('log tail -f: reconnect', () => {
       expect(h.stderr().match(/lost the service at http:\/\/127\.0\.0\.1:\d+/g)).toHaveLength(1);
       expect(h.stderr()).toMatch(/reconnecting…/);
       expect(h.stderr().match(/is back; going on after log entry \d+/g)).toHaveLength(1);
+      // --retries 0: the waits seen are the reconnect's own, not the client's retries of each GET
       const backoff = asked.filter((ms) => ms >= TAIL_RECONNECT_FIRST_MS);
       expect(backoff.slice(0, 3)).toEqual([500, 1000, 2000]);
       expect(h.stderr()).not.toContain(key);
@@ -91,7 +92,7 @@ describe('log tail -f: reconnect', () => {
     const port = Number(new URL(svc.url).port);
     const h = harness({ env: envFor(svc, key) });
     const asked = fastSleep(h);
-    const run = runIn(h, ['log', 'tail', '-f', '-q', '--interval', '20ms', '-n', '0', '-o', 'ndjson']);
+    const run = runIn(h, ['log', 'tail', '-f', '--retries', '0', '-q', '--interval', '20ms', '-n', '0', '-o', 'ndjson']);
     try {
       await until(() => asked.length > 0, 10_000, 'the first poll');
       await svc.close();
@@ -114,7 +115,7 @@ describe('log tail -f: reconnect', () => {
     const svc = await startTestService();
     const h = harness({ env: envFor(svc, svc.adminKey) });
     const asked = fastSleep(h);
-    const run = runIn(h, ['log', 'tail', '-f', '--interval', '20ms', '-n', '1', '-o', 'ndjson']);
+    const run = runIn(h, ['log', 'tail', '-f', '--retries', '0', '--interval', '20ms', '-n', '1', '-o', 'ndjson']);
     await until(() => asked.length > 0, 10_000, 'the first poll');
     await svc.close();
     await until(() => /lost the service/.test(h.stderr()), 10_000, 'the lost-service note');
@@ -132,7 +133,7 @@ describe('log tail -f: reconnect', () => {
     open.push(svc);
     const h = harness({ env: envFor(svc, svc.adminKey) });
     const asked = fastSleep(h);
-    const run = runIn(h, ['log', 'tail', '-f', '--interval', '20ms', '-n', '1', '-o', 'ndjson']);
+    const run = runIn(h, ['log', 'tail', '-f', '--retries', '0', '--interval', '20ms', '-n', '1', '-o', 'ndjson']);
     await until(() => asked.length > 0, 10_000, 'the first poll');
     svc.db.prepare('DELETE FROM api_keys').run();
     expect(await run).toBe(3);
@@ -158,7 +159,7 @@ describe('log tail: pages must move forward', () => {
     fake = await ignoring();
     const h = harness({ env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_fakekey0123456789' } });
     fastSleep(h);
-    const code = await runIn(h, ['log', 'tail', '-f', '--interval', '10ms', '-n', '3', '-o', 'ndjson']);
+    const code = await runIn(h, ['log', 'tail', '-f', '--retries', '0', '--interval', '10ms', '-n', '3', '-o', 'ndjson']);
     expect(code).toBe(1);
     expect(ndjson(h.stdout()).map((e) => e.id)).toEqual([1, 2, 3]);
     expect(h.stderr()).toMatch(/answered "Id > 3, sort=Id asc" with log entry 3 after 3: it ignores the filter or the sort/);
