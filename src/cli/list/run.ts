@@ -133,18 +133,34 @@ const totalOf = (body: Record<string, unknown>, field: string | undefined): numb
   return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
 };
 
+/** An integer key as the service sent it: a number, or a canonical decimal string (int64 in protobuf JSON); else undefined. */
+export function intKey(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isInteger(v) ? v : undefined;
+  if (typeof v === 'string' && /^-?(0|[1-9][0-9]{0,15})$/.test(v)) {
+    const n = Number(v);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
+
 /**
  * Yields the pages of a multi-page plan. By key: the first page with the user's skip,
  * then `(<filter>) and <key> > <last>` (or `<` descending), each page sorted by the key.
  * By skip: skip + records so far. Stops at `wanted` records, at a short page once the
- * total is reached, or at an empty page. Throws ProtocolError when paging by key meets a
- * record without an integer key.
+ * total is reached, or at an empty page. Every page must move forward, so a service that
+ * ignores the paging parameters can neither run the command away nor print a record
+ * twice: by key, each record's key must be past the last one seen and strictly ordered
+ * within its page; by skip, a page must differ from the one before (its first and last
+ * record). Throws ProtocolError (exit 1) naming what the service did, before the
+ * offending page is yielded, or when paging by key meets a record without an integer key.
  */
 export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPage): AsyncGenerator<Page<R>> {
   let got = 0;
   let last: number | undefined;
   let expected: number | undefined;
-  for (let first = true; ; first = false) {
+  let previous: string | undefined;
+  for (let n = 1; ; n++) {
+    const first = n === 1;
     const take = Math.min(plan.take ?? TAKE_MAX, plan.wanted - got);
     if (take <= 0) return;
     const ks = plan.keyset;
@@ -160,12 +176,13 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
     if (records.length > take) records = records.slice(0, take);
     const total = totalOf(body, def.totalField);
     if (first && total !== undefined) expected = Math.max(0, total - (plan.skip ?? 0));
-    if (ks && records.length) {
-      const k = fieldOf(records[records.length - 1] as Record<string, unknown>, ks.key);
-      if (typeof k !== 'number' || !Number.isInteger(k)) {
-        throw new ProtocolError(`cannot page ${def.what} by ${ks.key}: a record has no integer "${ks.key}" (use --sort with another field to page by skip)`, 'GET', def.arrayField);
+    if (ks && records.length) last = checkKeyPage(def, ks, records, last, n);
+    if (!ks && records.length) {
+      const mark = JSON.stringify([records[0], records[records.length - 1]]);
+      if (mark === previous) {
+        throw new ProtocolError(`the service ignored the paging skip: page ${n} (skip ${query.skip ?? 0}) repeated the ${def.what} of page ${n - 1}; stopped so that no record is printed twice`, 'GET', def.arrayField);
       }
-      last = k;
+      previous = mark;
     }
     if (plan.stripKey) records = records.map((r) => stripField(r as Record<string, unknown>, ks!.key) as R);
     got += records.length;
@@ -174,6 +191,30 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
     // a short page ends the list, unless the service returned fewer than asked while more remain (a server that caps take)
     if (records.length < take && !(expected !== undefined && got < Math.min(expected, plan.wanted))) return;
   }
+}
+
+/**
+ * Checks that page `n` moves forward by key: every record has an integer key, past
+ * `last` (the previous page's last key; `>` ascending, `<` descending) and strictly
+ * ordered within the page. Returns the page's last key; throws ProtocolError otherwise.
+ */
+function checkKeyPage<R>(def: ListDef<R>, ks: { key: string; desc: boolean }, records: readonly R[], last: number | undefined, n: number): number {
+  const dir = ks.desc ? '<' : '>';
+  let prev = last;
+  for (const r of records) {
+    const k = intKey(fieldOf(r as Record<string, unknown>, ks.key));
+    if (k === undefined) {
+      throw new ProtocolError(`cannot page ${def.what} by ${ks.key}: a record has no integer "${ks.key}" (use --sort with another field to page by skip)`, 'GET', def.arrayField);
+    }
+    if (prev !== undefined && (ks.desc ? k >= prev : k <= prev)) {
+      if (prev === last) {
+        throw new ProtocolError(`the service ignored the paging filter (${ks.key} ${dir} ${last}): page ${n} repeated ${ks.key}s up to ${last} (got ${k}); stopped so that no record is printed twice`, 'GET', def.arrayField);
+      }
+      throw new ProtocolError(`the service did not sort page ${n} by ${ks.key} ${ks.desc ? 'desc' : 'asc'} as asked (${ks.key} ${k} after ${prev}); stopped so that no record is printed twice or missed`, 'GET', def.arrayField);
+    }
+    prev = k;
+  }
+  return prev!;
 }
 
 function stripField(rec: Record<string, unknown>, name: string): Record<string, unknown> {
@@ -235,6 +276,21 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
   }
   if (begun) await writer.end(total);
   if (ac.signal.aborted) throw new InterruptedError();
+  const short = shortOfTotal(done, total, plan);
+  if (short) rt.out.warn(short);
+}
+
+/**
+ * The stderr note for a paged run that ended (normally) before the total the first page
+ * announced, less the user's --skip and capped by --limit: `got 4 of 10: …`; undefined
+ * when complete or the total is unknown. A warning, so printed even with --quiet; exit 0.
+ */
+export function shortOfTotal(done: number, total: number | undefined, plan: Pick<ListPlan, 'skip' | 'wanted'>): string | undefined {
+  if (total === undefined) return undefined;
+  const expected = Math.min(plan.wanted, Math.max(0, total - (plan.skip ?? 0)));
+  if (done >= expected) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `got ${n(done)} of ${n(expected)}: the service ended the list before the total it announced (records deleted meanwhile, or a service that stops paging early)`;
 }
 
 /** An endpoint without rule-3 parameters: one request; --limit and --fields apply to the reply. */
