@@ -28,6 +28,10 @@ export interface RenderOptions {
   /** colour allowed (TTY, not NO_COLOR, not --no-color; or FORCE_COLOR) */
   color: boolean;
   quiet: boolean;
+  /** `--raw`: json prints the service's body untouched (no normalisation) */
+  raw?: boolean;
+  /** `--json FIELDS`: the field names given (a list checks them like --fields) */
+  jsonFields?: string[];
 }
 
 /** Decides colour from flags and env the usual way (https://no-color.org, FORCE_COLOR). */
@@ -122,12 +126,15 @@ export class Renderer {
 
   /**
    * One record as `field  value` lines (TTY) or `field\tvalue` (piped); the body for
-   * json/ndjson; a header of the field names and one row of values for csv/tsv.
+   * json; for ndjson `data.record` (else the body); for csv/tsv a header of the field
+   * names and one row of values: `data.fields` (wire names, raw values), else `fields`.
    */
-  async record(body: unknown, fields: [string, unknown][]): Promise<void> {
-    if (this.opts.format === 'json' || this.opts.format === 'ndjson') return this.json(body);
+  async record(body: unknown, fields: [string, unknown][], data?: { record: unknown; fields: [string, unknown][] }): Promise<void> {
+    if (this.opts.format === 'json') return this.json(body);
+    if (this.opts.format === 'ndjson') return this.json(data ? data.record : body);
     if (this.opts.format === 'csv' || this.opts.format === 'tsv') {
-      return this.put(await this.delimited([fields.map(([k]) => k), fields.map(([, v]) => dataCell(v))]));
+      const cells = data?.fields ?? fields;
+      return this.put(await this.delimited([cells.map(([k]) => k), cells.map(([, v]) => dataCell(v))]));
     }
     if (!this.ctx.stdout.isTTY) {
       this.ctx.stdout.write(fields.map(([k, v]) => `${k}\t${tsvCell(cellText(v))}`).join('\n') + '\n');

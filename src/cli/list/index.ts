@@ -39,4 +39,5 @@
  */
 export { allOf, containsClause, equalsClause, filterString } from './filter.js';
 export { addListOptions, parseFilterValue, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags, type ListOptionsHelp, type SortItem } from './flags.js';
-export { fieldColumns, fieldOf, intKey, listRecords, pages, planList, runList, shortOfTotal, type FetchPage, type ListPlan, type ListRun, type Page } from './run.js';
+export { chosenFields, defaultDataFields, fieldColumns, fieldOf, intKey, listRecords, pages, planList, runList, shortOfTotal, type FetchPage, type ListPlan, type ListRun, type Page } from './run.js';
+export { fieldDefault, fieldNames, normalizeEnvelope, normalizeListBody, normalizeRecord, normalizeValue, normalTotal, type FieldType, type FieldTypes } from './normalize.js';

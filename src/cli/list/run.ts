@@ -5,13 +5,15 @@
  */
 import { ProtocolError } from '../../client/errors.js';
 import { TAKE_MAX, type ListQuery } from '../../wire.js';
+import { InvalidArgumentError } from 'commander';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { Column } from '../output.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
 import { ABORTED, unlessAborted } from './abort.js';
 import { allOf } from './filter.js';
-import { sortParam, type ListDef, type ListFlags } from './flags.js';
+import { parseFieldList, sortParam, type ListDef, type ListFlags } from './flags.js';
+import { normalizeEnvelope, normalizeListBody, normalizeRecord } from './normalize.js';
 
 /** One list endpoint call with the rule-3 query (contract §5); the noun adds its fixed parameters (path ids, dates). */
 export type FetchPage = (query: ListQuery) => Promise<object>;
@@ -225,22 +227,58 @@ function stripField(rec: Record<string, unknown>, name: string): Record<string, 
 }
 
 /**
+ * The fields a list prints: `--fields`, or the list of `--json FIELDS` (checked against
+ * the noun's fields like --fields; UsageError naming --json, or both flags when both
+ * are given); undefined when neither.
+ */
+export function chosenFields<R>(rt: Runtime, def: ListDef<R>, flags: ListFlags): string[] | undefined {
+  const json = rt.out.opts.jsonFields;
+  if (!json) return flags.fields?.length ? flags.fields : undefined;
+  if (flags.fields?.length) throw new UsageError('--json FIELDS and --fields both choose the fields; give one of them');
+  try {
+    return parseFieldList(json.join(','), def.fields, def.what);
+  } catch (e) {
+    if (e instanceof InvalidArgumentError) throw new UsageError(`--json: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * The fields csv and tsv print without --fields: every declared field in declared order
+ * except the noun's `blobs` (a resource's data); undefined for a noun without declared fields.
+ */
+export const defaultDataFields = <R>(def: ListDef<R>): readonly string[] | undefined => def.fields?.filter((f) => !def.blobs?.includes(f));
+
+/**
  * Runs a list verb (contract §5): builds the filter from the friendly flags and --where,
  * then prints one page as before, or streams every page (`--all`, `--limit`) through
- * the Renderer with a progress bar on stderr (TTY, not --quiet). Ctrl-C while paging
- * stops, finishes the output written so far, and throws InterruptedError (exit 130).
+ * the Renderer with a progress bar on stderr (TTY, not --quiet). Records and envelopes
+ * are normalised (./normalize.ts) unless --raw: json, ndjson, csv and tsv print the
+ * documented shape whatever the service left out; csv and tsv carry the records' fields
+ * (--fields, else defaultDataFields) with their raw values. Ctrl-C while paging stops,
+ * finishes the output written so far, and throws InterruptedError (exit 130).
  * Throws UsageError, ApiError, NetworkError, ProtocolError.
  */
 export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
-  const { def, flags } = run;
-  const columns = flags.fields?.length ? fieldColumns<R>(flags.fields) : def.columns;
-  if (def.paged === false) return runUnpaged(rt, run, columns);
-  // json and ndjson print the records themselves: whole records unless --fields
-  const columnar = rt.out.opts.format !== 'json' && rt.out.opts.format !== 'ndjson';
-  const plan = planList(def, flags, run.filters, columnar ? def.columnFields : undefined);
+  const def = run.def;
+  const fields = chosenFields(rt, def, run.flags);
+  const flags: ListFlags = { ...run.flags, fields };
+  const format = rt.out.opts.format;
+  const delimited = format === 'csv' || format === 'tsv';
+  const dataFields = delimited && !fields ? defaultDataFields(def) : undefined;
+  const shown = fields ?? dataFields;
+  const columns = shown && (delimited || fields) ? fieldColumns<R>(shown) : def.columns;
+  const raw = rt.out.opts.raw === true;
+  const norm = (records: R[]): R[] => (raw || !def.types ? records : (records.map((r) => normalizeRecord(r as Record<string, unknown>, def.types!, shown)) as R[]));
+  if (def.paged === false) return runUnpaged(rt, run, flags, columns, norm);
+  // json and ndjson print the records themselves: whole records unless --fields; csv/tsv
+  // select their fields only when some are left out (blobs), the table its columns' fields
+  const selectFor = format === 'table' ? def.columnFields : delimited && def.blobs?.length ? dataFields : undefined;
+  const plan = planList(def, flags, run.filters, selectFor);
   if (plan.single) {
     const body = (await run.fetch({ filter: plan.filter, sort: plan.sort, select: plan.select, take: plan.take, skip: plan.skip })) as Record<string, unknown>;
-    await rt.out.list(body, listRecords<R>(body, def.arrayField), columns);
+    const records = norm(listRecords<R>(body, def.arrayField));
+    await rt.out.list(raw ? body : normalizeListBody(body, records, { ...def, types: undefined }), records, columns);
     return;
   }
   const writer = rt.out.openList<R>(columns, def);
@@ -261,9 +299,9 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
         begun = true;
         total = page.total;
         if (total !== undefined) progress.setTotal(Math.min(plan.wanted, Math.max(0, total - (plan.skip ?? 0))));
-        await writer.begin(page.body);
+        await writer.begin(raw ? page.body : normalizeEnvelope(page.body, def));
       }
-      await writer.write(page.records);
+      await writer.write(norm(page.records));
       done += page.records.length;
       progress.update(done);
       if (ac.signal.aborted) break;
@@ -274,7 +312,8 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
     off();
     progress.stop();
   }
-  if (begun) await writer.end(total);
+  // the documented shape always has the total (0 when the service left it out)
+  if (begun) await writer.end(total ?? (raw || !def.totalField ? undefined : 0));
   if (ac.signal.aborted) throw new InterruptedError();
   const short = shortOfTotal(done, total, plan);
   if (short) rt.out.warn(short);
@@ -294,18 +333,16 @@ export function shortOfTotal(done: number, total: number | undefined, plan: Pick
 }
 
 /** An endpoint without rule-3 parameters: one request; --limit and --fields apply to the reply. */
-async function runUnpaged<R>(rt: Runtime, run: ListRun<R>, columns: Column<R>[]): Promise<void> {
-  const { def, flags } = run;
+async function runUnpaged<R>(rt: Runtime, run: ListRun<R>, flags: ListFlags, columns: Column<R>[], norm: (records: R[]) => R[]): Promise<void> {
+  const def = run.def;
   const body = (await run.fetch({})) as Record<string, unknown>;
   let records = listRecords<R>(body, def.arrayField);
-  if (flags.limit === undefined && !flags.fields?.length) return rt.out.list(body, records, columns);
   if (flags.limit !== undefined) records = records.slice(0, flags.limit);
-  if (flags.fields?.length) {
+  if (flags.fields?.length && (rt.out.opts.raw || !def.types)) {
     const fields = flags.fields;
     records = records.map((r) => Object.fromEntries(fields.map((f) => [f, fieldOf(r as Record<string, unknown>, f)])) as R);
   }
-  const writer = rt.out.openList<R>(columns, def);
-  await writer.begin(body);
-  await writer.write(records);
-  await writer.end(totalOf(body, def.totalField));
+  records = norm(records);
+  if (rt.out.opts.raw && flags.limit === undefined && !flags.fields?.length) return rt.out.list(body, records, columns);
+  await rt.out.list(rt.out.opts.raw ? { ...body, [def.arrayField]: records } : normalizeListBody(body, records, { ...def, types: undefined }), records, columns);
 }
