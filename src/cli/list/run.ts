@@ -130,9 +130,10 @@ export function listRecords<R>(body: object, arrayField: string, path = arrayFie
   return arr as R[];
 }
 
+/** A list reply's total: a number, or an integer string (int64 in protobuf JSON); undefined when absent. */
 const totalOf = (body: Record<string, unknown>, field: string | undefined): number | undefined => {
   const t = field ? body[field] : undefined;
-  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+  return typeof t === 'number' && Number.isFinite(t) ? t : intKey(t);
 };
 
 /** An integer key as the service sent it: a number, or a canonical decimal string (int64 in protobuf JSON); else undefined. */
