@@ -80,7 +80,7 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
     rt.out.info(`Wrote ${bytes!.length} bytes of resource ${r.id} to ${opts.dataOut}.`);
   }
   const machine = normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, fields ?? defaultDataFields(RESOURCE_LIST));
-  const shown = raw ? body : normalizeListBody(body as unknown as Record<string, unknown>, [r], RESOURCE_LIST);
+  const shown = raw ? body : normalizeListBody(body as unknown as Record<string, unknown>, [r], { ...RESOURCE_LIST, types: undefined });
   await rt.out.record(shown, [
     ['id', r.id],
     ['name', r.name],

@@ -29,7 +29,7 @@ export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime):
   if (rt.out.opts.format === 'json') {
     const fields = chosenFields(rt, LICENSE_TEMPLATE_LIST, {});
     const rec = normalizeRecord(t as unknown as Record<string, unknown>, LICENSE_TEMPLATE_FIELD_TYPES, fields);
-    rt.out.json(rt.out.opts.raw ? body : normalizeListBody(body as unknown as Record<string, unknown>, [rec], LICENSE_TEMPLATE_LIST));
+    rt.out.json(rt.out.opts.raw ? body : normalizeListBody(body as unknown as Record<string, unknown>, [rec], { ...LICENSE_TEMPLATE_LIST, types: undefined }));
     return;
   }
   if (typeof t.template !== 'string' || t.template === '') {
