@@ -1,9 +1,11 @@
 /**
  * The one renderer (STYLE §3): every result goes through here. `json` prints the
- * server's body unchanged (pretty on a TTY, one line when piped); `table` is a
+ * body it is given (the list machinery normalises it to the documented shape unless
+ * --raw; pretty on a TTY, one line when piped); `table` is a
  * cli-table3 table on a TTY and the same columns as tab-separated text (no header,
  * no colour) when piped. Data formats for pipelines: `ndjson` (one JSON record per
  * line), `csv` (header row, RFC 4180 quoting by csv-stringify) and `tsv` (header row,
+ * both of the columns given: the list machinery gives the records' wire fields;
  * tabs/newlines/backslashes escaped as `\t` `\n` `\\`). `openList` streams a list that
  * arrives in pages (`--all`, `log tail`) with the stdout's backpressure respected.
  * Only this module knows cli-table3, chalk and csv-stringify.

@@ -31,10 +31,11 @@ export interface ListDef<R> extends ListShape {
    */
   blobs?: readonly string[];
   /**
-   * The fields `columns` read, sent as `select` when the output is columns (table, csv,
-   * tsv) and no `--fields` is given, so the service leaves out what no column shows (a
-   * resource's base64 data). Absent: no `select`, whole records. json and ndjson print the
-   * records themselves, so they always get whole records.
+   * The fields `columns` read, sent as `select` when the output is a table and no
+   * `--fields` is given, so the service leaves out what no column shows (a resource's
+   * base64 data). Absent: no `select`, whole records. json and ndjson print the records
+   * themselves, so they always get whole records; csv and tsv select their default
+   * fields (all but `blobs`) when the noun has blobs.
    */
   columnFields?: readonly string[];
   /**

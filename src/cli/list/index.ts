@@ -35,7 +35,9 @@
  *      });
  *
  * Single page (no --all, --limit within one page) behaves as before: one request with
- * the given take/skip, printed by `rt.out.list` (json: the body unchanged).
+ * the given take/skip, printed by `rt.out.list`. Every format prints records normalised
+ * against the noun's `types` (./normalize.ts: defaults filled, integer strings read),
+ * and json the envelope with the array and total always present, unless --raw.
  */
 export { allOf, containsClause, equalsClause, filterString } from './filter.js';
 export { addListOptions, parseFilterValue, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags, type ListOptionsHelp, type SortItem } from './flags.js';
