@@ -61,18 +61,30 @@ export function normalizeValue(type: FieldType | undefined, v: unknown): unknown
  * Field names are matched case-insensitively (contract §5) and printed as declared.
  */
 export function normalizeRecord(rec: Record<string, unknown>, types: FieldTypes, selected?: readonly string[]): Record<string, unknown> {
-  const byLower = new Map<string, string>();
-  for (const k of Object.keys(rec)) byLower.set(k.toLowerCase(), k);
-  const typeOf = (name: string): FieldType | undefined => types[name] ?? types[Object.keys(types).find((t) => t.toLowerCase() === name.toLowerCase()) ?? ''];
-  const out: Record<string, unknown> = {};
   const names = selected ?? Object.keys(types);
+  const out: Record<string, unknown> = {};
+  let used = 0;
   for (const name of names) {
-    const k = byLower.get(name.toLowerCase());
-    out[name] = normalizeValue(typeOf(name), k === undefined ? undefined : rec[k]);
-    if (k !== undefined) byLower.delete(name.toLowerCase());
+    // the declared spelling first (the usual case), else a case-insensitive match
+    const k = name in rec ? name : findKey(rec, name);
+    if (k !== undefined) used++;
+    out[name] = normalizeValue(types[name] ?? typeByLower(types, name), k === undefined ? undefined : rec[k]);
   }
-  if (!selected) for (const k of byLower.values()) out[k] = rec[k];
+  if (!selected && used < Object.keys(rec).length) {
+    for (const [k, v] of Object.entries(rec)) if (!(k in out) && findKey(out, k) === undefined) out[k] = v;
+  }
   return out;
+}
+
+function findKey(rec: Record<string, unknown>, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const k of Object.keys(rec)) if (k.toLowerCase() === lower) return k;
+  return undefined;
+}
+
+function typeByLower(types: FieldTypes, name: string): FieldType | undefined {
+  const k = findKey(types as Record<string, unknown>, name);
+  return k === undefined ? undefined : types[k];
 }
 
 /** Where a list body keeps its records and its total, and the records' declared fields. */
