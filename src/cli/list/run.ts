@@ -44,6 +44,11 @@ export interface ListPlan {
   keyset?: { key: string; desc: boolean };
   /** the key was added to `select` only for paging, so it is removed from the records again */
   stripKey?: boolean;
+  /**
+   * paging by skip: the noun's key, selected (stripKey) so that a repeated page can be
+   * told from a page of records that merely look alike under --fields
+   */
+  skipKey?: string;
 }
 
 /**
@@ -76,7 +81,8 @@ export function planList<R>(def: ListDef<R>, flags: ListFlags, filters: ListRun<
   const key = def.key === false ? undefined : (def.key ?? 'id');
   const byKeyOnly = key !== undefined && (sortItems.length === 0 || (sortItems.length === 1 && sortItems[0]!.field.toLowerCase() === key.toLowerCase()));
   if (!byKeyOnly) {
-    return { single: false, filter, sort: sortItems.length ? sortParam(sortItems) : undefined, select, take, skip: flags.skip, wanted };
+    const keyed = key !== undefined && selected !== undefined && !selected.some((f) => f.toLowerCase() === key.toLowerCase());
+    return { single: false, filter, sort: sortItems.length ? sortParam(sortItems) : undefined, select: keyed ? `${select}, ${key}` : select, take, skip: flags.skip, wanted, skipKey: key, stripKey: keyed };
   }
   const desc = sortItems.length ? sortItems[0]!.desc : def.keyOrder === 'desc';
   const keyName = sortItems[0]?.field ?? key!;
@@ -187,7 +193,7 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
       }
       previous = mark;
     }
-    if (plan.stripKey) records = records.map((r) => stripField(r as Record<string, unknown>, ks!.key) as R);
+    if (plan.stripKey) records = records.map((r) => stripField(r as Record<string, unknown>, (ks?.key ?? plan.skipKey)!) as R);
     got += records.length;
     yield { body, records, total: first ? total : undefined };
     if (records.length === 0) return;

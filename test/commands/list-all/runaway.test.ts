@@ -96,3 +96,20 @@ describe('--all against a service that ends short of its total', () => {
     expect(ok.stderr).toBe('');
   });
 });
+
+describe('--all by skip over records that look alike under --fields', () => {
+  it('pages of equal-looking records are not taken for a repeat: the key is selected and stripped', async () => {
+    // 4 resources named alike, 2 per page: by --fields name alone, page 2 looks like page 1
+    fake = await startFake((socket, req) => {
+      const q = new URL(req.path, 'http://x').searchParams;
+      const skip = Number(q.get('skip') ?? 0);
+      const withId = (q.get('select') ?? 'id').split(', ').includes('id');
+      const recs = [1, 2, 3, 4].slice(skip, skip + 2).map((id) => (withId ? { id, name: 'same' } : { name: 'same' }));
+      reply(socket, 200, JSON.stringify({ success: true, resources: recs, totalResourcesCount: 4 }));
+    });
+    const r = await runCli(['resources', 'list', '--all', '--sort', 'name', '--take', '2', '--fields', 'name', '-o', 'csv'], { env: env(fake) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('name\nsame\nsame\nsame\nsame\n');
+    expect(new URL(fake.requests[0]!.path, 'http://x').searchParams.get('select')).toBe('name, id');
+  });
+});
