@@ -10,9 +10,11 @@
  * The wire type of a record field (src/wire.ts; contract §2), which decides its default
  * when absent: `int` and `number` 0, `string` "", `time` "" (an unset RFC 3339 time;
  * lic serve sends "", the original null or nothing), `bool` false, `array` [], `object`
- * null (a nested message).
+ * null (a nested message); `{ of }` an array of records of those fields ([] when absent,
+ * each item normalised), `{ record }` one nested record (null when absent, else
+ * normalised).
  */
-export type FieldType = 'int' | 'number' | 'string' | 'time' | 'bool' | 'array' | 'object';
+export type FieldType = 'int' | 'number' | 'string' | 'time' | 'bool' | 'array' | 'object' | { readonly of: FieldTypes } | { readonly record: FieldTypes };
 
 /** A record's fields in their documented order, name → wire type. */
 export type FieldTypes = Readonly<Record<string, FieldType>>;
@@ -22,6 +24,7 @@ export const fieldNames = <T extends FieldTypes>(types: T): (keyof T & string)[]
 
 /** The default a field of `type` holds when the service leaves it out (see FieldType). */
 export function fieldDefault(type: FieldType): unknown {
+  if (typeof type === 'object') return 'of' in type ? [] : null;
   switch (type) {
     case 'int':
     case 'number':
@@ -47,6 +50,11 @@ const CANONICAL_INT = /^-?(0|[1-9][0-9]*)$/;
 export function normalizeValue(type: FieldType | undefined, v: unknown): unknown {
   if (type === undefined) return v;
   if (v === undefined || v === null) return fieldDefault(type);
+  if (typeof type === 'object') {
+    const isRecord = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+    if ('of' in type) return Array.isArray(v) ? v.map((x) => (isRecord(x) ? normalizeRecord(x, type.of) : x)) : v;
+    return isRecord(v) ? normalizeRecord(v, type.record) : v;
+  }
   if (type === 'int' && typeof v === 'string' && CANONICAL_INT.test(v)) {
     const n = Number(v);
     if (Number.isSafeInteger(n)) return n;

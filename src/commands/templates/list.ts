@@ -6,6 +6,7 @@ import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LICENSE_TEMPLATE_COLUMNS } from './columns.js';
+import { ASSEMBLY_FIELD_TYPES } from '../assemblies/list.js';
 
 /** Which release's templates: the path part of the list, apart from the rule-3 query. */
 export interface TemplateScope {
@@ -20,8 +21,8 @@ export interface TemplatesListOptions extends TemplateScope, ListFlags {
 
 /**
  * Fields of a license template with their wire types (src/wire.ts LicenseTemplate;
- * contract §8): the defaults of what the service leaves out. The nested records of
- * `product` and the arrays are passed on as sent.
+ * contract §8): the defaults of what the service leaves out, nested records included
+ * (the product, assemblies, license fields, features, restrictions).
  */
 export const LICENSE_TEMPLATE_FIELD_TYPES = {
   id: 'int',
@@ -35,12 +36,12 @@ export const LICENSE_TEMPLATE_FIELD_TYPES = {
   productId: 'int',
   signatureKeysId: 'int',
   releaseId: 'int',
-  product: 'object',
+  product: { record: { id: 'string', name: 'string', version: 'string', copyright: 'string', url: 'string', description: 'string' } },
   components: 'array',
-  assemblies: 'array',
-  fields: 'array',
-  features: 'array',
-  restrictions: 'array',
+  assemblies: { of: ASSEMBLY_FIELD_TYPES },
+  fields: { of: { name: 'string', value: 'string' } },
+  features: { of: { id: 'string', name: 'string', description: 'string', expireDate: 'string', key: 'string', data: 'string' } },
+  restrictions: { of: { id: 'string', name: 'string', expireDate: 'string', properties: 'object' } },
 } as const satisfies FieldTypes;
 
 /**

@@ -50,6 +50,14 @@ describe('normalizeRecord', () => {
   });
 });
 
+describe('nested records', () => {
+  it('an array of records and a nested record are normalised against their own fields', () => {
+    const N: FieldTypes = { id: 'int', items: { of: { id: 'int', on: 'bool' } }, owner: { record: { name: 'string' } } };
+    expect(normalizeRecord({ id: '1', items: [{ id: '2' }, {}], owner: {} }, N)).toEqual({ id: 1, items: [{ id: 2, on: false }, { id: 0, on: false }], owner: { name: '' } });
+    expect(normalizeRecord({}, N)).toEqual({ id: 0, items: [], owner: null });
+  });
+});
+
 describe('envelopes and list bodies', () => {
   it('an empty list from a service that omits defaults gets its array and total', () => {
     expect(normalizeListBody({ success: true }, [], { arrayField: 'apiKeys', totalField: 'totalApiKeysCount', types: T })).toEqual({

@@ -46,6 +46,8 @@ const COMMANDS: { name: string; args: () => string[]; customerKey?: boolean }[] 
   { name: 'assemblies list --all --take 3', args: () => ['assemblies', 'list', '--all', '--take', '3'] },
   { name: 'orders list --customer N --limit 5', args: () => ['orders', 'list', '--customer', String(customer), '--limit', '5'] },
   { name: 'templates list --product N --release N --fields id,name,generateKeyInfo,productId,signatureKeysId,releaseId', args: () => ['templates', 'list', '--product', String(template.product), '--release', String(template.release), '--fields', 'id,name,generateKeyInfo,productId,signatureKeysId,releaseId'] },
+  { name: 'templates list --product N --release N (nested records)', args: () => ['templates', 'list', '--product', String(template.product), '--release', String(template.release)] },
+  { name: 'templates show N --product N --release N', args: () => ['templates', 'show', String(template.id), '--product', String(template.product), '--release', String(template.release)] },
   { name: 'log list --limit 5 --fields id,level,exception', args: () => ['log', 'list', '--limit', '5', '--fields', 'id,level,exception'] },
   { name: 'products list --customer CODE', args: () => ['products', 'list', '--customer', customerKey.code], customerKey: true },
 ];
