@@ -1,9 +1,11 @@
 /**
  * The one renderer (STYLE §3): every result goes through here. `json` prints the
- * server's body unchanged (pretty on a TTY, one line when piped); `table` is a
+ * body it is given (the list machinery normalises it to the documented shape unless
+ * --raw; pretty on a TTY, one line when piped); `table` is a
  * cli-table3 table on a TTY and the same columns as tab-separated text (no header;
  * no colour unless forced by FORCE_COLOR/CLICOLOR_FORCE) when piped. Data formats for pipelines: `ndjson` (one JSON record per
  * line), `csv` (header row, RFC 4180 quoting by csv-stringify) and `tsv` (header row,
+ * both of the columns given: the list machinery gives the records' wire fields;
  * tabs/newlines/backslashes escaped as `\t` `\n` `\\`). `openList` streams a list that
  * arrives in pages (`--all`, `log tail`) with the stdout's backpressure respected.
  * Only this module knows cli-table3, chalk and csv-stringify.
@@ -28,6 +30,10 @@ export interface RenderOptions {
   /** colour allowed (TTY, not NO_COLOR, not --no-color; or FORCE_COLOR) */
   color: boolean;
   quiet: boolean;
+  /** `--raw`: json prints the service's body untouched (no normalisation) */
+  raw?: boolean;
+  /** `--json FIELDS`: the field names given (a list checks them like --fields) */
+  jsonFields?: string[];
 }
 
 /**
@@ -128,12 +134,15 @@ export class Renderer {
 
   /**
    * One record as `field  value` lines (TTY) or `field\tvalue` (piped); the body for
-   * json/ndjson; a header of the field names and one row of values for csv/tsv.
+   * json; for ndjson `data.record` (else the body); for csv/tsv a header of the field
+   * names and one row of values: `data.fields` (wire names, raw values), else `fields`.
    */
-  async record(body: unknown, fields: [string, unknown][]): Promise<void> {
-    if (this.opts.format === 'json' || this.opts.format === 'ndjson') return this.json(body);
+  async record(body: unknown, fields: [string, unknown][], data?: { record: unknown; fields: [string, unknown][] }): Promise<void> {
+    if (this.opts.format === 'json') return this.json(body);
+    if (this.opts.format === 'ndjson') return this.json(data ? data.record : body);
     if (this.opts.format === 'csv' || this.opts.format === 'tsv') {
-      return this.put(await this.delimited([fields.map(([k]) => k), fields.map(([, v]) => dataCell(v))]));
+      const cells = data?.fields ?? fields;
+      return this.put(await this.delimited([cells.map(([k]) => k), cells.map(([, v]) => dataCell(v))]));
     }
     if (!this.ctx.stdout.isTTY) {
       this.ctx.stdout.write(fields.map(([k, v]) => `${k}\t${tsvCell(cellText(v))}`).join('\n') + '\n');

@@ -51,7 +51,8 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
     .option('--profile <name>', 'profile to use (env LIC_PROFILE; default: the default profile)')
     .option('--base-url <url>', 'service URL, overriding the profile (env LIC_BASE_URL)', baseUrlFlag)
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).argParser(choiceOf(OUTPUT_FORMATS)))
-    .option('--json', 'same as --output json')
+    .option('--json [fields]', 'same as --output json; with comma-separated fields (gh style), also --fields FIELDS', (v: string) => v || true)
+    .option('--raw', "with json: the service's body untouched (not normalised: fields it left out stay out)")
     .option('--no-color', 'no colour even on a terminal (also NO_COLOR)')
     .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted)')
     .option('-q, --quiet', 'no progress, notes or retry notices on stderr')
@@ -69,6 +70,10 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
     });
+
+  // `--json` takes an optional field list: a command name or anything else after it is not one
+  const parseOptions = program.parseOptions.bind(program);
+  program.parseOptions = (args: string[]) => parseOptions(bareJsonFlag(args, program));
 
   const runtimeOf: RuntimeOf = (cmd) => {
     const rt = new Runtime(ctx, cmd.optsWithGlobals() as GlobalOptions);
@@ -94,4 +99,26 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
   deferRequiredOptions(program);
   program.hook('preAction', (_root, action) => checkOutputFlags(action));
   return program;
+}
+
+const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * `args` with each `--json` that is followed by something other than a field list (a
+ * command name or alias anywhere in `program`, an id, a path) written `--json=`, so
+ * commander's optional value does not swallow it: `lic --json keys list` stays bare,
+ * `lic keys list --json id,name` takes the list.
+ */
+export function bareJsonFlag(args: readonly string[], program: Command): string[] {
+  const names = new Set<string>();
+  const walk = (c: Command) => c.commands.forEach((sub) => (names.add(sub.name()), sub.aliases().forEach((a) => names.add(a)), walk(sub)));
+  walk(program);
+  const out = [...args];
+  for (let i = 0; i < out.length - 1; i++) {
+    if (out[i] === '--') break;
+    if (out[i] !== '--json') continue;
+    const next = out[i + 1]!;
+    if (!next.startsWith('-') && (!FIELD_LIST.test(next) || names.has(next))) out[i] = '--json=';
+  }
+  return out;
 }

@@ -23,7 +23,10 @@ export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
   output?: OutputFormat;
-  json?: boolean;
+  /** `--json` (true) or `--json FIELDS` (the comma-separated names) */
+  json?: boolean | string;
+  /** `--raw`: the service's body untouched (json only) */
+  raw?: boolean;
   color?: boolean;
   verbose?: boolean;
   quiet?: boolean;
@@ -75,7 +78,9 @@ export class Runtime {
     readonly globals: GlobalOptions,
   ) {
     const format: OutputFormat = globals.json ? 'json' : (globals.output ?? 'table');
-    this.out = new Renderer(ctx, { format, color: colorEnabled(ctx, globals.color), quiet: Boolean(globals.quiet) });
+    if (globals.raw && format !== 'json') throw new UsageError(`--raw prints the service's JSON body untouched: it goes with -o json or --json, not -o ${format}`);
+    const jsonFields = typeof globals.json === 'string' ? globals.json.split(',').map((f) => f.trim()) : undefined;
+    this.out = new Renderer(ctx, { format, color: colorEnabled(ctx, globals.color), quiet: Boolean(globals.quiet), raw: Boolean(globals.raw), jsonFields });
   }
 
   /** The profile store (conf), opened on first use. */

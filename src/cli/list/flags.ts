@@ -5,6 +5,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Column, ListShape } from '../output.js';
 import { parseCount, parseTake } from '../parse.js';
+import type { FieldTypes } from './normalize.js';
 
 /** What the list machinery needs to know about one noun's list endpoint. */
 export interface ListDef<R> extends ListShape {
@@ -19,10 +20,22 @@ export interface ListDef<R> extends ListShape {
    */
   fields?: readonly string[];
   /**
-   * The fields `columns` read, sent as `select` when the output is columns (table, csv,
-   * tsv) and no `--fields` is given, so the service leaves out what no column shows (a
-   * resource's base64 data). Absent: no `select`, whole records. json and ndjson print the
-   * records themselves, so they always get whole records.
+   * The record's fields with their wire types, in documented order (declare once with
+   * the noun's field list: `fields` = fieldNames(types)). Every machine format fills in
+   * what the service left out and reads integer strings from them (./normalize.ts).
+   */
+  types?: FieldTypes;
+  /**
+   * Fields csv and tsv leave out unless `--fields` names them (a resource's base64 data
+   * and its always-empty password).
+   */
+  blobs?: readonly string[];
+  /**
+   * The fields `columns` read, sent as `select` when the output is a table and no
+   * `--fields` is given, so the service leaves out what no column shows (a resource's
+   * base64 data). Absent: no `select`, whole records. json and ndjson print the records
+   * themselves, so they always get whole records; csv and tsv select their default
+   * fields (all but `blobs`) when the noun has blobs.
    */
   columnFields?: readonly string[];
   /**
@@ -141,7 +154,7 @@ export interface ListOptionsHelp {
  */
 export function addListOptions<R>(cmd: Command, def: ListDef<R>, help: ListOptionsHelp = {}): Command {
   const fieldsList = def.fields ? ` (${def.fields.join(', ')})` : '';
-  cmd.option('--fields <list>', `comma-separated fields${fieldsList}: the records carry only these, and the table/csv columns are exactly these`, (v) => parseFieldList(v, def.fields, def.what));
+  cmd.option('--fields <list>', `comma-separated fields${fieldsList}: the records carry only these, in this order, and the table/csv/tsv columns are exactly these (gh style: --json FIELDS = -o json --fields FIELDS)`, (v) => parseFieldList(v, def.fields, def.what));
   cmd.option('--limit <n>', 'at most this many records in all, fetched over as many pages as needed', parseCount);
   if (def.paged === false) return cmd;
   const keyed = def.key !== false;

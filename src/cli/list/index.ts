@@ -35,8 +35,11 @@
  *      });
  *
  * Single page (no --all, --limit within one page) behaves as before: one request with
- * the given take/skip, printed by `rt.out.list` (json: the body unchanged).
+ * the given take/skip, printed by `rt.out.list`. Every format prints records normalised
+ * against the noun's `types` (./normalize.ts: defaults filled, integer strings read),
+ * and json the envelope with the array and total always present, unless --raw.
  */
 export { allOf, containsClause, equalsClause, filterString } from './filter.js';
 export { addListOptions, parseFilterValue, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags, type ListOptionsHelp, type SortItem } from './flags.js';
-export { fieldColumns, fieldOf, listRecords, pages, planList, runList, type FetchPage, type ListPlan, type ListRun, type Page } from './run.js';
+export { chosenFields, defaultDataFields, fieldColumns, fieldOf, intKey, listRecords, pages, planList, runList, shortOfTotal, type FetchPage, type ListPlan, type ListRun, type Page } from './run.js';
+export { fieldDefault, fieldNames, normalizeEnvelope, normalizeListBody, normalizeRecord, normalizeValue, normalTotal, type FieldType, type FieldTypes } from './normalize.js';

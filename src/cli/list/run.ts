@@ -5,13 +5,15 @@
  */
 import { ProtocolError } from '../../client/errors.js';
 import { TAKE_MAX, type ListQuery } from '../../wire.js';
+import { InvalidArgumentError } from 'commander';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { Column } from '../output.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
 import { ABORTED, unlessAborted } from './abort.js';
 import { allOf } from './filter.js';
-import { sortParam, type ListDef, type ListFlags } from './flags.js';
+import { parseFieldList, sortParam, type ListDef, type ListFlags } from './flags.js';
+import { normalizeEnvelope, normalizeListBody, normalizeRecord } from './normalize.js';
 
 /** One list endpoint call with the rule-3 query (contract §5); the noun adds its fixed parameters (path ids, dates). */
 export type FetchPage = (query: ListQuery) => Promise<object>;
@@ -42,6 +44,11 @@ export interface ListPlan {
   keyset?: { key: string; desc: boolean };
   /** the key was added to `select` only for paging, so it is removed from the records again */
   stripKey?: boolean;
+  /**
+   * paging by skip: the noun's key, selected (stripKey) so that a repeated page can be
+   * told from a page of records that merely look alike under --fields
+   */
+  skipKey?: string;
 }
 
 /**
@@ -74,7 +81,8 @@ export function planList<R>(def: ListDef<R>, flags: ListFlags, filters: ListRun<
   const key = def.key === false ? undefined : (def.key ?? 'id');
   const byKeyOnly = key !== undefined && (sortItems.length === 0 || (sortItems.length === 1 && sortItems[0]!.field.toLowerCase() === key.toLowerCase()));
   if (!byKeyOnly) {
-    return { single: false, filter, sort: sortItems.length ? sortParam(sortItems) : undefined, select, take, skip: flags.skip, wanted };
+    const keyed = key !== undefined && selected !== undefined && !selected.some((f) => f.toLowerCase() === key.toLowerCase());
+    return { single: false, filter, sort: sortItems.length ? sortParam(sortItems) : undefined, select: keyed ? `${select}, ${key}` : select, take, skip: flags.skip, wanted, skipKey: key, stripKey: keyed };
   }
   const desc = sortItems.length ? sortItems[0]!.desc : def.keyOrder === 'desc';
   const keyName = sortItems[0]?.field ?? key!;
@@ -128,23 +136,40 @@ export function listRecords<R>(body: object, arrayField: string, path = arrayFie
   return arr as R[];
 }
 
+/** A list reply's total: a number, or an integer string (int64 in protobuf JSON); undefined when absent. */
 const totalOf = (body: Record<string, unknown>, field: string | undefined): number | undefined => {
   const t = field ? body[field] : undefined;
-  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+  return typeof t === 'number' && Number.isFinite(t) ? t : intKey(t);
 };
+
+/** An integer key as the service sent it: a number, or a canonical decimal string (int64 in protobuf JSON); else undefined. */
+export function intKey(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isInteger(v) ? v : undefined;
+  if (typeof v === 'string' && /^-?(0|[1-9][0-9]{0,15})$/.test(v)) {
+    const n = Number(v);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
 
 /**
  * Yields the pages of a multi-page plan. By key: the first page with the user's skip,
  * then `(<filter>) and <key> > <last>` (or `<` descending), each page sorted by the key.
  * By skip: skip + records so far. Stops at `wanted` records, at a short page once the
- * total is reached, or at an empty page. Throws ProtocolError when paging by key meets a
- * record without an integer key.
+ * total is reached, or at an empty page. Every page must move forward, so a service that
+ * ignores the paging parameters can neither run the command away nor print a record
+ * twice: by key, each record's key must be past the last one seen and strictly ordered
+ * within its page; by skip, a page must differ from the one before (its first and last
+ * record). Throws ProtocolError (exit 1) naming what the service did, before the
+ * offending page is yielded, or when paging by key meets a record without an integer key.
  */
 export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPage): AsyncGenerator<Page<R>> {
   let got = 0;
   let last: number | undefined;
   let expected: number | undefined;
-  for (let first = true; ; first = false) {
+  let previous: string | undefined;
+  for (let n = 1; ; n++) {
+    const first = n === 1;
     const take = Math.min(plan.take ?? TAKE_MAX, plan.wanted - got);
     if (take <= 0) return;
     const ks = plan.keyset;
@@ -160,20 +185,45 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
     if (records.length > take) records = records.slice(0, take);
     const total = totalOf(body, def.totalField);
     if (first && total !== undefined) expected = Math.max(0, total - (plan.skip ?? 0));
-    if (ks && records.length) {
-      const k = fieldOf(records[records.length - 1] as Record<string, unknown>, ks.key);
-      if (typeof k !== 'number' || !Number.isInteger(k)) {
-        throw new ProtocolError(`cannot page ${def.what} by ${ks.key}: a record has no integer "${ks.key}" (use --sort with another field to page by skip)`, 'GET', def.arrayField);
+    if (ks && records.length) last = checkKeyPage(def, ks, records, last, n);
+    if (!ks && records.length) {
+      const mark = JSON.stringify([records[0], records[records.length - 1]]);
+      if (mark === previous) {
+        throw new ProtocolError(`the service ignored the paging skip: page ${n} (skip ${query.skip ?? 0}) repeated the ${def.what} of page ${n - 1}; stopped so that no record is printed twice`, 'GET', def.arrayField);
       }
-      last = k;
+      previous = mark;
     }
-    if (plan.stripKey) records = records.map((r) => stripField(r as Record<string, unknown>, ks!.key) as R);
+    if (plan.stripKey) records = records.map((r) => stripField(r as Record<string, unknown>, (ks?.key ?? plan.skipKey)!) as R);
     got += records.length;
     yield { body, records, total: first ? total : undefined };
     if (records.length === 0) return;
     // a short page ends the list, unless the service returned fewer than asked while more remain (a server that caps take)
     if (records.length < take && !(expected !== undefined && got < Math.min(expected, plan.wanted))) return;
   }
+}
+
+/**
+ * Checks that page `n` moves forward by key: every record has an integer key, past
+ * `last` (the previous page's last key; `>` ascending, `<` descending) and strictly
+ * ordered within the page. Returns the page's last key; throws ProtocolError otherwise.
+ */
+function checkKeyPage<R>(def: ListDef<R>, ks: { key: string; desc: boolean }, records: readonly R[], last: number | undefined, n: number): number {
+  const dir = ks.desc ? '<' : '>';
+  let prev = last;
+  for (const r of records) {
+    const k = intKey(fieldOf(r as Record<string, unknown>, ks.key));
+    if (k === undefined) {
+      throw new ProtocolError(`cannot page ${def.what} by ${ks.key}: a record has no integer "${ks.key}" (use --sort with another field to page by skip)`, 'GET', def.arrayField);
+    }
+    if (prev !== undefined && (ks.desc ? k >= prev : k <= prev)) {
+      if (prev === last) {
+        throw new ProtocolError(`the service ignored the paging filter (${ks.key} ${dir} ${last}): page ${n} repeated ${ks.key}s up to ${last} (got ${k}); stopped so that no record is printed twice`, 'GET', def.arrayField);
+      }
+      throw new ProtocolError(`the service did not sort page ${n} by ${ks.key} ${ks.desc ? 'desc' : 'asc'} as asked (${ks.key} ${k} after ${prev}); stopped so that no record is printed twice or missed`, 'GET', def.arrayField);
+    }
+    prev = k;
+  }
+  return prev!;
 }
 
 function stripField(rec: Record<string, unknown>, name: string): Record<string, unknown> {
@@ -184,22 +234,58 @@ function stripField(rec: Record<string, unknown>, name: string): Record<string, 
 }
 
 /**
+ * The fields a list prints: `--fields`, or the list of `--json FIELDS` (checked against
+ * the noun's fields like --fields; UsageError naming --json, or both flags when both
+ * are given); undefined when neither.
+ */
+export function chosenFields<R>(rt: Runtime, def: ListDef<R>, flags: ListFlags): string[] | undefined {
+  const json = rt.out.opts.jsonFields;
+  if (!json) return flags.fields?.length ? flags.fields : undefined;
+  if (flags.fields?.length) throw new UsageError('--json FIELDS and --fields both choose the fields; give one of them');
+  try {
+    return parseFieldList(json.join(','), def.fields, def.what);
+  } catch (e) {
+    if (e instanceof InvalidArgumentError) throw new UsageError(`--json: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * The fields csv and tsv print without --fields: every declared field in declared order
+ * except the noun's `blobs` (a resource's data); undefined for a noun without declared fields.
+ */
+export const defaultDataFields = <R>(def: ListDef<R>): readonly string[] | undefined => def.fields?.filter((f) => !def.blobs?.includes(f));
+
+/**
  * Runs a list verb (contract §5): builds the filter from the friendly flags and --where,
  * then prints one page as before, or streams every page (`--all`, `--limit`) through
- * the Renderer with a progress bar on stderr (TTY, not --quiet). Ctrl-C while paging
- * stops, finishes the output written so far, and throws InterruptedError (exit 130).
+ * the Renderer with a progress bar on stderr (TTY, not --quiet). Records and envelopes
+ * are normalised (./normalize.ts) unless --raw: json, ndjson, csv and tsv print the
+ * documented shape whatever the service left out; csv and tsv carry the records' fields
+ * (--fields, else defaultDataFields) with their raw values. Ctrl-C while paging stops,
+ * finishes the output written so far, and throws InterruptedError (exit 130).
  * Throws UsageError, ApiError, NetworkError, ProtocolError.
  */
 export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
-  const { def, flags } = run;
-  const columns = flags.fields?.length ? fieldColumns<R>(flags.fields) : def.columns;
-  if (def.paged === false) return runUnpaged(rt, run, columns);
-  // json and ndjson print the records themselves: whole records unless --fields
-  const columnar = rt.out.opts.format !== 'json' && rt.out.opts.format !== 'ndjson';
-  const plan = planList(def, flags, run.filters, columnar ? def.columnFields : undefined);
+  const def = run.def;
+  const fields = chosenFields(rt, def, run.flags);
+  const flags: ListFlags = { ...run.flags, fields };
+  const format = rt.out.opts.format;
+  const delimited = format === 'csv' || format === 'tsv';
+  const dataFields = delimited && !fields ? defaultDataFields(def) : undefined;
+  const shown = fields ?? dataFields;
+  const columns = shown && (delimited || fields) ? fieldColumns<R>(shown) : def.columns;
+  const raw = rt.out.opts.raw === true;
+  const norm = (records: R[]): R[] => (raw || !def.types ? records : (records.map((r) => normalizeRecord(r as Record<string, unknown>, def.types!, shown)) as R[]));
+  if (def.paged === false) return runUnpaged(rt, run, flags, columns, norm);
+  // json and ndjson print the records themselves: whole records unless --fields; csv/tsv
+  // select their fields only when some are left out (blobs), the table its columns' fields
+  const selectFor = format === 'table' ? def.columnFields : delimited && def.blobs?.length ? dataFields : undefined;
+  const plan = planList(def, flags, run.filters, selectFor);
   if (plan.single) {
     const body = (await run.fetch({ filter: plan.filter, sort: plan.sort, select: plan.select, take: plan.take, skip: plan.skip })) as Record<string, unknown>;
-    await rt.out.list(body, listRecords<R>(body, def.arrayField), columns);
+    const records = norm(listRecords<R>(body, def.arrayField));
+    await rt.out.list(raw ? body : normalizeListBody(body, records, { ...def, types: undefined }), records, columns);
     return;
   }
   const writer = rt.out.openList<R>(columns, def);
@@ -220,9 +306,9 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
         begun = true;
         total = page.total;
         if (total !== undefined) progress.setTotal(Math.min(plan.wanted, Math.max(0, total - (plan.skip ?? 0))));
-        await writer.begin(page.body);
+        await writer.begin(raw ? page.body : normalizeEnvelope(page.body, def));
       }
-      await writer.write(page.records);
+      await writer.write(norm(page.records));
       done += page.records.length;
       progress.update(done);
       if (ac.signal.aborted) break;
@@ -234,23 +320,37 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
     off();
     progress.stop();
   }
-  if (begun) await writer.end(total);
+  // the documented shape always has the total (0 when the service left it out)
+  if (begun) await writer.end(total ?? (raw || !def.totalField ? undefined : 0));
   if (ac.signal.aborted) throw new InterruptedError();
+  const short = shortOfTotal(done, total, plan);
+  if (short) rt.out.warn(short);
+}
+
+/**
+ * The stderr note for a paged run that ended (normally) before the total the first page
+ * announced, less the user's --skip and capped by --limit: `got 4 of 10: …`; undefined
+ * when complete or the total is unknown. A warning, so printed even with --quiet; exit 0.
+ */
+export function shortOfTotal(done: number, total: number | undefined, plan: Pick<ListPlan, 'skip' | 'wanted'>): string | undefined {
+  if (total === undefined) return undefined;
+  const expected = Math.min(plan.wanted, Math.max(0, total - (plan.skip ?? 0)));
+  if (done >= expected) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `got ${n(done)} of ${n(expected)}: the service ended the list before the total it announced (records deleted meanwhile, or a service that stops paging early)`;
 }
 
 /** An endpoint without rule-3 parameters: one request; --limit and --fields apply to the reply. */
-async function runUnpaged<R>(rt: Runtime, run: ListRun<R>, columns: Column<R>[]): Promise<void> {
-  const { def, flags } = run;
+async function runUnpaged<R>(rt: Runtime, run: ListRun<R>, flags: ListFlags, columns: Column<R>[], norm: (records: R[]) => R[]): Promise<void> {
+  const def = run.def;
   const body = (await run.fetch({})) as Record<string, unknown>;
   let records = listRecords<R>(body, def.arrayField);
-  if (flags.limit === undefined && !flags.fields?.length) return rt.out.list(body, records, columns);
   if (flags.limit !== undefined) records = records.slice(0, flags.limit);
-  if (flags.fields?.length) {
+  if (flags.fields?.length && (rt.out.opts.raw || !def.types)) {
     const fields = flags.fields;
     records = records.map((r) => Object.fromEntries(fields.map((f) => [f, fieldOf(r as Record<string, unknown>, f)])) as R);
   }
-  const writer = rt.out.openList<R>(columns, def);
-  await writer.begin(body);
-  await writer.write(records);
-  await writer.end(totalOf(body, def.totalField));
+  records = norm(records);
+  if (rt.out.opts.raw && flags.limit === undefined && !flags.fields?.length) return rt.out.list(body, records, columns);
+  await rt.out.list(rt.out.opts.raw ? { ...body, [def.arrayField]: records } : normalizeListBody(body, records, { ...def, types: undefined }), records, columns);
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listAssemblies } from '../../client/endpoints/assemblies.js';
 import type { Assembly } from '../../wire.js';
-import { parseFilterValue, addListOptions, equalsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { parseFilterValue, addListOptions, fieldNames, type FieldTypes, equalsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { ASSEMBLY_COLUMNS } from './columns.js';
@@ -14,12 +14,23 @@ export interface AssembliesListOptions extends ListFlags {
   publicKeyToken?: string;
 }
 
+/** Fields of an assembly with their wire types (src/wire.ts Assembly; contract §7): the defaults of what the service leaves out. */
+export const ASSEMBLY_FIELD_TYPES = {
+  id: 'int',
+  name: 'string',
+  version: 'string',
+  culture: 'string',
+  publicKeyToken: 'string',
+  mappingFileId: 'int',
+  debugSymbolsKey: 'string',
+} as const satisfies FieldTypes;
+
 /**
  * Fields of an assembly in lists, as the service names them (spec Assembly; contract §5,
  * §7; lic serve's FieldSpecs in src/server/routes/assemblies.ts, checked by a test), for
  * --fields and --sort.
  */
-export const ASSEMBLY_FIELDS = ['id', 'name', 'version', 'culture', 'publicKeyToken', 'mappingFileId', 'debugSymbolsKey'] as const;
+export const ASSEMBLY_FIELDS = fieldNames(ASSEMBLY_FIELD_TYPES);
 
 /** Assemblies as a list (contract §5, §7): paged by id. */
 export const ASSEMBLY_LIST: ListDef<Assembly> = {
@@ -28,6 +39,7 @@ export const ASSEMBLY_LIST: ListDef<Assembly> = {
   totalField: 'totalAssembliesCount',
   columns: ASSEMBLY_COLUMNS,
   fields: ASSEMBLY_FIELDS,
+  types: ASSEMBLY_FIELD_TYPES,
 };
 
 /**

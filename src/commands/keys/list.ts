@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { listApiKeys } from '../../client/endpoints/api-keys.js';
 import type { ApiKey } from '../../wire.js';
-import { addListOptions, allOf, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { addListOptions, allOf, fieldNames, type FieldTypes, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { API_KEY_COLUMNS } from './columns.js';
@@ -13,8 +13,21 @@ export interface KeysListOptions extends ListFlags {
   active?: boolean;
 }
 
+/** Fields of an API key in lists with their wire types (contract §4; src/wire.ts ApiKey): the defaults of what the service leaves out. */
+export const API_KEY_FIELD_TYPES = {
+  id: 'int',
+  name: 'string',
+  ownerId: 'string',
+  permissions: 'int',
+  description: 'string',
+  createdAt: 'time',
+  expireDate: 'time',
+  revoked: 'bool',
+  keyPrefix: 'string',
+} as const satisfies FieldTypes;
+
 /** Fields of an API key in lists (contract §4), for --fields and --sort. */
-export const API_KEY_FIELDS = ['id', 'name', 'ownerId', 'permissions', 'description', 'createdAt', 'expireDate', 'revoked', 'keyPrefix'] as const;
+export const API_KEY_FIELDS = fieldNames(API_KEY_FIELD_TYPES);
 
 /** API keys as a list (contract §4). */
 export const API_KEY_LIST: ListDef<ApiKey> = {
@@ -23,6 +36,7 @@ export const API_KEY_LIST: ListDef<ApiKey> = {
   totalField: 'totalApiKeysCount',
   columns: API_KEY_COLUMNS,
   fields: API_KEY_FIELDS,
+  types: API_KEY_FIELD_TYPES,
 };
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listLog } from '../../client/endpoints/log.js';
 import type { LogEntry } from '../../wire.js';
-import { addListOptions, containsClause, equalsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { addListOptions, containsClause, fieldNames, type FieldTypes, equalsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import { checkRange, parseLevel, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -15,8 +15,19 @@ export interface LogListOptions extends ListFlags {
   contains?: string;
 }
 
+/** Fields of a log entry with their wire types (contract §6; src/wire.ts LogEntry): the defaults of what the service leaves out. */
+export const LOG_FIELD_TYPES = {
+  id: 'int',
+  message: 'string',
+  messageTemplate: 'string',
+  level: 'string',
+  timeStamp: 'time',
+  exception: 'string',
+  properties: 'string',
+} as const satisfies FieldTypes;
+
 /** Fields of a log entry (contract §6, spec LogEntry), for --fields and --sort. */
-export const LOG_FIELDS = ['id', 'message', 'messageTemplate', 'level', 'timeStamp', 'exception', 'properties'] as const;
+export const LOG_FIELDS = fieldNames(LOG_FIELD_TYPES);
 
 /** The log as a list (contract §6): newest first, so --all pages by id descending. */
 export const LOG_LIST: ListDef<LogEntry> = {
@@ -25,6 +36,7 @@ export const LOG_LIST: ListDef<LogEntry> = {
   totalField: 'totalLogEntriesCount',
   columns: LOG_COLUMNS,
   fields: LOG_FIELDS,
+  types: LOG_FIELD_TYPES,
   keyOrder: 'desc',
 };
 

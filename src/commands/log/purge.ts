@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { listLog, purgeLog, type LogPurgeQuery } from '../../client/endpoints/log.js';
 import { UsageError } from '../../cli/errors.js';
+import { normalizeEnvelope, normalTotal } from '../../cli/list/index.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -64,7 +65,10 @@ export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<v
   await rt.confirm(what, opts.yes);
   const client = await rt.client();
   const body = await purgeLog(client, query);
-  await rt.out.record(body, [['deletedLogCount', body.deletedLogCount ?? 0]]);
+  // the original omits a zero deletedLogCount (contract §1): the documented shape has it
+  const deleted = normalTotal(body.deletedLogCount);
+  const shown = rt.out.opts.raw ? body : { ...normalizeEnvelope(body as unknown as Record<string, unknown>, { arrayField: 'deletedLogCount' }), deletedLogCount: deleted };
+  await rt.out.record(shown, [['deletedLogCount', deleted]], { record: shown, fields: [['deletedLogCount', deleted]] });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listOrders } from '../../client/endpoints/orders.js';
 import type { Order } from '../../wire.js';
-import { parseFilterValue, addListOptions, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { parseFilterValue, addListOptions, fieldNames, type FieldTypes, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -27,31 +27,34 @@ export interface OrderFilterOptions {
 
 export interface OrdersListOptions extends OrderScope, OrderFilterOptions, ListFlags {}
 
+/** Fields of an order with their wire types (src/wire.ts Order; contract §2, §8): the defaults of what the service leaves out. */
+export const ORDER_FIELD_TYPES = {
+  id: 'int',
+  orderNumber: 'string',
+  status: 'string',
+  processedBy: 'string',
+  purchaseOrder: 'string',
+  total: 'number',
+  currency: 'string',
+  createdAt: 'time',
+  updatedAt: 'time',
+  invoiceNumber: 'string',
+  paymentType: 'string',
+  paymentNumber: 'string',
+  paymentStatus: 'string',
+  paymentDate: 'time',
+  description: 'string',
+  customerId: 'int',
+  resellerId: 'int',
+  createdById: 'string',
+} as const satisfies FieldTypes;
+
 /**
  * Fields of an order in lists, as the service names them (spec Order; contract §5, §8;
  * lic serve's FieldSpecs in src/server/routes/orders.ts, checked by a test), for --fields
  * and --sort.
  */
-export const ORDER_FIELDS = [
-  'id',
-  'orderNumber',
-  'status',
-  'processedBy',
-  'purchaseOrder',
-  'total',
-  'currency',
-  'createdAt',
-  'updatedAt',
-  'invoiceNumber',
-  'paymentType',
-  'paymentNumber',
-  'paymentStatus',
-  'paymentDate',
-  'description',
-  'customerId',
-  'resellerId',
-  'createdById',
-] as const;
+export const ORDER_FIELDS = fieldNames(ORDER_FIELD_TYPES);
 
 /** A customer's orders as a list (contract §5, §8): paged by id. */
 export const ORDER_LIST: ListDef<Order> = {
@@ -60,6 +63,7 @@ export const ORDER_LIST: ListDef<Order> = {
   totalField: 'totalOrdersCount',
   columns: ORDER_COLUMNS,
   fields: ORDER_FIELDS,
+  types: ORDER_FIELD_TYPES,
 };
 
 /**

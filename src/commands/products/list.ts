@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { listCustomerProducts } from '../../client/endpoints/products.js';
 import type { CustomerProduct } from '../../wire.js';
-import { addListOptions, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { addListOptions, fieldNames, runList, type FieldTypes, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { CUSTOMER_PRODUCT_COLUMNS } from './columns.js';
@@ -27,12 +27,28 @@ export interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'>
   customer: string;
 }
 
+/** Fields of a product of a customer with their wire types (src/wire.ts CustomerProduct): the defaults of what the service leaves out. */
+export const CUSTOMER_PRODUCT_FIELD_TYPES = {
+  id: 'int',
+  code: 'string',
+  name: 'string',
+  description: 'string',
+  url: 'string',
+  copyright: 'string',
+  createdAt: 'time',
+  image: 'string',
+  price: 'number',
+  resellerPrice: 'number',
+  currency: 'string',
+  signatureKeysId: 'int',
+} as const satisfies FieldTypes;
+
 /**
  * Fields of a product of a customer, as the service names them (spec CustomerProduct;
  * lic serve's customerProductFields in src/server/routes/products.ts, checked by a
  * test), for --fields (applied to the reply here: the endpoint takes no query).
  */
-export const CUSTOMER_PRODUCT_FIELDS = ['id', 'code', 'name', 'description', 'url', 'copyright', 'createdAt', 'image', 'price', 'resellerPrice', 'currency', 'signatureKeysId'] as const;
+export const CUSTOMER_PRODUCT_FIELDS = fieldNames(CUSTOMER_PRODUCT_FIELD_TYPES);
 
 /**
  * A customer's products as a list: GET /v1/customer/{code}/products takes no query
@@ -44,6 +60,7 @@ export const CUSTOMER_PRODUCT_LIST: ListDef<CustomerProduct> = {
   arrayField: 'products',
   columns: CUSTOMER_PRODUCT_COLUMNS,
   fields: CUSTOMER_PRODUCT_FIELDS,
+  types: CUSTOMER_PRODUCT_FIELD_TYPES,
   paged: false,
 };
 

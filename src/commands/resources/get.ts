@@ -10,6 +10,8 @@ import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
 import { resourceSize } from './columns.js';
+import { chosenFields, defaultDataFields, intKey, listRecords, normalizeListBody, normalizeRecord } from '../../cli/list/index.js';
+import { RESOURCE_FIELD_TYPES, RESOURCE_LIST } from './list.js';
 
 export interface ResourcesGetOptions {
   id: number;
@@ -68,11 +70,15 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
   }
   if (opts.dataOut !== undefined && !toStdout) await checkDataOut(opts.dataOut, opts.clobber);
   const client = await rt.client();
+  const fields = chosenFields(rt, RESOURCE_LIST, {});
   const body = await listResources(client, { filter: `Id = ${opts.id}`, take: 1 });
-  const r = (body.resources ?? [])[0] as Resource | undefined;
-  if (!r || r.id !== opts.id) {
+  const found = listRecords<Resource>(body, 'resources', '/v1/resources')[0];
+  // a service may send the id as a string (int64 in protobuf JSON): compare it as an integer
+  if (!found || intKey(found.id) !== opts.id) {
     throw new NotFoundError(`no resource with id ${opts.id}`);
   }
+  const raw = rt.out.opts.raw === true;
+  const r = (raw ? found : normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, fields)) as unknown as Resource;
   const bytes = opts.dataOut !== undefined ? Buffer.from(r.data ?? '', 'base64') : undefined;
   if (toStdout) {
     rt.out.raw(bytes!);
@@ -82,7 +88,9 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
     await writeWhole(opts.dataOut, bytes!);
     rt.out.info(`Wrote ${bytes!.length} bytes of resource ${r.id} to ${opts.dataOut}.`);
   }
-  await rt.out.record(body, [
+  const machine = normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, fields ?? defaultDataFields(RESOURCE_LIST));
+  const shown = raw ? body : normalizeListBody(body as unknown as Record<string, unknown>, [r], { ...RESOURCE_LIST, types: undefined });
+  await rt.out.record(shown, [
     ['id', r.id],
     ['name', r.name],
     ['type', r.type],
@@ -93,7 +101,7 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
     ['source', r.source],
     ['created', r.createdAt],
     ['updated', r.updatedAt],
-  ]);
+  ], { record: raw ? found : r, fields: Object.entries(machine) });
 }
 
 /** Declares `resources get ID [--data-out PATH|-]`. */

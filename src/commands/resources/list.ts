@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { ApiError } from '../../client/errors.js';
-import type { Resource } from '../../wire.js';
-import { addListOptions, containsClause, equalsClause, parseFilterValue, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import type { ListQuery, Resource, ResourceList } from '../../wire.js';
+import { addListOptions, containsClause, fieldNames, type FieldTypes, equalsClause, parseFilterValue, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { RESOURCE_COLUMN_FIELDS, RESOURCE_COLUMNS } from './columns.js';
+import { RESOURCE_COLUMN_FIELDS, RESOURCE_COLUMNS, resourceSize } from './columns.js';
 
 export interface ResourcesListOptions extends ListFlags {
   /** Type = this, exactly (RSA, email, MappingFile, …) */
@@ -17,11 +17,30 @@ export interface ResourcesListOptions extends ListFlags {
 }
 
 /**
+ * Fields of a resource with their wire types (src/wire.ts Resource; contract §2, §7):
+ * the defaults of what the service leaves out. `dataSize` is lic serve's addition.
+ */
+export const RESOURCE_FIELD_TYPES = {
+  id: 'int',
+  name: 'string',
+  type: 'string',
+  code: 'string',
+  description: 'string',
+  source: 'string',
+  password: 'string',
+  createdAt: 'time',
+  updatedAt: 'time',
+  data: 'string',
+  dataFormat: 'string',
+  dataSize: 'int',
+} as const satisfies FieldTypes;
+
+/**
  * Fields of a resource in lists, as the service names them (spec Resource; contract §5,
  * §7; lic serve's FieldSpecs in src/server/routes/resources.ts, checked by a test), for
  * --fields and --sort.
  */
-export const RESOURCE_FIELDS = ['id', 'name', 'type', 'code', 'description', 'source', 'password', 'createdAt', 'updatedAt', 'data', 'dataFormat', 'dataSize'] as const;
+export const RESOURCE_FIELDS = fieldNames(RESOURCE_FIELD_TYPES);
 
 /**
  * Fields that can be selected but neither filtered nor sorted on (contract §5, §7): the
@@ -41,6 +60,8 @@ export const RESOURCE_LIST: ListDef<Resource> = {
   totalField: 'totalResourcesCount',
   columns: RESOURCE_COLUMNS,
   fields: RESOURCE_FIELDS,
+  types: RESOURCE_FIELD_TYPES,
+  blobs: RESOURCE_SELECT_ONLY,
   selectOnly: RESOURCE_SELECT_ONLY,
   columnFields: RESOURCE_COLUMN_FIELDS,
 };
@@ -66,12 +87,13 @@ export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime):
     filters: resourceFilters(opts),
     fetch: async (q) => {
       try {
-        return await listResources(client, q);
+        return measured(q, await listResources(client, q));
       } catch (e) {
         // `dataSize` is lic serve's own field; a service without it (the original) may refuse
-        // it in select: ask for `data` instead and let the SIZE column measure it
+        // it in select: ask for `data` instead and measure it
         if (e instanceof ApiError && e.status === 400 && q.select?.includes('dataSize')) {
-          return listResources(client, { ...q, select: q.select.replace('dataSize', 'data') });
+          const fields = q.select.split(', ').filter((f) => f !== 'dataSize');
+          return measured(q, await listResources(client, { ...q, select: (fields.includes('data') ? fields : [...fields, 'data']).join(', ') }));
         }
         throw e;
       }
@@ -94,4 +116,21 @@ export function registerResourcesList(parent: Command, cli: Cli): void {
       '\nExamples:\n  lic resources list --type RSA\n  lic resources list --type email --format html --name-contains renewal\n  lic resources list --all --fields id,name,dataSize -o csv > resources.csv',
     )
     .action(async (o: ResourcesListOptions, cmd: Command) => runResourcesList(o, cli.runtimeOf(cmd)));
+}
+
+/**
+ * A resources reply with `dataSize` measured from the base64 `data` where the service
+ * (the original) sent data but no dataSize, and without `data` where the query's select
+ * did not ask for it (it was fetched only to be measured).
+ */
+function measured(q: ListQuery, body: ResourceList): ResourceList {
+  const keepData = q.select === undefined || q.select.split(', ').some((f) => f.toLowerCase() === 'data');
+  const rows = (body as { resources?: unknown }).resources;
+  if (!Array.isArray(rows)) return body;
+  const resources = (rows as (Resource & { dataSize?: unknown })[]).map((r) => {
+    if (r === null || typeof r !== 'object' || r.dataSize !== undefined || typeof r.data !== 'string') return r;
+    const { data, ...rest } = r;
+    return { ...rest, ...(keepData ? { data } : {}), dataSize: resourceSize({ data }) };
+  });
+  return { ...body, resources: resources as Resource[] };
 }

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
 import type { LicenseTemplate, LicenseTemplateList } from '../../wire.js';
-import { parseFilterValue, addListOptions, containsClause, listRecords, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { parseFilterValue, addListOptions, fieldNames, type FieldTypes, containsClause, listRecords, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { UsageError } from '../../cli/errors.js';
 import { LICENSE_TEMPLATE_COLUMNS } from './columns.js';
+import { ASSEMBLY_FIELD_TYPES } from '../assemblies/list.js';
 
 /** Which release's templates: the path part of the list, apart from the rule-3 query. */
 export interface TemplateScope {
@@ -20,29 +21,36 @@ export interface TemplatesListOptions extends TemplateScope, ListFlags {
 }
 
 /**
+ * Fields of a license template with their wire types (src/wire.ts LicenseTemplate;
+ * contract §8): the defaults of what the service leaves out, nested records included
+ * (the product, assemblies, license fields, features, restrictions).
+ */
+export const LICENSE_TEMPLATE_FIELD_TYPES = {
+  id: 'int',
+  name: 'string',
+  code: 'string',
+  format: 'string',
+  licenseFileName: 'string',
+  generateKeyInfo: 'bool',
+  description: 'string',
+  template: 'string',
+  productId: 'int',
+  signatureKeysId: 'int',
+  releaseId: 'int',
+  product: { record: { id: 'string', name: 'string', version: 'string', copyright: 'string', url: 'string', description: 'string' } },
+  components: 'array',
+  assemblies: { of: ASSEMBLY_FIELD_TYPES },
+  fields: { of: { name: 'string', value: 'string' } },
+  features: { of: { id: 'string', name: 'string', description: 'string', expireDate: 'string', key: 'string', data: 'string' } },
+  restrictions: { of: { id: 'string', name: 'string', expireDate: 'string', properties: 'object' } },
+} as const satisfies FieldTypes;
+
+/**
  * Fields of a license template in lists, as the service names them (spec
  * LicenseTemplate; contract §5, §8; lic serve's FieldSpecs in
  * src/server/routes/license-templates.ts, checked by a test), for --fields and --sort.
  */
-export const LICENSE_TEMPLATE_FIELDS = [
-  'id',
-  'name',
-  'code',
-  'format',
-  'licenseFileName',
-  'generateKeyInfo',
-  'description',
-  'template',
-  'productId',
-  'signatureKeysId',
-  'releaseId',
-  'product',
-  'components',
-  'assemblies',
-  'fields',
-  'features',
-  'restrictions',
-] as const;
+export const LICENSE_TEMPLATE_FIELDS = fieldNames(LICENSE_TEMPLATE_FIELD_TYPES);
 
 /** Fields that can be selected but neither filtered nor sorted on (contract §5, §8): the product object and the arrays. */
 export const LICENSE_TEMPLATE_SELECT_ONLY = ['product', 'components', 'assemblies', 'fields', 'features', 'restrictions'] as const;
@@ -58,6 +66,8 @@ export const LICENSE_TEMPLATE_LIST: ListDef<LicenseTemplate> & { rows: (body: Li
   totalField: 'totalLicenseTemplatesCount',
   columns: LICENSE_TEMPLATE_COLUMNS,
   fields: LICENSE_TEMPLATE_FIELDS,
+  types: LICENSE_TEMPLATE_FIELD_TYPES,
+  blobs: ['template'],
   selectOnly: LICENSE_TEMPLATE_SELECT_ONLY,
   rows: templateRows,
 };

@@ -4,7 +4,8 @@ import { parseId, restrictOutput } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { NotFoundError } from '../../cli/errors.js';
-import { LICENSE_TEMPLATE_LIST, type TemplateScope } from './list.js';
+import { chosenFields, intKey, normalizeListBody, normalizeRecord } from '../../cli/list/index.js';
+import { LICENSE_TEMPLATE_FIELD_TYPES, LICENSE_TEMPLATE_LIST, type TemplateScope } from './list.js';
 
 export interface TemplatesShowOptions extends TemplateScope {
   /** license template id */
@@ -20,12 +21,15 @@ export interface TemplatesShowOptions extends TemplateScope {
 export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   const body = await listLicenseTemplates(client, opts.product, opts.release, { filter: `Id = ${opts.id}`, take: 1 });
-  const t = LICENSE_TEMPLATE_LIST.rows(body).find((x) => x.id === opts.id);
+  // a service may send the id as a string (int64 in protobuf JSON): compare it as an integer
+  const t = LICENSE_TEMPLATE_LIST.rows(body).find((x) => intKey(x.id) === opts.id);
   if (!t) {
     throw new NotFoundError(`no license template with id ${opts.id} in release ${opts.release} of product ${opts.product}`);
   }
   if (rt.out.opts.format === 'json') {
-    rt.out.json(body);
+    const fields = chosenFields(rt, LICENSE_TEMPLATE_LIST, {});
+    const rec = normalizeRecord(t as unknown as Record<string, unknown>, LICENSE_TEMPLATE_FIELD_TYPES, fields);
+    rt.out.json(rt.out.opts.raw ? body : normalizeListBody(body as unknown as Record<string, unknown>, [rec], { ...LICENSE_TEMPLATE_LIST, types: undefined }));
     return;
   }
   if (typeof t.template !== 'string' || t.template === '') {

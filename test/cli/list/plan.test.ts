@@ -102,6 +102,11 @@ describe('planList', () => {
     expect(() => planList(LOG, { all: true, take: 0 })).toThrow(/--take 0/);
   });
 
+  it('paging by skip with --fields without the key: the key is selected too (a repeated page is told from look-alikes) and stripped', () => {
+    expect(planList(LOG, { all: true, sort: [{ field: 'level', desc: false }], fields: ['level'] })).toMatchObject({ select: 'level, id', stripKey: true, skipKey: 'id' });
+    expect(planList(LOG, { all: true, sort: [{ field: 'level', desc: false }] })).toMatchObject({ select: undefined, stripKey: false });
+  });
+
   it('a list without a key pages by skip', () => {
     expect(planList({ ...KEYS, key: false }, { all: true }).keyset).toBeUndefined();
   });

@@ -83,11 +83,12 @@ describe('log list --all', () => {
     const r = await runCli(['log', 'list', '--all', '-o', 'csv'], { env });
     expect(r.code).toBe(0);
     const rows = parseCsv(r.stdout) as string[][];
-    expect(rows[0]).toEqual(['ID', 'TIME', 'LEVEL', 'MESSAGE']);
+    // the records' wire field names and raw values (issue 13 item 3), not the table's columns
+    expect(rows[0]).toEqual(['id', 'message', 'messageTemplate', 'level', 'timeStamp', 'exception', 'properties']);
     expect(rows.length).toBe(expected.length + 1);
     expect(rows.slice(1).map((x) => Number(x[0]))).toEqual(expected.map((e) => e.id));
-    expect(rows.slice(1).map((x) => x[3])).toEqual(expected.map((e) => e.message));
-    expect(rows.slice(1).map((x) => x[1])).toEqual(expected.map((e) => new Date(e.time_stamp).toISOString()));
+    expect(rows.slice(1).map((x) => x[1])).toEqual(expected.map((e) => e.message));
+    expect(rows.slice(1).map((x) => x[4])).toEqual(expected.map((e) => new Date(e.time_stamp).toISOString()));
     // the awkward messages really were there
     expect(expected.filter((e) => e.message.includes('"quoted", line1\nline2\ttab \\ back')).length).toBeGreaterThan(400);
   });
@@ -98,12 +99,12 @@ describe('log list --all', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines.pop()).toBe('');
-    expect(lines[0]).toBe('ID\tTIME\tLEVEL\tMESSAGE');
+    expect(lines[0]).toBe('id\tmessage\tmessageTemplate\tlevel\ttimeStamp\texception\tproperties');
     expect(lines.length).toBe(expected.length + 1);
     const cells = lines.slice(1).map((l) => l.split('\t').map(tsvUnescape));
-    expect(cells.every((c) => c.length === 4)).toBe(true);
+    expect(cells.every((c) => c.length === 7)).toBe(true);
     expect(cells.map((c) => Number(c[0]))).toEqual(expected.map((e) => e.id));
-    expect(cells.map((c) => c[3])).toEqual(expected.map((e) => e.message));
+    expect(cells.map((c) => c[1])).toEqual(expected.map((e) => e.message));
   });
 
   it('a piped table streams one tab-separated line per entry, no header', async () => {

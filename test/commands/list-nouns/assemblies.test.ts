@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
 
 let svc: TestService;
@@ -65,13 +66,12 @@ describe('assemblies list --all and formats', () => {
     expect(requests(r.stderr).length).toBeGreaterThan(3);
   });
 
-  it('-o csv: a header row, and parses back (culture neutral, mapping file 0 blank)', async () => {
+  it('-o csv: the wire field names as header, raw values (culture "", mapping file 0), parses back', async () => {
     const r = await ok([...LIST, '--all', '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
-    expect(header).toEqual(['ID', 'NAME', 'VERSION', 'CULTURE', 'PUBLIC KEY TOKEN', 'MAPPING FILE']);
-    expect(rows).toEqual(
-      all.map((a) => [String(a.id), a.name, a.version, (a.culture as string) || 'neutral', a.publicKeyToken, a.mappingFileId ? String(a.mappingFileId) : '']),
-    );
+    expect(header).toEqual(['id', 'name', 'version', 'culture', 'publicKeyToken', 'mappingFileId', 'debugSymbolsKey']);
+    expect(rows).toEqual(all.map((a) => header.map((f) => dataCell(a[f]))));
+    expect(rows.some((row) => row[5] === '0')).toBe(true);
   });
 
   it('-o tsv --fields with --sort name', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { orderFilters } from '../../../src/commands/orders/list.js';
+import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
 
 let svc: TestService;
@@ -106,7 +107,7 @@ describe("the issue's example: lic orders list --customer 7 --status Pending -o 
     expect(r.code, r.stderr).toBe(0);
     const want = (await fullList(list(7), 'orders', env)).filter((o) => o.status === 'Pending');
     const { header, rows } = csvRows(r.stdout);
-    expect(header).toEqual(['ID', 'NUMBER', 'STATUS', 'PAYMENT', 'TYPE', 'TOTAL', 'CREATED', 'INVOICE']);
+    expect(header).toEqual(['id', 'orderNumber', 'status', 'processedBy', 'purchaseOrder', 'total', 'currency', 'createdAt', 'updatedAt', 'invoiceNumber', 'paymentType', 'paymentNumber', 'paymentStatus', 'paymentDate', 'description', 'customerId', 'resellerId', 'createdById']);
     expect(rows.map((row) => Number(row[0]))).toEqual(ids(want));
   });
 
@@ -115,10 +116,10 @@ describe("the issue's example: lic orders list --customer 7 --status Pending -o 
     const want = (await fullList(list(c), 'orders', env)).filter((o) => o.status === 'Pending');
     expect(want.length).toBeGreaterThan(0);
     const r = await ok([...list(c), '--status', 'Pending', '-o', 'csv'], env);
-    const { rows } = csvRows(r.stdout);
-    expect(rows).toEqual(
-      want.map((o) => [String(o.id), o.orderNumber, 'Pending', o.paymentStatus, o.paymentType, `${(o.total as number).toFixed(2)} ${o.currency}`, o.createdAt, o.invoiceNumber]),
-    );
+    const { header, rows } = csvRows(r.stdout);
+    // raw values: the total as a number and the currency in its own column (issue 13 item 3)
+    expect(rows).toEqual(want.map((o) => header.map((f) => dataCell(o[f]))));
+    expect(rows.map((row) => row[header.indexOf('total')])).toEqual(want.map((o) => String(o.total)));
   });
 });
 

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, ndjson, ok, requests, type Rec } from './lists.js';
 
 let svc: TestService;
@@ -41,10 +42,8 @@ describe('products list through the machinery (paged: false)', () => {
   it('-o csv: a header row, and parses back', async () => {
     const r = await ok([...list(), '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
-    expect(header).toEqual(['ID', 'CODE', 'NAME', 'PRICE', 'RESELLER PRICE', 'CURRENCY', 'CREATED']);
-    expect(rows).toEqual(
-      all.map((p) => [String(p.id), p.code, p.name, (p.price as number).toFixed(2), (p.resellerPrice as number).toFixed(2), p.currency, p.createdAt]),
-    );
+    expect(header).toEqual(['id', 'code', 'name', 'description', 'url', 'copyright', 'createdAt', 'image', 'price', 'resellerPrice', 'currency', 'signatureKeysId']);
+    expect(rows).toEqual(all.map((p) => header.map((f) => dataCell(p[f]))));
   });
 
   it('--fields (any case): the records carry exactly those, applied to the reply', async () => {

@@ -93,11 +93,11 @@ describe('resources list --all and formats', () => {
     }
   });
 
-  it('-o csv: a header row of the table columns, and parses back to the records', async () => {
+  it('-o csv: a header row of the wire field names (no data, no password), and parses back to the records', async () => {
     const r = await ok([...LIST, '--all', '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
-    expect(header).toEqual(['ID', 'NAME', 'TYPE', 'FORMAT', 'CODE', 'SIZE', 'UPDATED', 'DESCRIPTION']);
-    expect(rows.map((row) => [Number(row[0]), row[1], row[2], row[3]])).toEqual(all.map((x) => [x.id, x.name, x.type, x.dataFormat]));
+    expect(header).toEqual(CSV_FIELDS);
+    expect(rows.map((row) => [Number(row[0]), row[1], row[2], row[8]])).toEqual(all.map((x) => [x.id, x.name, x.type, x.dataFormat]));
     expect(rows.some((row) => row[1] === ODD)).toBe(true);
   });
 
@@ -115,7 +115,12 @@ describe('resources list --all and formats', () => {
   });
 });
 
-describe('resources list without --fields: the columns\' fields only for table/csv/tsv, whole records for json', () => {
+/** csv/tsv without --fields: every declared field but the data and the (always empty) password */
+const CSV_FIELDS = ['id', 'name', 'type', 'code', 'description', 'source', 'createdAt', 'updatedAt', 'dataFormat', 'dataSize'];
+const CSV_SELECT = CSV_FIELDS.join(', ');
+const SIZE = CSV_FIELDS.indexOf('dataSize');
+
+describe('resources list without --fields: the columns\' fields only for table, the fields but data for csv/tsv, whole records for json', () => {
   /** id → bytes of the stored data, from the database itself */
   const sizes = () => new Map((svc.db.prepare('SELECT id, length(data) AS n FROM resources').all() as { id: number; n: number }[]).map((r) => [r.id, r.n]));
 
@@ -127,28 +132,29 @@ describe('resources list without --fields: the columns\' fields only for table/c
     ['piped table', [] as string[]],
     ['csv', ['-o', 'csv']],
     ['tsv', ['-o', 'tsv']],
-  ])('%s: select names the columns\' fields, never data; SIZE is the bytes of the data', async (_label, format) => {
+  ])('%s: select names the shown fields, never data; the size is the bytes of the data', async (_label, format) => {
     const r = await ok([...LIST, '--take', '1000', ...format, '--verbose'], env);
     const reqs = requests(r.stderr);
     expect(reqs).toHaveLength(1);
     const select = reqs[0]!.searchParams.get('select');
-    expect(select).toBe(COLUMN_SELECT);
+    expect(select).toBe(format.length ? CSV_SELECT : COLUMN_SELECT);
     expect(select!.split(', ')).not.toContain('data');
     const lines = r.stdout.trim().split('\n');
     const rows = format.length ? (format[1] === 'csv' ? csvRows(r.stdout).rows : lines.slice(1).map((l) => l.split('\t'))) : lines.map((l) => l.split('\t'));
     const want = sizes();
     expect(rows).toHaveLength(want.size);
-    for (const row of rows) expect(Number(row[5]), `SIZE of resource ${row[0]}`).toBe(want.get(Number(row[0])));
+    const col = format.length ? SIZE : 5;
+    for (const row of rows) expect(Number(row[col]), `size of resource ${row[0]}`).toBe(want.get(Number(row[0])));
   });
 
-  it('--all -o csv: every page selects the columns\' fields', async () => {
+  it('--all -o csv: every page selects the shown fields', async () => {
     const r = await ok([...LIST, '--all', '--take', '3', '-o', 'csv', '--verbose'], env);
     const reqs = requests(r.stderr);
     expect(reqs.length).toBeGreaterThan(1);
-    for (const q of reqs) expect(q.searchParams.get('select')).toBe(COLUMN_SELECT);
+    for (const q of reqs) expect(q.searchParams.get('select')).toBe(CSV_SELECT);
     const want = sizes();
     const { rows } = csvRows(r.stdout);
-    expect(rows.map((row) => [Number(row[0]), Number(row[5])])).toEqual([...want.entries()].sort((a, b) => a[0] - b[0]));
+    expect(rows.map((row) => [Number(row[0]), Number(row[SIZE])])).toEqual([...want.entries()].sort((a, b) => a[0] - b[0]));
   });
 
   it.each([['json'], ['ndjson']])('-o %s: no select, so the records come whole, data included', async (format) => {
@@ -163,15 +169,18 @@ describe('resources list without --fields: the columns\' fields only for table/c
     }
   });
 
-  it('a service without dataSize (the original) that sends data anyway: SIZE is computed from the base64 data', async () => {
+  it('a service without dataSize (the original) that sends data anyway: dataSize is computed from the base64 data', async () => {
     // 5 bytes → "aGVsbG8=" (padded); 4 bytes, URL-safe, unpadded → "_-_-"; no data at all → empty
     const body = { success: true, resources: [{ id: 1, name: 'a', data: 'aGVsbG8=' }, { id: 2, name: 'b', data: '_-_-' }, { id: 3, name: 'c' }], totalResourcesCount: 3 };
     const fake = await startFake((sock) => reply(sock, 200, JSON.stringify(body)));
     try {
       const r = await runCli([...LIST, '-o', 'csv'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_000000000000000000000000' } });
       expect(r.code, r.stderr).toBe(0);
-      expect(new URL(fake.requests[0]!.path, fake.url).searchParams.get('select')).toBe(COLUMN_SELECT);
-      expect(csvRows(r.stdout).rows.map((row) => [row[0], row[5]])).toEqual([['1', '5'], ['2', '3'], ['3', '']]);
+      expect(new URL(fake.requests[0]!.path, fake.url).searchParams.get('select')).toBe(CSV_SELECT);
+      // no data at all: the documented default 0; the data itself never reaches the csv
+      const { header, rows } = csvRows(r.stdout);
+      expect(header).toEqual(CSV_FIELDS);
+      expect(rows.map((row) => [row[0], row[SIZE]])).toEqual([['1', '5'], ['2', '3'], ['3', '0']]);
     } finally {
       await fake.close();
     }
@@ -190,8 +199,8 @@ describe('resources list against a service that refuses dataSize in select', () 
       const r = await runCli([...LIST, '-o', 'csv'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_000000000000000000000000' } });
       expect(r.code, r.stderr).toBe(0);
       const selects = fake.requests.map((q) => new URL(q.path, fake.url).searchParams.get('select'));
-      expect(selects).toEqual([COLUMN_SELECT, COLUMN_SELECT.replace('dataSize', 'data')]);
-      expect(csvRows(r.stdout).rows.map((row) => [row[0], row[5]])).toEqual([['1', '5']]);
+      expect(selects).toEqual([CSV_SELECT, CSV_SELECT.replace(', dataSize', ', data')]);
+      expect(csvRows(r.stdout).rows.map((row) => [row[0], row[SIZE]])).toEqual([['1', '5']]);
     } finally {
       await fake.close();
     }

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
 
 let svc: TestService;
@@ -60,8 +61,9 @@ describe('templates list --all and formats', () => {
   it('-o csv: a header row, and parses back', async () => {
     const r = await ok([...list(), '--all', '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
-    expect(header).toEqual(['ID', 'NAME', 'CODE', 'FORMAT', 'FILE NAME', 'SIGNING KEY', 'DESCRIPTION']);
-    expect(rows).toEqual(all.map((t) => [String(t.id), t.name, t.code, t.format, t.licenseFileName, t.signatureKeysId ? String(t.signatureKeysId) : '', t.description]));
+    // every declared field but the template body, raw (arrays and the product as JSON)
+    expect(header).toEqual(['id', 'name', 'code', 'format', 'licenseFileName', 'generateKeyInfo', 'description', 'productId', 'signatureKeysId', 'releaseId', 'product', 'components', 'assemblies', 'fields', 'features', 'restrictions']);
+    expect(rows).toEqual(all.map((t) => header.map((f) => dataCell(t[f]))));
   });
 
   it('--fields selects the array fields too (select-only, contract §5)', async () => {

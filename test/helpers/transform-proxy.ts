@@ -1,0 +1,90 @@
+/**
+ * A transforming reverse proxy (node:http on 127.0.0.1:0) in front of a real service
+ * (startTestService), for replies the reference service never sends but another
+ * implementation of the published API does (contract §1, §2):
+ *
+ * - `strip-defaults`: every field holding a default value (false, 0, "", null, an empty
+ *   array), recursively, is left out, the way the original service writes JSON
+ *   (IgnoreJSonDefaultValues) — including an empty list's array and its zero total;
+ * - `int-strings`: integers under id-like keys (`id`, `…Id`, `…Count`, `permissions`,
+ *   `dataSize`) are sent as decimal strings, as protobuf JSON writes int64.
+ *
+ * Requests pass through unchanged; only JSON reply bodies are rewritten.
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+
+export type ProxyMode = 'strip-defaults' | 'int-strings';
+
+export interface TransformProxy {
+  url: string;
+  /** requests forwarded so far */
+  requests: number;
+  close(): Promise<void>;
+}
+
+/** `v` without its default-valued fields, recursively (arrays keep their items, minus nothing). */
+export function stripDefaults(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripDefaults);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const y = stripDefaults(x);
+    if (y === false || y === 0 || y === '' || y === null || (Array.isArray(y) && y.length === 0)) continue;
+    out[k] = y;
+  }
+  return out;
+}
+
+const INT_KEY = /^(id|.*Id|.*Count|permissions|dataSize)$/;
+
+/** `v` with integers under id-like keys as decimal strings, recursively. */
+export function intsAsStrings(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(intsAsStrings);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = typeof x === 'number' && Number.isInteger(x) && INT_KEY.test(k) ? String(x) : intsAsStrings(x);
+  return out;
+}
+
+/** Starts a proxy to `target` (a base URL) that rewrites JSON replies per `mode`. */
+export async function startTransformProxy(target: string, mode: ProxyMode): Promise<TransformProxy> {
+  const upstream = new URL(target);
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    requests++;
+    const fwd = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+      (up) => {
+        const chunks: Buffer[] = [];
+        up.on('data', (c: Buffer) => chunks.push(c));
+        up.on('end', () => {
+          let body = Buffer.concat(chunks);
+          const headers = { ...up.headers };
+          if (String(up.headers['content-type'] ?? '').includes('json')) {
+            const parsed = JSON.parse(body.toString('utf8')) as unknown;
+            body = Buffer.from(JSON.stringify(mode === 'strip-defaults' ? stripDefaults(parsed) : intsAsStrings(parsed)));
+          }
+          headers['content-length'] = String(body.length);
+          delete headers['transfer-encoding'];
+          res.writeHead(up.statusCode ?? 502, headers);
+          res.end(body);
+        });
+      },
+    );
+    fwd.on('error', () => (res.writeHead(502), res.end()));
+    req.pipe(fwd);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get requests() {
+      return requests;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
