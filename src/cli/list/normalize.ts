@@ -11,11 +11,13 @@
  * when absent: `int` and `number` 0, `string` "", `time` null (an unset RFC 3339 time,
  * contract §2: null or absent on the wire; a "" from an older service also reads as
  * null), `bool` false, `array` [], `object`
- * null (a nested message); `{ of }` an array of records of those fields ([] when absent,
+ * null (a nested message); `optionalInt` an int that may be absent and stays absent (a
+ * template assembly's id: absent when it describes no assembly record, contract §8 —
+ * never a made-up 0); `{ of }` an array of records of those fields ([] when absent,
  * each item normalised), `{ record }` one nested record (null when absent, else
  * normalised).
  */
-export type FieldType = 'int' | 'number' | 'string' | 'time' | 'bool' | 'array' | 'object' | { readonly of: FieldTypes } | { readonly record: FieldTypes };
+export type FieldType = 'int' | 'optionalInt' | 'number' | 'string' | 'time' | 'bool' | 'array' | 'object' | { readonly of: FieldTypes } | { readonly record: FieldTypes };
 
 /** A record's fields in their documented order, name → wire type. */
 export type FieldTypes = Readonly<Record<string, FieldType>>;
@@ -57,7 +59,7 @@ export function normalizeValue(type: FieldType | undefined, v: unknown): unknown
     if ('of' in type) return Array.isArray(v) ? v.map((x) => (isRecord(x) ? normalizeRecord(x, type.of) : x)) : v;
     return isRecord(v) ? normalizeRecord(v, type.record) : v;
   }
-  if (type === 'int' && typeof v === 'string' && CANONICAL_INT.test(v)) {
+  if ((type === 'int' || type === 'optionalInt') && typeof v === 'string' && CANONICAL_INT.test(v)) {
     const n = Number(v);
     if (Number.isSafeInteger(n)) return n;
   }
@@ -78,6 +80,8 @@ export function normalizeRecord(rec: Record<string, unknown>, types: FieldTypes,
     // the declared spelling first (the usual case), else a case-insensitive match
     const k = name in rec ? name : findKey(rec, name);
     if (k !== undefined) used++;
+    const type = types[name] ?? typeByLower(types, name);
+    if (type === 'optionalInt' && (k === undefined || rec[k] === null)) continue;
     out[name] = normalizeValue(types[name] ?? typeByLower(types, name), k === undefined ? undefined : rec[k]);
   }
   if (!selected && used < Object.keys(rec).length) {

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
-import { parseId, restrictOutput } from '../../cli/parse.js';
+import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
@@ -106,8 +106,8 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
 
 /** Declares `resources get ID [--data-out PATH|-]`. */
 export function registerResourcesGet(parent: Command, cli: Cli): void {
-  // one record: fields, json, or a csv/tsv header and row; ndjson is for lists
-  restrictOutput(parent.command('get'), ['table', 'json', 'csv', 'tsv'])
+  // one record: fields, json, ndjson (the record on one line), or a csv/tsv header and row
+  parent.command('get')
     .description('Show one resource (the size of its data; -o json carries it as base64; never the password); --data-out writes the bytes')
     .argument('<id>', 'resource id', parseId)
     .option('--data-out <path>', 'write the data bytes to this new file, or - for stdout (then nothing else goes to stdout)')

@@ -39,10 +39,11 @@ export const LICENSE_TEMPLATE_FIELD_TYPES = {
   releaseId: 'int',
   product: { record: { id: 'string', name: 'string', version: 'string', copyright: 'string', url: 'string', description: 'string' } },
   components: 'array',
-  assemblies: { of: ASSEMBLY_FIELD_TYPES },
+  // an assembly copied into a template carries the id of the record it describes, or none (contract §8)
+  assemblies: { of: { ...ASSEMBLY_FIELD_TYPES, id: 'optionalInt' } },
   fields: { of: { name: 'string', value: 'string' } },
-  features: { of: { id: 'string', name: 'string', description: 'string', expireDate: 'string', key: 'string', data: 'string' } },
-  restrictions: { of: { id: 'string', name: 'string', expireDate: 'string', properties: 'object' } },
+  features: { of: { id: 'string', name: 'string', description: 'string', expireDate: 'time', key: 'string', data: 'string' } },
+  restrictions: { of: { id: 'string', name: 'string', expireDate: 'time', properties: 'object' } },
 } as const satisfies FieldTypes;
 
 /**
