@@ -53,6 +53,8 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
     .option('--no-color', 'no colour even on a terminal (also NO_COLOR)')
     .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted)')
     .option('-q, --quiet', 'no progress or notes on stderr')
+    .option('--wide', 'terminal tables: every cell in full, not fitted to the width')
+    .option('--utc', 'terminal tables: times in UTC (2026-11-23 06:44Z), not local time')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({

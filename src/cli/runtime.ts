@@ -23,6 +23,8 @@ export interface GlobalOptions {
   color?: boolean;
   verbose?: boolean;
   quiet?: boolean;
+  wide?: boolean;
+  utc?: boolean;
 }
 
 export interface Target {
@@ -47,7 +49,7 @@ export class Runtime {
     readonly globals: GlobalOptions,
   ) {
     const format: OutputFormat = globals.json ? 'json' : (globals.output ?? 'table');
-    this.out = new Renderer(ctx, { format, color: colorEnabled(ctx, globals.color), quiet: Boolean(globals.quiet) });
+    this.out = new Renderer(ctx, { format, color: colorEnabled(ctx, globals.color), quiet: Boolean(globals.quiet), wide: Boolean(globals.wide), utc: Boolean(globals.utc) });
   }
 
   /** The profile store (conf), opened on first use. */
