@@ -9,10 +9,11 @@
  * (`text` first, then `label`) loses one column, never below its minimum (`text`: 8
  * or less when the column is narrower; `label`: its header). `id`, `number` and `time`
  * cells are never truncated; if the table still does not fit, the last `text` column
- * takes what is left (at least 1) and the line is as wide as it must be. `--wide`
+ * takes what is left (at least 1) and the line is as wide as it must be; a last text
+ * column may use the rest of the line on later pages. `--wide`
  * turns fitting off. A later page's cell wider than its column is truncated with `…`
- * (text, label) or widens that row (id, number, time); the row's last text column then
- * gives up the difference.
+ * (text, and a label column that fitting cut) or widens that row (id, number, time, a
+ * label column at its natural width); the row's last text column gives up the difference.
  */
 import stringWidth from 'string-width';
 
@@ -184,6 +185,8 @@ export function fitWidths(natural: readonly number[], kinds: readonly ColumnKind
  */
 export class TableStream<R> {
   private widths?: number[];
+  /** label columns that fitting left at their natural width: a later, wider label widens its row instead of being cut */
+  private whole: boolean[] = [];
   private kinds: ColumnKind[];
   private readonly time: (s: string) => string;
   /** whether the column said its kind; the others (`--fields`) are guessed from the first page */
@@ -215,6 +218,13 @@ export class TableStream<R> {
     if (!this.widths) {
       const natural = cols.map((c, i) => Math.max(this.o.header === false ? 0 : displayWidth(c.header), ...cells.map((row) => displayWidth(row[i]!))));
       this.widths = this.o.wide ? natural : fitWidths(natural, this.kinds, natural.map((n, i) => minWidth(this.kinds[i]!, cols[i]!.header, n)), this.o.width);
+      this.whole = this.kinds.map((k, i) => k === 'label' && this.widths![i]! >= natural[i]!);
+      // a last text column is not padded: later pages' longer text may use the rest of the line
+      const last = cols.length - 1;
+      if (!this.o.wide && shrinkable(this.kinds[last]!)) {
+        const rest = this.o.width - this.widths.reduce((a, b) => a + b, 0) - GAP.length * last + this.widths[last]!;
+        this.widths[last] = Math.max(this.widths[last]!, rest);
+      }
       if (this.o.header !== false) {
         out += this.line(cols.map((c) => c.header), this.widths, (s) => this.o.paint.head(s)) + '\n';
       }
@@ -232,7 +242,12 @@ export class TableStream<R> {
     if (!this.o.wide) {
       // a never-truncated cell wider than its column: the row's text columns give the room back, last first
       let extra = 0;
-      for (let i = 0; i < cells.length; i++) if (!shrinkable(this.kinds[i]!)) extra += Math.max(0, displayWidth(cells[i]!) - w[i]!);
+      for (let i = 0; i < cells.length; i++) {
+        if (shrinkable(this.kinds[i]!) && !this.whole[i]) continue;
+        const more = Math.max(0, displayWidth(cells[i]!) - w[i]!);
+        extra += more;
+        w[i]! += more;
+      }
       for (let i = w.length - 1; i >= 0 && extra > 0; i--) {
         if (this.kinds[i] !== 'text') continue;
         const give = Math.min(extra, w[i]! - 1);
@@ -245,7 +260,7 @@ export class TableStream<R> {
     for (let i = 0; i <= last; i++) {
       const kind = this.kinds[i]!;
       let t = cells[i]!;
-      if (!this.o.wide && shrinkable(kind)) t = truncate(t, w[i]!);
+      if (!this.o.wide && shrinkable(kind) && !this.whole[i]) t = truncate(t, w[i]!);
       const pad = ' '.repeat(Math.max(0, w[i]! - displayWidth(t)));
       const right = kind === 'id' || kind === 'number';
       const painted = t === '' ? '' : paint(t, i);

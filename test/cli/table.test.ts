@@ -6,7 +6,7 @@
  * of src/cli/table.ts directly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth, fitWidths, terminalWidth, timeFormatter, truncate } from '../../src/cli/table.js';
+import { TableStream, displayWidth, fitWidths, terminalWidth, timeFormatter, truncate } from '../../src/cli/table.js';
 import { envFor, runCli, type RunOptions } from '../helpers/cli.js';
 import { http, startTestService, type TestService } from '../helpers/service.js';
 
@@ -143,6 +143,21 @@ describe('src/cli/table.ts', () => {
     expect(fitWidths([5, 8, 10, 8], ['id', 'text', 'label', 'text'], [5, 8, 5, 8], 30)).toEqual([5, 8, 5, 6]);
     // nothing left to give: the last text column keeps 1 column, the id stays whole
     expect(fitWidths([20, 8, 8], ['id', 'text', 'text'], [20, 8, 8], 20)).toEqual([20, 8, 1]);
+  });
+
+  it('TableStream: later pages keep the first widths; a wider id or label widens its row, the last text column gives the room back', () => {
+    type E = { id: number; level: string; message: string };
+    const cols = [
+      { header: 'ID', kind: 'id' as const, get: (e: E) => e.id },
+      { header: 'LEVEL', kind: 'label' as const, get: (e: E) => e.level },
+      { header: 'MESSAGE', kind: 'text' as const, get: (e: E) => e.message },
+    ];
+    const t = new TableStream(cols, { width: 30, cellText: String, paint: { head: (s) => s, tone: (_t, s) => s } });
+    expect(t.page([{ id: 9, level: 'Error', message: 'short' }])).toBe('ID  LEVEL  MESSAGE\n 9  Error  short\n');
+    const out = t.page([{ id: 12345, level: 'Information', message: 'a message far longer than the line' }]);
+    expect(out).toBe('12345  Information  a message…\n');
+    expect(displayWidth(out.trimEnd())).toBeLessThanOrEqual(30);
+    expect(t.page([])).toBe('');
   });
 
   it('timeFormatter: local time in the given zone, UTC with Z, other text unchanged', () => {
