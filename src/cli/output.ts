@@ -1,13 +1,12 @@
 /**
  * The one renderer (STYLE §3): every result goes through here. `json` prints the
- * server's body unchanged (pretty on a TTY, one line when piped); `table` is a
- * cli-table3 table on a TTY and the same columns as tab-separated text (no header,
- * no colour) when piped; the terminal table (fitted to the width, drawn page by page)
- * is ./table.ts. Data formats for pipelines: `ndjson` (one JSON record per
+ * server's body unchanged (pretty on a TTY, one line when piped); `table` is an aligned
+ * table on a TTY (./table.ts: fitted to the width, drawn page by page) and the same
+ * columns as tab-separated text (no header, no colour) when piped. Data formats for pipelines: `ndjson` (one JSON record per
  * line), `csv` (header row, RFC 4180 quoting by csv-stringify) and `tsv` (header row,
  * tabs/newlines/backslashes escaped as `\t` `\n` `\\`). `openList` streams a list that
  * arrives in pages (`--all`, `log tail`) with the stdout's backpressure respected.
- * Only this module knows cli-table3, chalk and csv-stringify.
+ * Only this module knows chalk and csv-stringify (./table.ts: string-width).
  */
 import type { Context } from './context.js';
 import { JsonListStream, dataCell, tsvLine, type ListShape } from './list/format.js';
