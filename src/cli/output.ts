@@ -37,7 +37,7 @@ export interface RenderOptions {
   utc?: boolean;
 }
 
-/** Rows to a terminal table after which (or a known total above which) a faster way is suggested once. */
+/** Rows to a terminal table after which a faster way (ndjson, a pager) is suggested once on stderr. */
 export const BIG_TTY_LIST = 5_000;
 
 /** Decides colour from flags and env the usual way (https://no-color.org, FORCE_COLOR). */
@@ -185,20 +185,14 @@ export class Renderer {
         const what = (shape as ListShape & { what?: string }).what ?? 'rows';
         const table = this.tableStream(columns);
         let rows = 0;
-        let hinted = false;
-        const hint = (n: number) => {
-          if (hinted || n <= BIG_TTY_LIST) return;
-          hinted = true;
-          this.info(`lic: ${n.toLocaleString('en-US')} ${what} to a terminal; -o ndjson or a pager (| less -S) is faster`);
-        };
         return {
-          begin: async (env) => {
-            const t = shape.totalField ? env[shape.totalField] : undefined;
-            if (typeof t === 'number') hint(t);
-          },
+          begin: noop,
           write: async (rs) => {
+            // once, when the rows pass the mark (the total may be more than --limit lets through, so rows decide)
+            if (rows <= BIG_TTY_LIST && rows + rs.length > BIG_TTY_LIST) {
+              this.info(`lic: more than ${BIG_TTY_LIST.toLocaleString('en-US')} ${what} to a terminal; -o ndjson or a pager (| less -S) is faster`);
+            }
             rows += rs.length;
-            hint(rows);
             await this.put((await table).page(rs));
           },
           end: noop,
