@@ -1,8 +1,8 @@
 /**
  * The one renderer (STYLE §3): every result goes through here. `json` prints the
- * server's body unchanged (pretty on a TTY, one line when piped); `table` is an aligned
- * table on a TTY (./table.ts: fitted to the width, drawn page by page) and the same
- * columns as tab-separated text (no header, no colour) when piped. Data formats for pipelines: `ndjson` (one JSON record per
+ * server's body unchanged (pretty on a TTY, one line when piped); `table` is a
+ * fitted terminal table (./table.ts) on a TTY and the same columns as tab-separated text (no header,
+ * no colour) when piped. Data formats for pipelines: `ndjson` (one JSON record per
  * line), `csv` (header row, RFC 4180 quoting by csv-stringify) and `tsv` (header row,
  * tabs/newlines/backslashes escaped as `\t` `\n` `\\`). `openList` streams a list that
  * arrives in pages (`--all`, `log tail`) with the stdout's backpressure respected.
