@@ -7,7 +7,7 @@
  * Fitting: each column's natural width is its widest cell of the first page (and its
  * header); while the total exceeds the terminal width, the widest shrinkable column
  * (`text` first, then `label`) loses one column, never below its minimum (`text`: 8
- * or less when the column is narrower; `label`: its header). `id`, `number` and `time`
+ * or less when the column is narrower; `label`: 8 or its header, whichever is wider). `id`, `number` and `time`
  * cells are never truncated; if the table still does not fit, the last `text` column
  * takes what is left (at least 1) and the line is as wide as it must be; a last text
  * column may use the rest of the line on later pages. `--wide`
@@ -145,8 +145,9 @@ export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: stri
 
 /** Minimum width a shrinkable column gives up to (its natural width when narrower). */
 function minWidth(kind: ColumnKind, header: string, natural: number): number {
-  const min = kind === 'label' ? displayWidth(header) : TEXT_MIN;
-  return Math.min(natural, min);
+  // a label of up to 8 columns (a key prefix, a status) is never cut; a longer one not below its header
+  if (kind === 'label') return Math.max(Math.min(natural, TEXT_MIN), Math.min(natural, displayWidth(header)));
+  return Math.min(natural, TEXT_MIN);
 }
 
 /**

@@ -38,6 +38,8 @@ describe('keys list on a terminal: fitted to the width', () => {
     expect(out.slice(1).map((l) => l.slice(0, 2))).toEqual([' 1', ' 2', ' 3', ' 4']);
     expect(r.stdout).toContain('…');
     expect(r.stdout).not.toContain(LONG);
+    // a key prefix (a short label) stays whole
+    for (const l of out.slice(1)) expect(l).toMatch(/ {2}api_[a-z0-9]{4} {2}/);
     // compact local time (Europe/Berlin = UTC+1 in November)
     expect(out[1]).toContain('2026-11-23 07:44');
     expect(r.stdout).not.toMatch(/\d{2}:\d{2}:\d{2}/);
