@@ -2,16 +2,17 @@
  * The one renderer (STYLE §3): every result goes through here. `json` prints the
  * body it is given (the list machinery normalises it to the documented shape unless
  * --raw; pretty on a TTY, one line when piped); `table` is a
- * cli-table3 table on a TTY and the same columns as tab-separated text (no header;
+ * fitted terminal table (./table.ts) on a TTY and the same columns as tab-separated text (no header;
  * no colour unless forced by FORCE_COLOR/CLICOLOR_FORCE) when piped. Data formats for pipelines: `ndjson` (one JSON record per
  * line), `csv` (header row, RFC 4180 quoting by csv-stringify) and `tsv` (header row,
  * both of the columns given: the list machinery gives the records' wire fields;
  * tabs/newlines/backslashes escaped as `\t` `\n` `\\`). `openList` streams a list that
  * arrives in pages (`--all`, `log tail`) with the stdout's backpressure respected.
- * Only this module knows cli-table3, chalk and csv-stringify.
+ * Only this module knows chalk and csv-stringify (./table.ts: string-width).
  */
 import type { Context } from './context.js';
 import { JsonListStream, dataCell, tsvLine, type ListShape } from './list/format.js';
+import { TableStream, terminalWidth, type ColumnKind, type Painter } from './table.js';
 
 export type { ListShape } from './list/format.js';
 
@@ -21,6 +22,8 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export interface Column<R = Record<string, unknown>> {
   header: string;
   get: (row: R) => unknown;
+  /** how a terminal table shows the cells (alignment, truncation, times; ./table.ts); default `text` */
+  kind?: ColumnKind;
   /** colour hint for TTY tables */
   tone?: (row: R) => 'ok' | 'warn' | 'bad' | 'dim' | undefined;
 }
@@ -34,7 +37,14 @@ export interface RenderOptions {
   raw?: boolean;
   /** `--json FIELDS`: the field names given (a list checks them like --fields) */
   jsonFields?: string[];
+  /** `--wide`: terminal tables show every cell in full instead of fitting the width */
+  wide?: boolean;
+  /** `--utc`: terminal tables show times in UTC instead of local time */
+  utc?: boolean;
 }
+
+/** Rows to a terminal table after which a faster way (ndjson, a pager) is suggested once on stderr. */
+export const BIG_TTY_LIST = 5_000;
 
 /**
  * Decides colour from flags and env the usual way: `--no-color` and a non-empty
@@ -116,20 +126,20 @@ export class Renderer {
       this.ctx.stdout.write(await this.pipedLines(rows, columns));
       return;
     }
-    await this.table(rows, columns);
+    await this.put((await this.tableStream(columns)).page(rows));
   }
 
-  /** Draws `rows` under `columns` as a cli-table3 table (TTY). */
-  private async table<R>(rows: readonly R[], columns: Column<R>[]): Promise<void> {
-    const [{ default: Table }, paint] = await Promise.all([import('cli-table3'), this.painter()]);
-    const table = new Table({
-      head: columns.map((c) => paint.head(c.header)),
-      style: { head: [], border: [], compact: true },
-      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-      wordWrap: false,
+  /** A terminal table of `columns` (./table.ts) fitted to stdout's width, with the --wide/--utc choices and colour. */
+  private async tableStream<R>(columns: Column<R>[], header = true): Promise<TableStream<R>> {
+    return new TableStream(columns, {
+      width: terminalWidth(this.ctx.stdout.columns, this.ctx.env),
+      wide: this.opts.wide,
+      utc: this.opts.utc,
+      timeZone: this.ctx.env.TZ,
+      header,
+      cellText,
+      paint: await this.painter(),
     });
-    for (const r of rows) table.push(columns.map((c) => paint.tone(c.tone?.(r), cellText(c.get(r)))));
-    this.ctx.stdout.write(`${table.toString()}\n`);
   }
 
   /**
@@ -157,7 +167,9 @@ export class Renderer {
    * Opens a list that arrives in batches (pages), for every format: ndjson, csv, tsv and
    * the piped table write each batch at once, so memory stays flat; json streams ONE
    * object of the server's shape (`{success, code, message, <array>: [...], <total>: N}`);
-   * a TTY table is drawn at `end()` (it needs every row for its widths) unless `live`.
+   * a TTY table is drawn page by page with the widths of the first page (./table.ts),
+   * and a list of more than BIG_TTY_LIST rows gets a note on stderr suggesting ndjson or
+   * a pager (once; not with --quiet). `shape.what` (a ListDef's plural noun) names the rows.
    */
   openList<R>(columns: Column<R>[], shape: ListShape, o: ListWriterOptions = {}): ListWriter<R> {
     const format = this.opts.format === 'json' && o.live ? 'ndjson' : this.opts.format;
@@ -185,11 +197,20 @@ export class Renderer {
           return { begin: noop, end: noop, write: async (rs) => this.put(await this.pipedLines(rs, columns)) };
         }
         if (o.live) return this.liveLines(columns);
-        const buffered: R[] = [];
+        const what = (shape as ListShape & { what?: string }).what ?? 'rows';
+        const table = this.tableStream(columns);
+        let rows = 0;
         return {
           begin: noop,
-          write: async (rs) => void buffered.push(...rs),
-          end: () => this.table(buffered, columns),
+          write: async (rs) => {
+            // once, when the rows pass the mark (the total may be more than --limit lets through, so rows decide)
+            if (rows <= BIG_TTY_LIST && rows + rs.length > BIG_TTY_LIST) {
+              this.info(`lic: more than ${BIG_TTY_LIST.toLocaleString('en-US')} ${what} to a terminal; -o ndjson or a pager (| less -S) is faster`);
+            }
+            rows += rs.length;
+            await this.put((await table).page(rs));
+          },
+          end: noop,
         };
       }
     }
@@ -206,21 +227,13 @@ export class Renderer {
     return out;
   }
 
-  /** TTY lines for live output: columns padded to the widest value seen so far, coloured by tone, no header. */
+  /** TTY lines for live output: the terminal table's rows (widths of the first batch, fitted), coloured by tone, no header. */
   private liveLines<R>(columns: Column<R>[]): ListWriter<R> {
-    const widths = columns.map(() => 0);
+    const table = this.tableStream(columns, false);
     return {
       begin: async () => {},
       end: async () => {},
-      write: async (rs) => {
-        if (!rs.length) return;
-        const paint = await this.painter();
-        const cells = rs.map((r) => columns.map((c) => cellText(c.get(r)).replace(/\r?\n/g, ' ')));
-        for (const row of cells) row.forEach((t, i) => (widths[i] = Math.max(widths[i]!, t.length)));
-        const last = columns.length - 1;
-        const out = rs.map((r, j) => columns.map((c, i) => paint.tone(c.tone?.(r), i === last ? cells[j]![i]! : cells[j]![i]!.padEnd(widths[i]!))).join('  ')).join('\n');
-        await this.put(`${out}\n`);
-      },
+      write: async (rs) => this.put((await table).page(rs)),
     };
   }
 
@@ -252,7 +265,7 @@ export class Renderer {
     this.ctx.stderr.write(`${message}\n`);
   }
 
-  private async painter() {
+  private async painter(): Promise<Painter> {
     if (!this.opts.color) return { head: (s: string) => s, tone: (_t: string | undefined, s: string) => s };
     const { Chalk } = await import('chalk');
     const c = new Chalk({ level: 1 });

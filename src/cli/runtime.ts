@@ -37,6 +37,8 @@ export interface GlobalOptions {
   insecureHttp?: boolean;
   /** a write verb's `--dry-run` (a verb option, seen here through optsWithGlobals): print the request, send no write */
   dryRun?: boolean;
+  wide?: boolean;
+  utc?: boolean;
 }
 
 export interface Target {
@@ -80,7 +82,7 @@ export class Runtime {
     const format: OutputFormat = globals.json ? 'json' : (globals.output ?? 'table');
     if (globals.raw && format !== 'json') throw new UsageError(`--raw prints the service's JSON body untouched: it goes with -o json or --json, not -o ${format}`);
     const jsonFields = typeof globals.json === 'string' ? globals.json.split(',').map((f) => f.trim()) : undefined;
-    this.out = new Renderer(ctx, { format, color: colorEnabled(ctx, globals.color), quiet: Boolean(globals.quiet), raw: Boolean(globals.raw), jsonFields });
+    this.out = new Renderer(ctx, { format, color: colorEnabled(ctx, globals.color), quiet: Boolean(globals.quiet), raw: Boolean(globals.raw), jsonFields, wide: Boolean(globals.wide), utc: Boolean(globals.utc) });
   }
 
   /** The profile store (conf), opened on first use. */

@@ -124,10 +124,10 @@ describe('piped: exit codes, stdout carries data only', () => {
 });
 
 describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
-  it('keys list: a coloured box table', async () => {
+  it('keys list: a coloured table', async () => {
     const r = await spawnLicTty(['keys', 'list'], { env });
     expect(r.code).toBe(0);
-    expect(r.output).toMatch(/┌─+┬/);
+    expect(r.output).toMatch(/^\u001b\[1mID\u001b\[22m {2}/);
     expect(r.output).toContain('\u001b[1mID\u001b[22m');
     expect(r.output).toContain('bootstrap');
   });
@@ -136,7 +136,7 @@ describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
     for (const [args, extra] of [[['keys', 'list'], { NO_COLOR: '1' }], [['--no-color', 'keys', 'list'], {}]] as const) {
       const r = await spawnLicTty([...args], { env: { ...env, ...extra } });
       expect(r.code).toBe(0);
-      expect(r.output).toMatch(/│ ID +│ NAME +│/);
+      expect(r.output).toMatch(/^ID {2}NAME {2,}/);
       expect(r.output).not.toMatch(ANSI);
     }
   });

@@ -35,18 +35,25 @@ export function spawnLic(args: string[], o: { env?: Record<string, string>; stdi
  * Runs `lic ARGS` under a pseudo-terminal with util-linux `script`, so stdin/stdout/stderr
  * are all TTYs; returns the exit code and everything the terminal showed.
  */
-export function spawnLicTty(args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<{ code: number | null; output: string }> {
+export function spawnLicTty(
+  args: string[],
+  o: { env?: Record<string, string>; input?: string; cols?: number; nodeArgs?: string[]; timeoutMs?: number } = {},
+): Promise<{ code: number | null; output: string }> {
   const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const cmd = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  // `cols`: the terminal's width set on the pty itself (stty), as a resized window would
+  const cmd = (o.cols ? `stty cols ${o.cols} rows 50; exec ` : '') + [process.execPath, ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qefc', cmd, '/dev/null'], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', COLUMNS: '120', ...o.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
+    // decoded as a stream: a multi-byte character split across chunks stays whole
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

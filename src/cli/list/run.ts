@@ -286,12 +286,20 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
     const body = (await run.fetch({ filter: plan.filter, sort: plan.sort, select: plan.select, take: plan.take, skip: plan.skip })) as Record<string, unknown>;
     const records = norm(listRecords<R>(body, def.arrayField));
     await rt.out.list(raw ? body : normalizeListBody(body, records, { ...def, types: undefined }), records, columns);
+    // notes on stderr (never stdout; not with --quiet): nothing matched, or only a page of more
+    const total = totalOf(body, def.totalField);
+    if (records.length === 0) {
+      if (!total || total <= (plan.skip ?? 0)) rt.out.info(`no ${def.what} match`);
+    } else if (total !== undefined && total > (plan.skip ?? 0) + records.length) {
+      rt.out.info(`${records.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${def.what} (use --all or --limit)`);
+    }
     return;
   }
   const writer = rt.out.openList<R>(columns, def);
   const ctx = rt.ctx;
   // a bar on a terminal stderr, unless the records themselves stream onto the same terminal
-  const showBar = ctx.stderr.isTTY && !rt.out.opts.quiet && (!ctx.stdout.isTTY || rt.out.opts.format === 'table');
+  // (a terminal table is drawn page by page, so its rows would run through the bar: no bar then)
+  const showBar = ctx.stderr.isTTY && !rt.out.opts.quiet && !ctx.stdout.isTTY;
   const progress = await startProgress(ctx, { enabled: showBar, what: def.what });
   // Ctrl-C: stop at once, even mid-request; what was written so far is finished below
   const ac = new AbortController();

@@ -5,8 +5,8 @@ const TONE: Record<string, 'bad' | 'warn' | 'dim' | undefined> = { Fatal: 'bad',
 
 /** Table columns of a log entry: the rendered message, never the raw properties. */
 export const LOG_COLUMNS: Column<LogEntry>[] = [
-  { header: 'ID', get: (e) => e.id },
-  { header: 'TIME', get: (e) => e.timeStamp },
-  { header: 'LEVEL', get: (e) => e.level, tone: (e) => TONE[e.level] },
-  { header: 'MESSAGE', get: (e) => e.message },
+  { header: 'ID', kind: 'id', get: (e) => e.id },
+  { header: 'TIME', kind: 'time', get: (e) => e.timeStamp },
+  { header: 'LEVEL', kind: 'label', get: (e) => e.level, tone: (e) => TONE[e.level] },
+  { header: 'MESSAGE', kind: 'text', get: (e) => e.message },
 ];

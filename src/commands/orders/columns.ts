@@ -19,12 +19,12 @@ export function formatMoney(amount: unknown, currency?: unknown): string {
 
 /** Table columns of an order (spec Order): the payment status under PAYMENT, its type under TYPE. */
 export const ORDER_COLUMNS: Column<Order>[] = [
-  { header: 'ID', get: (o) => o.id },
-  { header: 'NUMBER', get: (o) => o.orderNumber },
-  { header: 'STATUS', get: (o) => o.status, tone: (o) => STATUS_TONE[o.status] },
-  { header: 'PAYMENT', get: (o) => o.paymentStatus, tone: (o) => PAYMENT_TONE[o.paymentStatus] },
-  { header: 'TYPE', get: (o) => o.paymentType },
-  { header: 'TOTAL', get: (o) => formatMoney(o.total, o.currency) },
-  { header: 'CREATED', get: (o) => o.createdAt },
-  { header: 'INVOICE', get: (o) => o.invoiceNumber },
+  { header: 'ID', kind: 'id', get: (o) => o.id },
+  { header: 'NUMBER', kind: 'label', get: (o) => o.orderNumber },
+  { header: 'STATUS', kind: 'label', get: (o) => o.status, tone: (o) => STATUS_TONE[o.status] },
+  { header: 'PAYMENT', kind: 'label', get: (o) => o.paymentStatus, tone: (o) => PAYMENT_TONE[o.paymentStatus] },
+  { header: 'TYPE', kind: 'label', get: (o) => o.paymentType },
+  { header: 'TOTAL', kind: 'number', get: (o) => formatMoney(o.total, o.currency) },
+  { header: 'CREATED', kind: 'time', get: (o) => o.createdAt },
+  { header: 'INVOICE', kind: 'label', get: (o) => o.invoiceNumber },
 ];

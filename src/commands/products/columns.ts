@@ -4,11 +4,11 @@ import { formatMoney } from '../orders/columns.js';
 
 /** Table columns of a product of a customer (spec CustomerProduct); prices with 2 decimals. */
 export const CUSTOMER_PRODUCT_COLUMNS: Column<CustomerProduct>[] = [
-  { header: 'ID', get: (p) => p.id },
-  { header: 'CODE', get: (p) => p.code },
-  { header: 'NAME', get: (p) => p.name },
-  { header: 'PRICE', get: (p) => formatMoney(p.price) },
-  { header: 'RESELLER PRICE', get: (p) => formatMoney(p.resellerPrice) },
-  { header: 'CURRENCY', get: (p) => p.currency },
-  { header: 'CREATED', get: (p) => p.createdAt },
+  { header: 'ID', kind: 'id', get: (p) => p.id },
+  { header: 'CODE', kind: 'label', get: (p) => p.code },
+  { header: 'NAME', kind: 'text', get: (p) => p.name },
+  { header: 'PRICE', kind: 'number', get: (p) => formatMoney(p.price) },
+  { header: 'RESELLER PRICE', kind: 'number', get: (p) => formatMoney(p.resellerPrice) },
+  { header: 'CURRENCY', kind: 'label', get: (p) => p.currency },
+  { header: 'CREATED', kind: 'time', get: (p) => p.createdAt },
 ];

@@ -100,17 +100,17 @@ describe('openList() over pages', () => {
     expect(parseCsv((await pages('csv')).stdout())).toHaveLength(3);
   });
 
-  it('a TTY table: one table with every row, drawn at the end', async () => {
+  it('a TTY table: drawn page by page, one header, the widths of the first page', async () => {
     const h = harness({ stdoutTTY: true });
     const out = new Renderer(h.ctx, { format: 'table', color: false, quiet: false });
     const w = out.openList(columns, shape);
     await w.begin(body);
     await w.write(rows.slice(0, 1));
-    expect(h.stdout()).toBe('');
+    expect(h.stdout()).toBe('ID  NAME   ON   NOTE\n 1  plain  yes\n');
     await w.write(rows.slice(1));
     await w.end(2);
-    expect(h.stdout().match(/│ ID/g)).toHaveLength(1);
-    expect(h.stdout()).toMatch(/│ 1 +│ plain/);
+    // the second page's wider name is cut to the first page's width; line breaks and tabs become spaces
+    expect(h.stdout()).toBe('ID  NAME   ON   NOTE\n 1  plain  yes\n 2  a, "…  no   x\n');
   });
 
   it('waits for drain after each write that filled stdout, never writing while full', async () => {

@@ -116,11 +116,11 @@ describe('log list --all', () => {
     expect(lines.map((l) => Number(l.split('\t')[0]))).toEqual(expected.map((e) => e.id));
   });
 
-  it('a terminal table is drawn once, with one header, after the last page', async () => {
+  it('a terminal table is drawn page by page, with one header', async () => {
     const r = await runCli(['log', 'list', '--limit', '1200', '--fields', 'id,level', '--quiet', '--no-color'], { env, tty: true });
     expect(r.code).toBe(0);
-    expect(r.stdout.match(/│ id\s+│ level\s+│/g)?.length).toBe(1);
-    expect(r.stdout.match(/^│ \d+/gm)?.length).toBe(1200);
+    expect(r.stdout.match(/^ *id {2}level$/gm)?.length).toBe(1);
+    expect(r.stdout.match(/^ *\d+ {2}\w+$/gm)?.length).toBe(1200);
   });
 });
 

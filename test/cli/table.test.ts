@@ -1,0 +1,173 @@
+/**
+ * Terminal tables (issue 13): fitted to the width (COLUMNS / the stream's columns), text
+ * truncated with `…` by display width, ids and numbers whole and right-aligned, `--wide`,
+ * compact local times and `--utc`, the single-page footer and the empty-result note, the
+ * page-by-page drawing of `--all`. In-process against the real service; the pure parts
+ * of src/cli/table.ts directly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TableStream, displayWidth, fitWidths, terminalWidth, timeFormatter, truncate } from '../../src/cli/table.js';
+import { envFor, runCli, type RunOptions } from '../helpers/cli.js';
+import { http, startTestService, type TestService } from '../helpers/service.js';
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+const NOW = new Date('2026-11-23T06:44:30.000Z');
+const LONG = 'a description long enough that no eighty-column terminal could ever hold it next to the other columns of the key list';
+const WIDE_NAME = '鍵の名前とても長い名前🔑🔑🔑 with more words after it';
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService({ now: () => NOW });
+  for (let i = 0; i < 3; i++) {
+    await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: i === 1 ? WIDE_NAME : `key-${i}`, permissions: 3, description: `${LONG} #${i}` } } });
+  }
+});
+afterAll(() => svc.close());
+
+const lic = (args: string[], o: RunOptions = {}) => runCli(args, { tty: true, ...o, env: { ...envFor(svc, svc.adminKey), NO_COLOR: '1', TZ: 'Europe/Berlin', ...o.env } });
+const lines = (s: string) => s.replace(/\n$/, '').split('\n');
+
+describe('keys list on a terminal: fitted to the width', () => {
+  it.each([80, 200])('COLUMNS=%i: no line wider than the terminal, ids whole and right-aligned, long text cut with …', async (cols) => {
+    const r = await lic(['keys', 'list'], { env: { COLUMNS: String(cols) } });
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out).toHaveLength(5); // header + bootstrap + 3
+    for (const l of out) expect(displayWidth(l)).toBeLessThanOrEqual(cols);
+    expect(out[0]).toMatch(/^ID {2}NAME/);
+    // the ids 1..4 each start a row, right-aligned under ID
+    expect(out.slice(1).map((l) => l.slice(0, 2))).toEqual([' 1', ' 2', ' 3', ' 4']);
+    expect(r.stdout).toContain('…');
+    expect(r.stdout).not.toContain(LONG);
+    // a key prefix (a short label) stays whole
+    for (const l of out.slice(1)) expect(l).toMatch(/ {2}api_[a-z0-9]{4} {2}/);
+    // compact local time (Europe/Berlin = UTC+1 in November)
+    expect(out[1]).toContain('2026-11-23 07:44');
+    expect(r.stdout).not.toMatch(/\d{2}:\d{2}:\d{2}/);
+  });
+
+  it('--wide: everything in full, lines as wide as they need', async () => {
+    const r = await lic(['--wide', 'keys', 'list'], { env: { COLUMNS: '80' } });
+    expect(r.stdout).toContain(`${LONG} #2`);
+    expect(r.stdout).toContain(WIDE_NAME);
+    expect(r.stdout).not.toContain('…');
+    expect(Math.max(...lines(r.stdout).map(displayWidth))).toBeGreaterThan(LONG.length);
+  });
+
+  it('the stream columns count when COLUMNS is not set', async () => {
+    const r = await lic(['keys', 'list']); // runCli's stdout has columns 120
+    expect(Math.max(...lines(r.stdout).map(displayWidth))).toBe(120);
+  });
+
+  it('--utc: compact UTC times marked Z; piped output keeps RFC 3339', async () => {
+    const utc = await lic(['--utc', 'keys', 'list'], { env: { COLUMNS: '200' } });
+    expect(utc.stdout).toContain('2026-11-23 06:44Z');
+    const piped = await lic(['keys', 'list'], { tty: false });
+    expect(piped.stdout).toContain('2026-11-23T06:44:30');
+    expect(piped.stdout).toContain(LONG); // never truncated when piped
+  });
+
+  it('colour only when enabled: ANSI codes do not count towards the width', async () => {
+    const r = await lic(['keys', 'list'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1', COLUMNS: '80' } });
+    expect(r.stdout).toMatch(ANSI);
+    for (const l of lines(r.stdout)) expect(l.replace(ANSI, '').length).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('log list on a terminal: footer, empty result, big lists', () => {
+  beforeAll(() => {
+    const ins = svc.db.prepare('INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)');
+    svc.db.transaction(() => {
+      for (let i = 0; i < 6_000; i++) ins.run(NOW.getTime() - i * 1000, i % 2 ? 'Information' : 'Warning', `entry ${i} `.padEnd(150, 'x'), 'entry', '', '{}');
+    })();
+  });
+
+  it('one page of more: rows on stdout, `100 of N log entries (use --all or --limit)` on stderr', async () => {
+    const total = (await http(svc, 'GET', '/v1/log?take=1', { key: svc.adminKey })).body.totalLogEntriesCount as number;
+    const r = await lic(['log', 'list', '--take', '100'], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toHaveLength(101);
+    for (const l of lines(r.stdout)) expect(l.length).toBeLessThanOrEqual(80);
+    expect(r.stderr).toBe(`100 of ${total.toLocaleString('en-US')} log entries (use --all or --limit)\n`);
+    expect(r.stdout).not.toContain('use --all');
+    // not with -q; and the note is there for data formats too, on stderr only
+    expect((await lic(['-q', 'log', 'list', '--take', '100'])).stderr).toBe('');
+    const csv = await lic(['log', 'list', '--take', '5', '-o', 'csv'], { tty: false });
+    expect(lines(csv.stdout)).toHaveLength(6);
+    expect(csv.stderr).toMatch(/^5 of [\d,]+ log entries/);
+  });
+
+  it('no match: nothing on stdout, `no log entries match` on stderr, exit 0; machine formats keep their empty document', async () => {
+    const r = await lic(['log', 'list', '--where', 'Message.Contains("no such text")']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('no log entries match\n');
+    const json = await lic(['log', 'list', '--where', 'Message.Contains("no such text")', '-o', 'json'], { tty: false });
+    expect(JSON.parse(json.stdout).logEntries ?? []).toEqual([]);
+    expect(json.stderr).toBe('no log entries match\n');
+    expect((await lic(['-q', 'log', 'list', '--where', 'Message.Contains("no such text")'])).stderr).toBe('');
+  });
+
+  it('--all: one header, every row fitted, the big-list hint once on stderr (not with -q)', async () => {
+    const r = await lic(['log', 'list', '--all'], { env: { COLUMNS: '100' } });
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    const total = (await http(svc, 'GET', '/v1/log?take=1', { key: svc.adminKey })).body.totalLogEntriesCount as number;
+    expect(out).toHaveLength(total + 1);
+    expect(out.filter((l) => /^ +ID {2}TIME/.test(l))).toHaveLength(1);
+    for (const l of out) expect(l.length).toBeLessThanOrEqual(100);
+    expect(r.stderr.match(/log entries to a terminal; -o ndjson or a pager \(\| less -S\) is faster/g)).toHaveLength(1);
+    expect(r.stderr).toContain('lic: more than 5,000 log entries to a terminal');
+    // a --limit under the mark: no hint, however many the service holds
+    expect((await lic(['log', 'list', '--limit', '4000'])).stderr).toBe('');
+    expect((await lic(['-q', 'log', 'list', '--all'])).stderr).toBe('');
+  });
+});
+
+describe('src/cli/table.ts', () => {
+  it('terminalWidth: a positive COLUMNS wins, then the stream, then 80', () => {
+    expect(terminalWidth(120, { COLUMNS: '80' })).toBe(80);
+    expect(terminalWidth(120, { COLUMNS: 'x' })).toBe(120);
+    expect(terminalWidth(0, {})).toBe(80);
+    expect(terminalWidth(undefined, { COLUMNS: '0' })).toBe(80);
+  });
+
+  it('truncate: by display width, whole graphemes, …', () => {
+    expect(truncate('abcdef', 6)).toBe('abcdef');
+    expect(truncate('abcdef', 4)).toBe('abc…');
+    expect(truncate('日本語テキスト', 6)).toBe('日本…'); // 2+2+1 ≤ 6, a third wide char would make 7
+    expect(displayWidth(truncate('日本語テキスト', 6))).toBeLessThanOrEqual(6);
+    expect(truncate('👍🏽👍🏽👍🏽', 4)).toBe('👍🏽…');
+    expect(displayWidth('\u001b[1mID\u001b[22m')).toBe(2);
+  });
+
+  it('fitWidths: text shrinks first (widest first), then labels, never below the minimum; the last text column takes the rest', () => {
+    // id 5, text 40, label 10, text 30: 85 + 6 gaps = 91 → 80
+    expect(fitWidths([5, 40, 10, 30], ['id', 'text', 'label', 'text'], [5, 8, 5, 8], 80)).toEqual([5, 29, 10, 30]);
+    // text at its minimum: the label gives way
+    expect(fitWidths([5, 8, 10, 8], ['id', 'text', 'label', 'text'], [5, 8, 5, 8], 30)).toEqual([5, 8, 5, 6]);
+    // nothing left to give: the last text column keeps 1 column, the id stays whole
+    expect(fitWidths([20, 8, 8], ['id', 'text', 'text'], [20, 8, 8], 20)).toEqual([20, 8, 1]);
+  });
+
+  it('TableStream: later pages keep the first widths; a wider id or label widens its row, the last text column gives the room back', () => {
+    type E = { id: number; level: string; message: string };
+    const cols = [
+      { header: 'ID', kind: 'id' as const, get: (e: E) => e.id },
+      { header: 'LEVEL', kind: 'label' as const, get: (e: E) => e.level },
+      { header: 'MESSAGE', kind: 'text' as const, get: (e: E) => e.message },
+    ];
+    const t = new TableStream(cols, { width: 30, cellText: String, paint: { head: (s) => s, tone: (_t, s) => s } });
+    expect(t.page([{ id: 9, level: 'Error', message: 'short' }])).toBe('ID  LEVEL  MESSAGE\n 9  Error  short\n');
+    const out = t.page([{ id: 12345, level: 'Information', message: 'a message far longer than the line' }]);
+    expect(out).toBe('12345  Information  a message…\n');
+    expect(displayWidth(out.trimEnd())).toBeLessThanOrEqual(30);
+    expect(t.page([])).toBe('');
+  });
+
+  it('timeFormatter: local time in the given zone, UTC with Z, other text unchanged', () => {
+    expect(timeFormatter({ timeZone: 'Asia/Tokyo' })('2026-11-23T06:44:59.123Z')).toBe('2026-11-23 15:44');
+    expect(timeFormatter({ timeZone: 'America/New_York' })('2026-07-01T03:05:00Z')).toBe('2026-06-30 23:05');
+    expect(timeFormatter({ utc: true })('2026-11-23T07:44:00+01:00')).toBe('2026-11-23 06:44Z');
+    expect(timeFormatter({ utc: true })('not a time')).toBe('not a time');
+  });
+});
