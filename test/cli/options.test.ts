@@ -43,7 +43,6 @@ const USAGE_CASES: [string[], string[]][] = [
   [['--json', '-o', 'csv', 'keys', 'list'], ['--json and --output csv conflict']],
   [['keys', 'list', '-o', 'tsv', '--json'], ['--json and --output tsv conflict']],
   [['templates', 'show', '1', '--product', '1', '--release', '2', '-o', 'csv'], ['lic templates show cannot print --output csv; it prints table or json']],
-  [['resources', 'get', '1', '-o', 'ndjson'], ['lic resources get cannot print --output ndjson; it prints table, json, csv or tsv']],
   [['api', '/v1/log', '-X', 'patch'], ["option '-X, --method <method>' argument 'patch' is invalid", 'Allowed choices are GET, POST, PUT, DELETE']],
   // --take / --skip
   ...['1001', '-1', 'abc', '1.5', ''].flatMap((v): [string[], string[]][] => [
