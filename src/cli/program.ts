@@ -60,7 +60,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
     .option('--retries <n>', 'extra attempts on connection errors, 429, 502, 503, 504 (env LIC_RETRIES; default 2)', parseRetries)
     .option('--ca-file <path>', 'PEM file of extra trusted CA certificates, added to the default ones')
     .option('--insecure-http', 'allow sending the API key over plain http:// to a host that is not loopback')
-    .option('--wide', 'terminal tables: every cell in full, not fitted to the width')
+    .option('--wide', 'terminal tables: every column and cell in full, not fitted to the width')
     .option('--utc', 'terminal tables: times in UTC (2026-11-23 06:44Z), not local time')
     .showHelpAfterError('(run with --help for usage)')
     // on by default in commander; kept explicit: `lic kyes` → (Did you mean keys?), `--prem` → --perm

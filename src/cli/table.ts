@@ -145,9 +145,24 @@ export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: stri
 
 /** Minimum width a shrinkable column gives up to (its natural width when narrower). */
 function minWidth(kind: ColumnKind, header: string, natural: number): number {
-  // a label of up to 8 columns (a key prefix, a status) is never cut; a longer one not below its header
-  if (kind === 'label') return Math.max(Math.min(natural, TEXT_MIN), Math.min(natural, displayWidth(header)));
+  // a label of up to 12 columns (a key prefix, a status such as "Completed") is never cut; a longer one not below its header
+  if (kind === 'label') return Math.max(Math.min(natural, LABEL_MIN), Math.min(natural, displayWidth(header)));
   return Math.min(natural, TEXT_MIN);
+}
+
+/** A label (status, level, prefix, owner) is cut only beyond this many columns. */
+const LABEL_MIN = 12;
+
+/**
+ * Which columns a terminal of `width` shows: all when they fit at their minimum widths,
+ * else the first ones that do (the columns are declared most important first), dropping
+ * from the right — never fewer than two. `--wide` shows every column.
+ */
+export function visibleColumns(kinds: readonly ColumnKind[], mins: readonly number[], width: number): number {
+  let n = kinds.length;
+  const need = (k: number) => mins.slice(0, k).reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, k - 1);
+  while (n > 2 && need(n) > width) n--;
+  return n;
 }
 
 /**
@@ -194,7 +209,7 @@ export class TableStream<R> {
   private readonly given: boolean[];
 
   constructor(
-    private readonly columns: readonly TableColumn<R>[],
+    private columns: readonly TableColumn<R>[],
     private readonly o: TableOptions,
   ) {
     this.kinds = columns.map((c) => c.kind ?? 'text');
@@ -212,13 +227,23 @@ export class TableStream<R> {
   /** Renders `rows`; '' for no rows (no header for an empty first page). */
   page(rows: readonly R[]): string {
     if (rows.length === 0) return '';
-    const cols = this.columns;
+    let cols = this.columns;
     if (!this.widths) this.kinds = cols.map((c, i) => (this.given[i] ? this.kinds[i]! : guessKind(rows.map((r) => c.get(r)))));
-    const cells = rows.map((r) => cols.map((c, i) => this.cell(c, i, r)));
+    let cells = rows.map((r) => cols.map((c, i) => this.cell(c, i, r)));
     let out = '';
     if (!this.widths) {
-      const natural = cols.map((c, i) => Math.max(this.o.header === false ? 0 : displayWidth(c.header), ...cells.map((row) => displayWidth(row[i]!))));
-      this.widths = this.o.wide ? natural : fitWidths(natural, this.kinds, natural.map((n, i) => minWidth(this.kinds[i]!, cols[i]!.header, n)), this.o.width);
+      let natural = cols.map((c, i) => Math.max(this.o.header === false ? 0 : displayWidth(c.header), ...cells.map((row) => displayWidth(row[i]!))));
+      let mins = natural.map((n, i) => minWidth(this.kinds[i]!, cols[i]!.header, n));
+      // too many columns for the terminal even at their minimums: the last ones are left out
+      const shown = this.o.wide ? cols.length : visibleColumns(this.kinds, mins, this.o.width);
+      if (shown < cols.length) {
+        this.columns = cols = cols.slice(0, shown);
+        this.kinds = this.kinds.slice(0, shown);
+        natural = natural.slice(0, shown);
+        mins = mins.slice(0, shown);
+        cells = cells.map((row) => row.slice(0, shown));
+      }
+      this.widths = this.o.wide ? natural : fitWidths(natural, this.kinds, mins, this.o.width);
       this.whole = this.kinds.map((k, i) => k === 'label' && this.widths![i]! >= natural[i]!);
       // a last text column is not padded: later pages' longer text may use the rest of the line
       const last = cols.length - 1;

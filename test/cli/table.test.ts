@@ -6,7 +6,7 @@
  * of src/cli/table.ts directly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TableStream, displayWidth, fitWidths, terminalWidth, timeFormatter, truncate } from '../../src/cli/table.js';
+import { TableStream, displayWidth, fitWidths, terminalWidth, timeFormatter, truncate, visibleColumns } from '../../src/cli/table.js';
 import { envFor, runCli, type RunOptions } from '../helpers/cli.js';
 import { http, startTestService, type TestService } from '../helpers/service.js';
 
@@ -138,6 +138,25 @@ describe('src/cli/table.ts', () => {
     expect(displayWidth(truncate('日本語テキスト', 6))).toBeLessThanOrEqual(6);
     expect(truncate('👍🏽👍🏽👍🏽', 4)).toBe('👍🏽…');
     expect(displayWidth('\u001b[1mID\u001b[22m')).toBe(2);
+  });
+
+  it('visibleColumns: all when their minimums fit, else the first ones that do, never fewer than two', () => {
+    expect(visibleColumns(['id', 'text', 'label', 'time'], [3, 8, 12, 16], 80)).toBe(4);
+    // 3+8+12+16+12 plus four gaps of 2 = 59: the fifth fits in 60, not in 50
+    expect(visibleColumns(['id', 'text', 'label', 'time', 'label'], [3, 8, 12, 16, 12], 60)).toBe(5);
+    expect(visibleColumns(['id', 'text', 'label', 'time', 'label'], [3, 8, 12, 16, 12], 50)).toBe(4);
+    expect(visibleColumns(['id', 'text', 'label'], [30, 30, 30], 20)).toBe(2);
+  });
+
+  it('a table too wide for the terminal even at its minimums leaves out its last columns (never an overflowing line); --wide keeps them', () => {
+    const cols = ['A', 'B', 'C', 'D', 'E'].map((h, i) => ({ header: h, kind: 'label' as const, get: (r: string[]) => r[i] }));
+    const row = ['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc', 'dddddddddddd', 'eeeeeeeeeeee'];
+    const t = new TableStream<string[]>(cols, { width: 40, wide: false, utc: true, cellText: String, paint: { head: (x) => x, tone: (_t, x) => x } } as never);
+    const lines = t.page([row]).trimEnd().split('\n');
+    expect(lines[0]).toBe('A             B             C');
+    for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(40);
+    const wide = new TableStream<string[]>(cols, { width: 40, wide: true, utc: true, cellText: String, paint: { head: (x) => x, tone: (_t, x) => x } } as never);
+    expect(wide.page([row]).split('\n')[1]).toBe(row.join('  '));
   });
 
   it('fitWidths: text shrinks first (widest first), then labels, never below the minimum; the last text column takes the rest', () => {

@@ -6,7 +6,7 @@ import type { ApiKey } from '../../wire.js';
 export const API_KEY_COLUMNS: Column<ApiKey>[] = [
   { header: 'ID', kind: 'id', get: (k) => k.id },
   { header: 'NAME', kind: 'text', get: (k) => k.name },
-  { header: 'OWNER', kind: 'id', get: (k) => k.ownerId },
+  { header: 'OWNER', kind: 'label', get: (k) => k.ownerId },
   { header: 'PERM', kind: 'label', get: (k) => `${k.permissions} ${permissionLetters(k.permissions ?? 0)}` },
   { header: 'PREFIX', kind: 'label', get: (k) => k.keyPrefix },
   { header: 'CREATED', kind: 'time', get: (k) => k.createdAt },
