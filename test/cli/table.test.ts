@@ -151,11 +151,11 @@ describe('src/cli/table.ts', () => {
   it('a table too wide for the terminal even at its minimums leaves out its last columns (never an overflowing line); --wide keeps them', () => {
     const cols = ['A', 'B', 'C', 'D', 'E'].map((h, i) => ({ header: h, kind: 'label' as const, get: (r: string[]) => r[i] }));
     const row = ['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc', 'dddddddddddd', 'eeeeeeeeeeee'];
-    const t = new TableStream<string[]>(cols, { width: 40, wide: false, utc: true, cellText: String, paint: { head: (x) => x, tone: (_t, x) => x } } as never);
+    const t = new TableStream<string[]>(cols, { width: 40, wide: false, utc: true, cellText: String, paint: { head: (x: string) => x, tone: (_t: unknown, x: string) => x } } as never);
     const lines = t.page([row]).trimEnd().split('\n');
     expect(lines[0]).toBe('A             B             C');
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(40);
-    const wide = new TableStream<string[]>(cols, { width: 40, wide: true, utc: true, cellText: String, paint: { head: (x) => x, tone: (_t, x) => x } } as never);
+    const wide = new TableStream<string[]>(cols, { width: 40, wide: true, utc: true, cellText: String, paint: { head: (x: string) => x, tone: (_t: unknown, x: string) => x } } as never);
     expect(wide.page([row]).split('\n')[1]).toBe(row.join('  '));
   });
 
