@@ -196,7 +196,7 @@ export class ApiClient {
       const cl = res.headers['content-length'];
       expected = typeof cl === 'string' && /^\d+$/.test(cl) ? Number(cl) : undefined;
       if (expected !== undefined && expected > max) {
-        res.body.destroy();
+        discard(res.body);
         throw this.tooLarge(method, path, max, `announced ${expected} bytes`);
       }
       const chunks: Buffer[] = [];
@@ -204,7 +204,7 @@ export class ApiClient {
         received += chunk.length;
         // stop at limit+1: the rest is never read, and destroying the body drops the connection
         if (received > max) {
-          res.body.destroy();
+          discard(res.body);
           throw this.tooLarge(method, path, max, 'kept sending');
         }
         chunks.push(chunk);
@@ -317,7 +317,7 @@ export class ApiClient {
         chunks.push(chunk.subarray(0, ApiClient.PROBE_BODY_BYTES - kept));
         kept += chunks[chunks.length - 1]!.length;
         if (kept >= ApiClient.PROBE_BODY_BYTES) {
-          res.body.destroy();
+          discard(res.body);
           break;
         }
       }
@@ -387,4 +387,14 @@ function describeNetworkError(e: unknown, origin: string, timeoutMs: number): [N
     default:
       return ['other', `request to ${origin} failed: ${(e as Error).message ?? String(e)}`];
   }
+}
+
+/**
+ * Stops reading a reply body and drops its connection. undici's body emits an abort
+ * error when destroyed with no reader attached; nobody wants that error (we stopped on
+ * purpose), and unheard it would be an uncaught exception, so it is swallowed.
+ */
+function discard(body: { on(event: 'error', f: () => void): unknown; destroy(): unknown }): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
