@@ -44,13 +44,17 @@ Examples:
 const EXIT_CODES = `Exit codes
 
   0    success; also when the reader of a pipe went away early (lic ... | head -1)
-  1    API or runtime error: the service said no (400, 409, 413, 5xx), a reply that is
-       not the expected JSON, a declined confirmation
-  2    usage error: a bad flag, argument or value, a conflict between flags, missing
-       --yes off a terminal, an empty or too large input. Nothing was sent
+  1    API or runtime error: the service said no (400, 409, 413, 429, 5xx), a reply
+       that is not the expected JSON (an insert without its id, a reply over
+       LIC_MAX_REPLY_BYTES), a page of --all that does not move forward, a declined
+       confirmation
+  2    usage error: a bad flag, argument, value or environment variable, a conflict
+       between flags, missing --yes off a terminal, an empty or too large input, the
+       API key over plain http:// to a host that is not loopback. Nothing was sent
   3    not authenticated or not permitted (401, 403), or no API key configured
   4    not found (404)
-  5    network error or timeout
+  5    network error or timeout, after the retries (lic help environment: LIC_TIMEOUT,
+       LIC_RETRIES); an untrusted TLS certificate; a reply cut short
   130  interrupted (Ctrl-C)
 
 Errors are one line on stderr, "lic: <message>", with (HTTP status, code, method path)
