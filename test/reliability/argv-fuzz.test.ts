@@ -4,7 +4,6 @@
  * a counting proxy. Zero stack traces, zero exit codes outside the documented table, and
  * zero requests sent for input refused as a usage error (exit 2).
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import fc from 'fast-check';
@@ -12,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import type { Context } from '../../src/cli/context.js';
 import { envFor, runCli, tempDir } from '../helpers/cli.js';
+import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { histogram, recordFigures } from './figures.js';
 
@@ -23,30 +23,18 @@ const SKIP = new Set(['serve']);
 const NEVER = new Set(['--follow', '-f']);
 
 let svc: TestService;
-let proxy: Server;
-let proxyUrl = '';
-let forwarded = 0;
+let proxy: RecordingProxy;
+/** requests that reached the service so far */
+const forwarded = () => proxy.seen.length;
 const outDir = tempDir('lic-fuzz-out-');
 
 beforeAll(async () => {
   svc = await startTestService({ seed: 'demo' });
-  const target = new URL(svc.url);
   // counts every request that reaches the service
-  proxy = createServer((req, res) => {
-    forwarded++;
-    const up = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  const a = proxy.address();
-  proxyUrl = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  proxy = await startRecordingProxy(svc.url);
 });
 afterAll(async () => {
-  await new Promise((r) => proxy.close(r));
+  await proxy.close();
   await svc.close();
 });
 
@@ -121,14 +109,14 @@ describe('argv fuzz', () => {
     const t0 = performance.now();
     await fc.assert(
       fc.asyncProperty(argv, async (args) => {
-        const before = forwarded;
-        const r = await runCli(args, { env: envFor({ url: proxyUrl }, svc.adminKey) });
+        const before = forwarded();
+        const r = await runCli(args, { env: envFor({ url: proxy.url }, svc.adminKey) });
         codes.push(r.code);
         if (!EXIT_CODES.has(r.code)) bad.push(`exit ${r.code}: lic ${JSON.stringify(args)}`);
         if (STACK.test(r.stderr) || STACK.test(r.stdout)) bad.push(`stack: lic ${JSON.stringify(args)}: ${r.stderr.slice(0, 300)}`);
         if (r.code === 2) {
           usage++;
-          if (forwarded !== before) (usageWithRequest++, bad.push(`exit 2 after ${forwarded - before} request(s): lic ${JSON.stringify(args)}`));
+          if (forwarded() !== before) (usageWithRequest++, bad.push(`exit 2 after ${forwarded() - before} request(s): lic ${JSON.stringify(args)}`));
         }
       }),
       { numRuns: RUNS, seed: 20261123 },
@@ -143,7 +131,7 @@ describe('argv fuzz', () => {
       'usage errors (exit 2)': usage,
       'requests sent for a usage error': usageWithRequest,
       ...Object.fromEntries(Object.entries(histogram(codes)).map(([c, n]) => [`exit ${c}`, n])),
-      'requests that reached the service': forwarded,
+      'requests that reached the service': forwarded(),
       'duration (s)': seconds.toFixed(1),
     });
   });
