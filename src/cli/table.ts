@@ -15,7 +15,13 @@
  * (text, and a label column that fitting cut) or widens that row (id, number, time, a
  * label column at its natural width); the row's last text column gives up the difference.
  */
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+
+// string-width (with its emoji tables) is loaded on the first cell that is not plain
+// ASCII, not at start: most commands never draw a table, and most tables are ASCII
+const require = createRequire(import.meta.url);
+let stringWidthFn: ((s: string) => number) | undefined;
+const stringWidth = (s: string): number => (stringWidthFn ??= require('string-width') as (s: string) => number)(s);
 
 /**
  * How a column's cells are shown on a terminal: `id` and `number` right-aligned and
