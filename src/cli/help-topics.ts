@@ -17,8 +17,9 @@ Where to connect (precedence: flag > environment > profile):
 Requests:
   LIC_TIMEOUT            per-request timeout such as 30s (flag --timeout)
   LIC_TIMEOUT_MS         per-request timeout in milliseconds (default 30000)
-  LIC_RETRIES            retries of GET requests on network errors, 429, 502/503/504 (flag --retries)
-  LIC_MAX_REPLY_BYTES    the largest reply body accepted, in bytes (the reply cap)
+  LIC_RETRIES            extra attempts on network errors, 429, 502/503/504: GET and PUT, POST and
+                         DELETE only when the connection was refused (flag --retries; default 2)
+  LIC_MAX_REPLY_BYTES    the largest reply body accepted: bytes, or 64M, 1G (default 64M)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                          proxy for https:// and http:// URLs; hosts that bypass it
   NODE_EXTRA_CA_CERTS    a PEM file of extra CA certificates to trust (also flag --ca-file)
@@ -26,6 +27,8 @@ Requests:
 Files:
   LIC_CONFIG_DIR         directory of the profile store (default ~/.config/lic)
   LIC_DATA_DIR           where \`lic serve\` keeps lic.db (default ~/.local/share/lic)
+  LIC_SECRET_KEY         \`lic serve\`: the key sealing resource passwords at rest (32 bytes, base64
+                         or hex); default the 0600 file <db>.key beside the database
 
 Output:
   NO_COLOR               non-empty: no colour (wins over FORCE_COLOR and CLICOLOR_FORCE)
