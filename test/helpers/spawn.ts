@@ -60,8 +60,15 @@ export function spawnLicTty(
       resolve({ code, output });
     });
     if (o.input !== undefined) {
-      // give the prompt a moment to appear before typing
-      setTimeout(() => child.stdin.write(o.input!), 600);
+      // type once the prompt is on the screen (@inquirer prompts start with "?"), not after
+      // a fixed delay a loaded machine may not meet; a moment more for it to read its input
+      const started = Date.now();
+      const typeWhenAsked = setInterval(() => {
+        if (!output.includes('?') && Date.now() - started < 10_000) return;
+        clearInterval(typeWhenAsked);
+        setTimeout(() => child.stdin.write(o.input!), 100);
+      }, 25);
+      child.on('close', () => clearInterval(typeWhenAsked));
     }
   });
 }
