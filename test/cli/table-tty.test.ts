@@ -4,7 +4,6 @@
  * terminal, ids whole; and 200,000 log entries drawn page by page with the memory of a
  * page or two (peak RSS of the spawned lic, reported by a preload at exit).
  */
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,16 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/cli/table.js';
 import { tempDir } from '../helpers/cli.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { buildDist, spawnLicTty } from '../helpers/spawn.js';
+import { buildDist, hasScript, spawnLicTty } from '../helpers/spawn.js';
 
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 if (!hasScript) console.warn('test/cli/table-tty.test.ts: util-linux `script` not found; skipping');
 
 const N = 200_000;

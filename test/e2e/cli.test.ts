@@ -4,21 +4,12 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { closedPort } from '../helpers/fake-server.js';
 import { http, startTestService, type TestService } from '../helpers/service.js';
-import { buildDist, spawnLic, spawnLicTty } from '../helpers/spawn.js';
+import { buildDist, spawnLic, hasScript, spawnLicTty } from '../helpers/spawn.js';
 
-const hasScript = (() => {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 if (!hasScript) console.warn('test/e2e/cli.test.ts: util-linux `script` not found; skipping the TTY tests');
 
 const ANSI = /\u001b\[[0-9;]*m/;

@@ -24,6 +24,13 @@ export interface Fake {
   close(): Promise<void>;
 }
 
+/** Listens on `host`:0 (any free port) and resolves with the port it got; for every test server and proxy here. */
+export async function listenOnFreePort(server: { listen(port: number, host: string, cb: () => void): unknown; address(): unknown }, host = '127.0.0.1'): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, host, r));
+  const addr = server.address();
+  return typeof addr === 'object' && addr ? (addr as { port: number }).port : 0;
+}
+
 /** Writes a complete HTTP/1.1 reply and closes the connection. */
 export function reply(socket: Socket, status: number, body: string, headers: Record<string, string> = {}): void {
   const h = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close', ...headers };
@@ -67,9 +74,7 @@ export async function startFake(script: (socket: Socket, req: FakeRequest) => vo
       }
     });
   });
-  await new Promise<void>((r) => server.listen(0, host, r));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const port = await listenOnFreePort(server, host);
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     requests,
@@ -93,9 +98,7 @@ export function nonLoopbackAddress(): string | undefined {
 /** A port on 127.0.0.1 that nothing listens on (bound, then released). */
 export async function closedPort(): Promise<number> {
   const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const port = await listenOnFreePort(server, '127.0.0.1');
   await new Promise<void>((r) => server.close(() => r()));
   return port;
 }

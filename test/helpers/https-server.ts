@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:https';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { tempDir } from './cli.js';
+import { listenOnFreePort } from './fake-server.js';
 
 export interface TestCa {
   /** PEM file of the CA certificate */
@@ -64,9 +65,7 @@ export async function startHttpsServer(ca: TestCa, body: string): Promise<TestHt
   });
   // a client that rejects our certificate ends the handshake: not an error of the test server
   server.on('tlsClientError', () => undefined);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const port = await listenOnFreePort(server);
   return {
     url: `https://127.0.0.1:${port}`,
     requests,

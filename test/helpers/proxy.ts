@@ -5,6 +5,7 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { listenOnFreePort } from './fake-server.js';
 
 export interface TestProxy {
   /** `http://127.0.0.1:PORT` */
@@ -50,9 +51,7 @@ export async function startProxy(): Promise<TestProxy> {
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const port = await listenOnFreePort(server);
   return {
     url: `http://127.0.0.1:${port}`,
     tunnels,

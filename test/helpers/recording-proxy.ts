@@ -4,6 +4,7 @@
  * which requests the CLI really sent (e.g. that a dry run or `lic doctor` sent no write).
  */
 import { createServer, request } from 'node:http';
+import { listenOnFreePort } from './fake-server.js';
 
 export interface RecordingProxy {
   url: string;
@@ -25,9 +26,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const port = await listenOnFreePort(server);
   return {
     url: `http://127.0.0.1:${port}`,
     seen,

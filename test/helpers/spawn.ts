@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/lic.js', import.meta.url));
@@ -30,6 +30,16 @@ export function spawnLic(args: string[], o: { env?: Record<string, string>; stdi
     child.stdin.end(o.stdin ?? '');
   });
 }
+
+/** Whether util-linux `script` (the pseudo-terminal of spawnLicTty) is on this machine; tests skip visibly without it. */
+export const hasScript: boolean = (() => {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 /**
  * Runs `lic ARGS` under a pseudo-terminal with util-linux `script`, so stdin/stdout/stderr

@@ -12,6 +12,7 @@
  * Requests pass through unchanged; only JSON reply bodies are rewritten.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { listenOnFreePort } from './fake-server.js';
 
 export type ProxyMode = 'strip-defaults' | 'int-strings';
 
@@ -74,9 +75,7 @@ export async function startTransformProxy(target: string, mode: ProxyMode): Prom
     fwd.on('error', () => (res.writeHead(502), res.end()));
     req.pipe(fwd);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const port = await listenOnFreePort(server);
   return {
     url: `http://127.0.0.1:${port}`,
     get requests() {
