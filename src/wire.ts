@@ -200,3 +200,13 @@ export function parseTimeLiteral(text: string): number | undefined {
   date.setUTCHours(h, mi, s, ms);
   return date.getTime() - offset;
 }
+
+/**
+ * An API key as lic shows it anywhere (lists, doctor, dry runs): the public 8-character
+ * prefix of an `api_` key (contract §3, §4) and `…`; of any other form only 4 characters,
+ * and nothing of a short one (`****`).
+ */
+export function maskApiKey(key: string): string {
+  const n = key.startsWith('api_') ? 8 : 4;
+  return key.length > n * 2 ? `${key.slice(0, n)}…` : '****';
+}

@@ -5,6 +5,7 @@
  * write, so a dry run validates exactly like the real run.
  */
 import { buildUrl, type ApiClient, type RequestOptions } from './request.js';
+import { maskApiKey } from '../wire.js';
 
 /** A request that was not sent: what `--dry-run` prints (one JSON object). */
 export interface DryRunPlan {
@@ -30,13 +31,6 @@ export class DryRunStop extends Error {
 /** Strings of a `data` field longer than this (characters of base64) are replaced by a placeholder: 1 KiB. */
 export const DRY_RUN_DATA_LIMIT = 1024;
 
-/**
- * An API key as a dry run shows it: its public prefix (the first 8 characters, contract
- * §3/§4: `api_` + 4) and `…`; a key of 8 characters or fewer shows as `[redacted]`.
- */
-export function keyPrefixOf(key: string): string {
-  return key.length > 8 ? `${key.slice(0, 8)}…` : '[redacted]';
-}
 
 /**
  * A request body made safe to print: any field named `password` (any case, any depth) →
@@ -67,7 +61,7 @@ export function describeRequest(client: ApiClient, method: string, path: string,
   // extra headers (`lic api -H`), for a client whose RequestOptions carries them
   const extra = (o as { headers?: Record<string, string> }).headers ?? {};
   for (const [k, v] of Object.entries(extra)) if (k.toLowerCase() !== 'x-api-key') headers[k.toLowerCase()] = v;
-  if (!o.anonymous && client.opts.apiKey) headers['x-api-key'] = keyPrefixOf(client.opts.apiKey);
+  if (!o.anonymous && client.opts.apiKey) headers['x-api-key'] = maskApiKey(client.opts.apiKey);
   // JSON round trip: what would go over the wire (undefined fields dropped), then redacted
   const body = o.body === undefined ? null : redactBody(JSON.parse(JSON.stringify(o.body)));
   return { method, url: buildUrl(client.opts.baseUrl, path, o.query), headers, body };

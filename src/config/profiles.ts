@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type Conf from 'conf';
+import { maskApiKey } from '../wire.js';
 
 export interface Profile {
   baseUrl: string;
@@ -152,10 +153,7 @@ export class ProfileStore extends ProfileView {
   }
 }
 
-/** `api_u3o7…` style mask for lists: the public 8-char prefix and nothing more. */
+/** `api_u3o7…` style mask for lists (the one rule, in wire.ts: maskApiKey); `-` when there is no key. */
 export function maskKey(key: string | undefined): string {
-  if (!key) return '-';
-  // the 8-char prefix of an `api_` key is public (lists show it); of any other form, show less
-  const n = key.startsWith('api_') ? 8 : 4;
-  return key.length > n * 2 ? `${key.slice(0, n)}…` : '****';
+  return key ? maskApiKey(key) : '-';
 }
