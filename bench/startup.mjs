@@ -13,7 +13,11 @@ const bin = fileURLToPath(new URL('../bin/lic.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'lic-bench-startup-'));
 const env = { ...process.env, LIC_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
 
-const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', join(dir, 'lic.db'), '--seed', 'demo', '--keys-file', join(dir, 'keys.json')], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+const server = spawn(
+  process.execPath,
+  [bin, 'serve', '--port', '0', '--db', join(dir, 'lic.db'), '--seed', 'demo', '--keys-file', join(dir, 'keys.json')],
+  { env, stdio: ['ignore', 'pipe', 'ignore'] },
+);
 const url = await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
 const adminKey = JSON.parse(readFileSync(join(dir, 'keys.json'), 'utf8')).keys.find((k) => k.role === 'Administrator').key;
 
@@ -51,7 +55,10 @@ const lines = [
   '',
   '| command | median | p90 | median − node floor |',
   '| --- | ---: | ---: | ---: |',
-  ...results.map((r) => `| ${r.label} | ${r.median.toFixed(0)} ms | ${r.p90.toFixed(0)} ms | ${r === results[0] ? '–' : `${(r.median - floor).toFixed(0)} ms`} |`),
+  ...results.map(
+    (r) =>
+      `| ${r.label} | ${r.median.toFixed(0)} ms | ${r.p90.toFixed(0)} ms | ${r === results[0] ? '–' : `${(r.median - floor).toFixed(0)} ms`} |`,
+  ),
   '',
 ];
 writeFileSync(new URL('./startup.md', import.meta.url), lines.join('\n'));

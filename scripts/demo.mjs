@@ -27,10 +27,14 @@ function run(args, { capture = false } = {}) {
   });
 }
 
-const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', join(dir, 'demo.db'), '--seed', 'demo', '--keys-file', join(dir, 'keys.json')], {
-  env,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  [bin, 'serve', '--port', '0', '--db', join(dir, 'demo.db'), '--seed', 'demo', '--keys-file', join(dir, 'keys.json')],
+  {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const url = await new Promise((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`lic serve exited with ${code}`)));
   createInterface({ input: server.stdout }).once('line', resolve);
@@ -43,7 +47,9 @@ console.log(`${bold('local service:')} ${url} (database and profile "local" in $
 
 let failed = false;
 try {
-  const created = await run(['keys', 'create', '--perm', '7', '--name', 'demo-key', '--description', 'made by npm run demo'], { capture: true });
+  const created = await run(['keys', 'create', '--perm', '7', '--name', 'demo-key', '--description', 'made by npm run demo'], {
+    capture: true,
+  });
   const id = /^id\t(\d+)$/m.exec(created)?.[1];
   if (!id) throw new Error('could not read the new key id');
   await run(['keys', 'list']);
@@ -62,5 +68,9 @@ try {
   await new Promise((r) => server.once('close', r));
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(failed ? '' : `\n${bold('Demo done.')} Start your own service with \`lic serve --seed demo\` (it prints what to try) and try \`lic --help\`; \`lic\` is on the PATH after \`npm link\` (see the README's quick start).`);
+console.log(
+  failed
+    ? ''
+    : `\n${bold('Demo done.')} Start your own service with \`lic serve --seed demo\` (it prints what to try) and try \`lic --help\`; \`lic\` is on the PATH after \`npm link\` (see the README's quick start).`,
+);
 process.exitCode = failed ? 1 : 0;

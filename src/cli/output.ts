@@ -189,7 +189,8 @@ export class Renderer {
       case 'tsv':
         return {
           begin: async () => this.put(await this.delimited([columns.map((c) => c.header)])),
-          write: async (rs) => (rs.length ? this.put(await this.delimited(rs.map((r) => columns.map((c) => dataCell(c.get(r)))))) : undefined),
+          write: async (rs) =>
+            rs.length ? this.put(await this.delimited(rs.map((r) => columns.map((c) => dataCell(c.get(r)))))) : undefined,
           end: noop,
         };
       default: {
@@ -205,7 +206,9 @@ export class Renderer {
           write: async (rs) => {
             // once, when the rows pass the mark (the total may be more than --limit lets through, so rows decide)
             if (rows <= BIG_TTY_LIST && rows + rs.length > BIG_TTY_LIST) {
-              this.info(`lic: more than ${BIG_TTY_LIST.toLocaleString('en-US')} ${what} to a terminal; -o ndjson or a pager (| less -S) is faster`);
+              this.info(
+                `lic: more than ${BIG_TTY_LIST.toLocaleString('en-US')} ${what} to a terminal; -o ndjson or a pager (| less -S) is faster`,
+              );
             }
             rows += rs.length;
             await this.put((await table).page(rs));
@@ -223,7 +226,9 @@ export class Renderer {
   private async pipedLines<R>(rows: readonly R[], columns: Column<R>[]): Promise<string> {
     const paint = this.opts.color ? await this.painter() : undefined;
     let out = '';
-    for (const r of rows) out += columns.map((c) => (paint ? paint.tone(c.tone?.(r), tsvCell(cellText(c.get(r)))) : tsvCell(cellText(c.get(r))))).join('\t') + '\n';
+    for (const r of rows)
+      out +=
+        columns.map((c) => (paint ? paint.tone(c.tone?.(r), tsvCell(cellText(c.get(r)))) : tsvCell(cellText(c.get(r))))).join('\t') + '\n';
     return out;
   }
 

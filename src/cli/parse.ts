@@ -116,9 +116,11 @@ export function parseBaseUrl(value: string): string {
     throw new InvalidArgumentError('expected an http(s) URL such as http://127.0.0.1:8765.');
   }
   // a UsageError, not InvalidArgumentError: commander would quote the value, password and all
-  if (u.username || u.password) throw new UsageError('the URL must not carry credentials (user:password@); store the API key in a profile.');
+  if (u.username || u.password)
+    throw new UsageError('the URL must not carry credentials (user:password@); store the API key in a profile.');
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InvalidArgumentError('expected an http:// or https:// URL.');
-  if (u.search || u.hash) throw new InvalidArgumentError('expected a URL without ?query or #fragment, such as https://licensing.example.com/api.');
+  if (u.search || u.hash)
+    throw new InvalidArgumentError('expected a URL without ?query or #fragment, such as https://licensing.example.com/api.');
   return u.toString().replace(/\/+$/, '');
 }
 
@@ -139,7 +141,9 @@ export function parseExpiry(value: string, now: Date): string {
   try {
     return parseTime(value, now);
   } catch {
-    throw new InvalidArgumentError('expected an RFC 3339 time (2027-01-18T00:00:00Z), a date (2027-01-18), or a time ahead such as 90d or 12h.');
+    throw new InvalidArgumentError(
+      'expected an RFC 3339 time (2027-01-18T00:00:00Z), a date (2027-01-18), or a time ahead such as 90d or 12h.',
+    );
   }
 }
 
@@ -173,7 +177,9 @@ export function parseExpiryOrNever(value: string, now: Date): string | null {
   try {
     return parseExpiry(value, now);
   } catch {
-    throw new InvalidArgumentError('expected an RFC 3339 time (2027-01-18T00:00:00Z), a date (2027-01-18), a time ahead such as 90d or 12h, or never to clear it.');
+    throw new InvalidArgumentError(
+      'expected an RFC 3339 time (2027-01-18T00:00:00Z), a date (2027-01-18), a time ahead such as 90d or 12h, or never to clear it.',
+    );
   }
 }
 
@@ -208,7 +214,9 @@ export function checkOutputFlags(cmd: Command): void {
   const format = g.json ? 'json' : g.output;
   const allowed = outputsOf.get(cmd);
   if (format !== undefined && allowed && !allowed.includes(format)) {
-    throw new UsageError(`${commandPath(cmd)} cannot print --output ${format}; it prints ${allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0]}`);
+    throw new UsageError(
+      `${commandPath(cmd)} cannot print --output ${format}; it prints ${allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0]}`,
+    );
   }
 }
 

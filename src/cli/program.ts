@@ -51,12 +51,20 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
     .option('--profile <name>', 'profile to use (env LIC_PROFILE; default: the default profile)')
     .option('--base-url <url>', 'service URL, overriding the profile (env LIC_BASE_URL)', baseUrlFlag)
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).argParser(choiceOf(OUTPUT_FORMATS)))
-    .option('--json [fields]', 'same as --output json; with comma-separated fields (gh style), also --fields FIELDS', (v: string) => v || true)
+    .option(
+      '--json [fields]',
+      'same as --output json; with comma-separated fields (gh style), also --fields FIELDS',
+      (v: string) => v || true,
+    )
     .option('--raw', "with json: the service's body untouched (not normalised: fields it left out stay out)")
     .option('--no-color', 'no colour even on a terminal (also NO_COLOR)')
     .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted)')
     .option('-q, --quiet', 'no progress, notes or retry notices on stderr')
-    .option('--timeout <duration>', 'deadline of each request attempt: connect, headers and whole body (env LIC_TIMEOUT; default 30s)', parseDuration)
+    .option(
+      '--timeout <duration>',
+      'deadline of each request attempt: connect, headers and whole body (env LIC_TIMEOUT; default 30s)',
+      parseDuration,
+    )
     .option('--retries <n>', 'extra attempts on connection errors, 429, 502, 503, 504 (env LIC_RETRIES; default 2)', parseRetries)
     .option('--ca-file <path>', 'PEM file of extra trusted CA certificates, added to the default ones')
     .option('--insecure-http', 'allow sending the API key over plain http:// to a host that is not loopback')

@@ -104,7 +104,12 @@ export async function startProgress(ctx: Context, o: { enabled: boolean; what: s
   let total: number | undefined;
   let drawn = false;
   let stopped = false;
-  const payload = (done: number) => ({ doneText: fmt(done), rate: rate(done), totalText: total === undefined ? '?' : fmt(total), etaText: eta(done) });
+  const payload = (done: number) => ({
+    doneText: fmt(done),
+    rate: rate(done),
+    totalText: total === undefined ? '?' : fmt(total),
+    etaText: eta(done),
+  });
   // drawn from the first figures on, so it never shows an empty total as "complete"
   const ensure = (done: number) => {
     if (drawn || stopped) return;

@@ -80,9 +80,18 @@ export class Runtime {
     readonly globals: GlobalOptions,
   ) {
     const format: OutputFormat = globals.json ? 'json' : (globals.output ?? 'table');
-    if (globals.raw && format !== 'json') throw new UsageError(`--raw prints the service's JSON body untouched: it goes with -o json or --json, not -o ${format}`);
+    if (globals.raw && format !== 'json')
+      throw new UsageError(`--raw prints the service's JSON body untouched: it goes with -o json or --json, not -o ${format}`);
     const jsonFields = typeof globals.json === 'string' ? globals.json.split(',').map((f) => f.trim()) : undefined;
-    this.out = new Renderer(ctx, { format, color: colorEnabled(ctx, globals.color), quiet: Boolean(globals.quiet), raw: Boolean(globals.raw), jsonFields, wide: Boolean(globals.wide), utc: Boolean(globals.utc) });
+    this.out = new Renderer(ctx, {
+      format,
+      color: colorEnabled(ctx, globals.color),
+      quiet: Boolean(globals.quiet),
+      raw: Boolean(globals.raw),
+      jsonFields,
+      wide: Boolean(globals.wide),
+      utc: Boolean(globals.utc),
+    });
   }
 
   /** The profile store (conf), opened on first use. */
@@ -113,10 +122,17 @@ export class Runtime {
         profile = profileName ? store.get(profileName) : undefined;
         if (named && !profile) {
           const names = store.list().map((p) => p.name);
-          throw new UsageError(`no profile named "${named}"${names.length ? `; profiles: ${names.join(', ')}` : '; add one with `lic profile add`'}`);
+          throw new UsageError(
+            `no profile named "${named}"${names.length ? `; profiles: ${names.join(', ')}` : '; add one with `lic profile add`'}`,
+          );
         }
       }
-      return { profileName: profile ? profileName : undefined, baseUrl: flagUrl ?? profile?.baseUrl ?? DEFAULT_BASE_URL, apiKey: envKey ?? profile?.apiKey, profile };
+      return {
+        profileName: profile ? profileName : undefined,
+        baseUrl: flagUrl ?? profile?.baseUrl ?? DEFAULT_BASE_URL,
+        apiKey: envKey ?? profile?.apiKey,
+        profile,
+      };
     })();
     return this.targetP;
   }
@@ -134,7 +150,9 @@ export class Runtime {
       }
       // a header value can't carry whitespace or control characters: say so, don't fail as a network error
       if (/[\s\x00-\x1f\x7f]/.test(t.apiKey)) {
-        throw new AuthError(`the API key from ${this.ctx.env.LIC_API_KEY ? 'LIC_API_KEY' : `profile "${t.profileName}"`} contains whitespace or control characters`);
+        throw new AuthError(
+          `the API key from ${this.ctx.env.LIC_API_KEY ? 'LIC_API_KEY' : `profile "${t.profileName}"`} contains whitespace or control characters`,
+        );
       }
       const net = await this.network();
       const url = new URL(t.baseUrl);
@@ -155,7 +173,11 @@ export class Runtime {
         retries: net.retries.value,
         maxReplyBytes: net.maxReplyBytes.value,
         ca,
-        proxy: { httpProxy: pick('http_proxy', 'HTTP_PROXY'), httpsProxy: pick('https_proxy', 'HTTPS_PROXY'), noProxy: pick('no_proxy', 'NO_PROXY') },
+        proxy: {
+          httpProxy: pick('http_proxy', 'HTTP_PROXY'),
+          httpsProxy: pick('https_proxy', 'HTTPS_PROXY'),
+          noProxy: pick('no_proxy', 'NO_PROXY'),
+        },
         trace: this.globals.verbose ? (line) => this.ctx.stderr.write(`${line}\n`) : undefined,
         notice: this.globals.quiet ? undefined : (line) => this.ctx.stderr.write(`lic: ${line}\n`),
         sleep: (ms) => this.ctx.sleep(ms),
@@ -177,20 +199,34 @@ export class Runtime {
     const env = this.ctx.env;
     const fromProfile = `profile ${profileName}`;
     const timeoutMs: Setting<number> =
-      g.timeout !== undefined ? { value: g.timeout, from: '--timeout' }
-      : env.LIC_TIMEOUT ? { value: envValue('LIC_TIMEOUT', env.LIC_TIMEOUT, parseDuration), from: 'LIC_TIMEOUT' }
-      : env.LIC_TIMEOUT_MS ? { value: envValue('LIC_TIMEOUT_MS', env.LIC_TIMEOUT_MS, parseMs), from: 'LIC_TIMEOUT_MS (deprecated)' }
-      : profile?.timeoutMs !== undefined ? { value: profile.timeoutMs, from: fromProfile }
-      : { value: DEFAULT_TIMEOUT_MS, from: 'default' };
+      g.timeout !== undefined
+        ? { value: g.timeout, from: '--timeout' }
+        : env.LIC_TIMEOUT
+          ? { value: envValue('LIC_TIMEOUT', env.LIC_TIMEOUT, parseDuration), from: 'LIC_TIMEOUT' }
+          : env.LIC_TIMEOUT_MS
+            ? { value: envValue('LIC_TIMEOUT_MS', env.LIC_TIMEOUT_MS, parseMs), from: 'LIC_TIMEOUT_MS (deprecated)' }
+            : profile?.timeoutMs !== undefined
+              ? { value: profile.timeoutMs, from: fromProfile }
+              : { value: DEFAULT_TIMEOUT_MS, from: 'default' };
     const retries: Setting<number> =
-      g.retries !== undefined ? { value: g.retries, from: '--retries' }
-      : env.LIC_RETRIES ? { value: envValue('LIC_RETRIES', env.LIC_RETRIES, parseRetries), from: 'LIC_RETRIES' }
-      : profile?.retries !== undefined ? { value: profile.retries, from: fromProfile }
-      : { value: DEFAULT_RETRIES, from: 'default' };
+      g.retries !== undefined
+        ? { value: g.retries, from: '--retries' }
+        : env.LIC_RETRIES
+          ? { value: envValue('LIC_RETRIES', env.LIC_RETRIES, parseRetries), from: 'LIC_RETRIES' }
+          : profile?.retries !== undefined
+            ? { value: profile.retries, from: fromProfile }
+            : { value: DEFAULT_RETRIES, from: 'default' };
     const caFile: Setting<string> | undefined =
-      g.caFile !== undefined ? { value: g.caFile, from: '--ca-file' } : profile?.caFile ? { value: profile.caFile, from: fromProfile } : undefined;
-    const insecureHttp: Setting<boolean> =
-      g.insecureHttp ? { value: true, from: '--insecure-http' } : profile?.insecureHttp ? { value: true, from: fromProfile } : { value: false, from: 'default' };
+      g.caFile !== undefined
+        ? { value: g.caFile, from: '--ca-file' }
+        : profile?.caFile
+          ? { value: profile.caFile, from: fromProfile }
+          : undefined;
+    const insecureHttp: Setting<boolean> = g.insecureHttp
+      ? { value: true, from: '--insecure-http' }
+      : profile?.insecureHttp
+        ? { value: true, from: fromProfile }
+        : { value: false, from: 'default' };
     const maxReplyBytes: Setting<number> = env.LIC_MAX_REPLY_BYTES
       ? { value: envValue('LIC_MAX_REPLY_BYTES', env.LIC_MAX_REPLY_BYTES, parseByteSize), from: 'LIC_MAX_REPLY_BYTES' }
       : { value: DEFAULT_MAX_REPLY_BYTES, from: 'default' };
@@ -207,7 +243,11 @@ export class Runtime {
     const cas: string[] = [];
     const extra = this.ctx.env.NODE_EXTRA_CA_CERTS;
     // unreadable: Node has already warned at start and goes on without it; so do we
-    if (extra) await readFile(extra, 'utf8').then((pem) => cas.push(pem), () => undefined);
+    if (extra)
+      await readFile(extra, 'utf8').then(
+        (pem) => cas.push(pem),
+        () => undefined,
+      );
     if (caFile) {
       const name = caFile.from === '--ca-file' ? '--ca-file' : `the CA file of ${caFile.from}`;
       let pem: string;
@@ -216,7 +256,8 @@ export class Runtime {
       } catch (e) {
         throw new UsageError(`${name} ${caFile.value}: ${describeFsError(e)}`);
       }
-      if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${name} ${caFile.value}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
+      if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+        throw new UsageError(`${name} ${caFile.value}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
       cas.push(pem);
     }
     return cas.length ? cas : undefined;
@@ -228,14 +269,28 @@ export class Runtime {
    * LIC_BASE_URL, the profile, the built-in default) and the API key (LIC_API_KEY, the
    * profile, none). Values only, never the key. Throws like target().
    */
-  async settingSources(): Promise<{ profile: { value: string | null; from: string }; baseUrl: { value: string; from: string }; apiKey: { from: string } }> {
+  async settingSources(): Promise<{
+    profile: { value: string | null; from: string };
+    baseUrl: { value: string; from: string };
+    apiKey: { from: string };
+  }> {
     const t = await this.target();
     const env = this.ctx.env;
     const profileFrom = this.globals.profile ? '--profile' : env.LIC_PROFILE ? 'LIC_PROFILE' : t.profileName ? 'default profile' : 'none';
     const inProfile = `profile ${t.profileName}`;
-    const urlFrom = this.globals.baseUrl ? '--base-url' : env.LIC_BASE_URL ? 'LIC_BASE_URL' : t.profileName ? inProfile : 'built-in default';
+    const urlFrom = this.globals.baseUrl
+      ? '--base-url'
+      : env.LIC_BASE_URL
+        ? 'LIC_BASE_URL'
+        : t.profileName
+          ? inProfile
+          : 'built-in default';
     const keyFrom = env.LIC_API_KEY ? 'LIC_API_KEY' : t.apiKey ? inProfile : 'none';
-    return { profile: { value: t.profileName ?? null, from: profileFrom }, baseUrl: { value: t.baseUrl, from: urlFrom }, apiKey: { from: keyFrom } };
+    return {
+      profile: { value: t.profileName ?? null, from: profileFrom },
+      baseUrl: { value: t.baseUrl, from: urlFrom },
+      apiKey: { from: keyFrom },
+    };
   }
 
   /** Releases what the command opened (the client's connections); safe to call twice. */
@@ -285,7 +340,8 @@ function envValue<T>(name: string, value: string, parse: (v: string) => T): T {
 /** LIC_TIMEOUT_MS (deprecated): whole milliseconds, 1..86400000. */
 function parseMs(value: string): number {
   const v = value.trim();
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 86_400_000) throw new InvalidArgumentError('expected milliseconds 1..86400000; prefer LIC_TIMEOUT=30s.');
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 86_400_000)
+    throw new InvalidArgumentError('expected milliseconds 1..86400000; prefer LIC_TIMEOUT=30s.');
   return Number(v);
 }
 
@@ -293,7 +349,8 @@ function parseMs(value: string): number {
 export function parseByteSize(value: string): number {
   const m = /^(\d+)\s*(k|m|g)?(?:i?b)?$/i.exec(value.trim());
   const n = m ? Number(m[1]) * 1024 ** ({ k: 1, m: 2, g: 3 }[(m[2] ?? '').toLowerCase() as 'k'] ?? 0) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1024) throw new InvalidArgumentError('expected a size of at least 1024 bytes, such as 67108864, 64M or 1G.');
+  if (!Number.isSafeInteger(n) || n < 1024)
+    throw new InvalidArgumentError('expected a size of at least 1024 bytes, such as 67108864, 64M or 1G.');
   return n;
 }
 

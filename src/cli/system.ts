@@ -81,7 +81,8 @@ function outStream(s: NodeJS.WriteStream): OutStream {
       if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
     });
   }
-  const closed = (e: Error) => ((e as NodeJS.ErrnoException).code === 'EPIPE' ? new BrokenPipeError() : new Error(`cannot write output: ${e.message}`));
+  const closed = (e: Error) =>
+    (e as NodeJS.ErrnoException).code === 'EPIPE' ? new BrokenPipeError() : new Error(`cannot write output: ${e.message}`);
   return {
     write: (chunk: string) => (broken.has(s) ? false : s.write(chunk)),
     get isTTY() {

@@ -116,7 +116,8 @@ const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
  * per hour of time (Intl), so long lists stay fast.
  */
 export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: string) => string {
-  const compact = (d: Date) => `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
+  const compact = (d: Date) =>
+    `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
   if (o.utc) {
     return (s) => {
       const ms = RFC3339.test(s) ? Date.parse(s) : NaN;
@@ -125,10 +126,27 @@ export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: stri
   }
   let fmt: Intl.DateTimeFormat;
   try {
-    fmt = new Intl.DateTimeFormat('en-US', { timeZone: o.timeZone || undefined, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone: o.timeZone || undefined,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
   } catch {
     // an unknown TZ name: the process's own zone
-    fmt = new Intl.DateTimeFormat('en-US', { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    fmt = new Intl.DateTimeFormat('en-US', {
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
   }
   const offsets = new Map<number, number>();
   const offsetAt = (ms: number): number => {
@@ -238,7 +256,9 @@ export class TableStream<R> {
     let cells = rows.map((r) => cols.map((c, i) => this.cell(c, i, r)));
     let out = '';
     if (!this.widths) {
-      let natural = cols.map((c, i) => Math.max(this.o.header === false ? 0 : displayWidth(c.header), ...cells.map((row) => displayWidth(row[i]!))));
+      let natural = cols.map((c, i) =>
+        Math.max(this.o.header === false ? 0 : displayWidth(c.header), ...cells.map((row) => displayWidth(row[i]!))),
+      );
       let mins = natural.map((n, i) => minWidth(this.kinds[i]!, cols[i]!.header, n));
       // too many columns for the terminal even at their minimums: the last ones are left out
       const shown = this.o.wide ? cols.length : visibleColumns(this.kinds, mins, this.o.width);
@@ -258,7 +278,12 @@ export class TableStream<R> {
         this.widths[last] = Math.max(this.widths[last]!, rest);
       }
       if (this.o.header !== false) {
-        out += this.line(cols.map((c) => c.header), this.widths, (s) => this.o.paint.head(s)) + '\n';
+        out +=
+          this.line(
+            cols.map((c) => c.header),
+            this.widths,
+            (s) => this.o.paint.head(s),
+          ) + '\n';
       }
     }
     for (let j = 0; j < rows.length; j++) {

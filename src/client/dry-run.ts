@@ -31,7 +31,6 @@ export class DryRunStop extends Error {
 /** Strings of a `data` field longer than this (characters of base64) are replaced by a placeholder: 1 KiB. */
 export const DRY_RUN_DATA_LIMIT = 1024;
 
-
 /**
  * A request body made safe to print: any field named `password` (any case, any depth) →
  * `"[redacted]"`; a string field named `data` over DRY_RUN_DATA_LIMIT characters (resource
@@ -44,7 +43,8 @@ export function redactBody(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (/^password$/i.test(k) && v !== undefined && v !== null) out[k] = '[redacted]';
-    else if (/^data$/i.test(k) && typeof v === 'string' && v.length > DRY_RUN_DATA_LIMIT) out[k] = `[base64 of ${Buffer.byteLength(v, 'base64')} bytes omitted]`;
+    else if (/^data$/i.test(k) && typeof v === 'string' && v.length > DRY_RUN_DATA_LIMIT)
+      out[k] = `[base64 of ${Buffer.byteLength(v, 'base64')} bytes omitted]`;
     else out[k] = redactBody(v);
   }
   return out;

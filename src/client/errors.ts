@@ -44,7 +44,11 @@ export class NetworkError extends Error {
 
 /** A 2xx reply that is not the JSON we expect (contract §1, CLI tolerance), or a reply over the size cap. */
 export class ProtocolError extends Error {
-  constructor(message: string, readonly method: string, readonly path: string) {
+  constructor(
+    message: string,
+    readonly method: string,
+    readonly path: string,
+  ) {
     super(message);
     this.name = 'ProtocolError';
   }

@@ -1,12 +1,18 @@
 import { rootCertificates } from 'node:tls';
 import { Agent, EnvHttpProxyAgent, request as undiciRequest, errors as undiciErrors, type Dispatcher } from 'undici';
 import { ApiError, AuthError, NetworkError, ProtocolError, type NetworkErrorKind } from './errors.js';
-import { BACKOFF_BASE_MS, DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_WAIT_MS, RESERVED_HEADERS } from './settings.js';
+import {
+  BACKOFF_BASE_MS,
+  DEFAULT_MAX_REPLY_BYTES,
+  DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  MAX_WAIT_MS,
+  RESERVED_HEADERS,
+} from './settings.js';
 
 export { BACKOFF_BASE_MS, DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_WAIT_MS };
 
 export type Query = Record<string, string | number | boolean | undefined>;
-
 
 export interface ClientOptions {
   /** e.g. `http://127.0.0.1:8765`; a trailing slash is ignored */
@@ -98,7 +104,13 @@ export class ApiClient {
     this.agent =
       p && (p.httpProxy || p.httpsProxy)
         ? // '' (not undefined) so undici does not fall back to process.env: the Context's env is the truth
-          new EnvHttpProxyAgent({ httpProxy: p.httpProxy ?? '', httpsProxy: p.httpsProxy ?? '', noProxy: p.noProxy ?? '', connect, ...(ca ? { requestTls: { ca } } : {}) })
+          new EnvHttpProxyAgent({
+            httpProxy: p.httpProxy ?? '',
+            httpsProxy: p.httpsProxy ?? '',
+            noProxy: p.noProxy ?? '',
+            connect,
+            ...(ca ? { requestTls: { ca } } : {}),
+          })
         : new Agent({ connect });
   }
 
@@ -184,14 +196,24 @@ export class ApiClient {
     const timeout = this.timeoutMs;
     const max = this.opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
     const started = Date.now();
-    this.opts.trace?.(`> ${method} ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}${payload ? ` (${payload.length} bytes)` : ''}`);
+    this.opts.trace?.(
+      `> ${method} ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}${payload ? ` (${payload.length} bytes)` : ''}`,
+    );
     // one deadline for the whole attempt: undici's headersTimeout/bodyTimeout only bound idle gaps
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), timeout);
     let expected: number | undefined;
     let received = -1;
     try {
-      const res = await undiciRequest(url, { dispatcher: this.agent, method: method as 'GET', headers, body: payload, signal: deadline.signal, headersTimeout: timeout, bodyTimeout: timeout });
+      const res = await undiciRequest(url, {
+        dispatcher: this.agent,
+        method: method as 'GET',
+        headers,
+        body: payload,
+        signal: deadline.signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
       received = 0;
       const cl = res.headers['content-length'];
       expected = typeof cl === 'string' && /^\d+$/.test(cl) ? Number(cl) : undefined;
@@ -220,14 +242,23 @@ export class ApiClient {
         throw new NetworkError(`timed out after ${timeout} ms waiting for ${origin} (--timeout)`, method, path, 'timeout');
       }
       // the headers came, then the service closed (FIN, not a reset) before the body was complete
-      if (received >= 0 && socketCode(e) === 'UND_ERR_SOCKET' && (expected !== undefined ? received < expected : (e as Error).message === 'other side closed')) {
+      if (
+        received >= 0 &&
+        socketCode(e) === 'UND_ERR_SOCKET' &&
+        (expected !== undefined ? received < expected : (e as Error).message === 'other side closed')
+      ) {
         const got = expected !== undefined ? `${received} of ${expected} bytes` : `after ${received} bytes`;
         throw new NetworkError(`connection to ${origin} closed before the whole body arrived (${got})`, method, path, 'closed');
       }
       const [kind, message] = describeNetworkError(e, origin, timeout);
       // through a proxy, a refused connection is the proxy's (the proxy itself dials the service)
       if (kind === 'refused' && this.proxied(url)) {
-        throw new NetworkError(`cannot connect to the proxy for ${origin}: connection refused (check HTTPS_PROXY / HTTP_PROXY)`, method, path, kind);
+        throw new NetworkError(
+          `cannot connect to the proxy for ${origin}: connection refused (check HTTPS_PROXY / HTTP_PROXY)`,
+          method,
+          path,
+          kind,
+        );
       }
       throw new NetworkError(message, method, path, kind);
     } finally {
@@ -246,7 +277,10 @@ export class ApiClient {
       .filter(Boolean)
       .some((entry) => {
         if (entry === '*') return true;
-        const e = entry.toLowerCase().replace(/^\*?\./, '').replace(/:\d+$/, '');
+        const e = entry
+          .toLowerCase()
+          .replace(/^\*?\./, '')
+          .replace(/:\d+$/, '');
         return host === e || host.endsWith(`.${e}`);
       });
   }
@@ -269,11 +303,13 @@ export class ApiClient {
       json = undefined;
       notJson = true;
     }
-    const env = json && typeof json === 'object' ? (json as { success?: unknown; code?: unknown; message?: unknown; details?: unknown }) : undefined;
+    const env =
+      json && typeof json === 'object' ? (json as { success?: unknown; code?: unknown; message?: unknown; details?: unknown }) : undefined;
     if (status < 200 || status >= 300 || env?.success === false) {
-      let message = typeof env?.message === 'string' && env.message
-        ? this.redact(env.message)
-        : `HTTP ${status}${text && !env ? `: ${this.redact(text).slice(0, 200).replace(/\s+/g, ' ')}` : ''}`;
+      let message =
+        typeof env?.message === 'string' && env.message
+          ? this.redact(env.message)
+          : `HTTP ${status}${text && !env ? `: ${this.redact(text).slice(0, 200).replace(/\s+/g, ' ')}` : ''}`;
       const after = status === 429 || status === 503 ? parseRetryAfter(reply.retryAfter, (this.opts.now ?? Date.now)()) : undefined;
       if (status === 429 && /authenticat/i.test(message)) {
         // the lockout of issue 8 (code 8 with Retry-After): say what it is and when it lifts
@@ -283,12 +319,22 @@ export class ApiClient {
       } else if (status === 429) {
         message = `${message}; too many requests, retry later`;
       }
-      throw new ApiError(status, typeof env?.code === 'number' ? env.code : -1, message, method, path, Array.isArray(env?.details) ? (env.details as never) : undefined, after);
+      throw new ApiError(
+        status,
+        typeof env?.code === 'number' ? env.code : -1,
+        message,
+        method,
+        path,
+        Array.isArray(env?.details) ? (env.details as never) : undefined,
+        after,
+      );
     }
     if (!env || Array.isArray(json)) {
       const what = notJson
         ? `a body that is not JSON: ${JSON.stringify(this.redact(text).slice(0, 80))}`
-        : text.length ? 'JSON that is not an object' : 'an empty body';
+        : text.length
+          ? 'JSON that is not an object'
+          : 'an empty body';
       throw new ProtocolError(`the service at ${path} replied ${status} with ${what}`, method, path);
     }
     return json as T;
@@ -309,7 +355,13 @@ export class ApiClient {
     const timeout = this.timeoutMs;
     this.opts.trace?.(`> GET ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}`);
     try {
-      const res = await undiciRequest(url, { dispatcher: this.agent, method: 'GET', headers, headersTimeout: timeout, bodyTimeout: timeout });
+      const res = await undiciRequest(url, {
+        dispatcher: this.agent,
+        method: 'GET',
+        headers,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
       // a probe needs the status, not the body: keep at most PROBE_BODY_BYTES, drop the rest
       const chunks: Buffer[] = [];
       let kept = 0;
@@ -370,7 +422,10 @@ function describeNetworkError(e: unknown, origin: string, timeoutMs: number): [N
     return ['timeout', `timed out after ${timeoutMs} ms waiting for ${origin} (--timeout)`];
   }
   if (code && UNTRUSTED_CERT.has(code)) {
-    return ['tls', `the certificate of ${origin} is not trusted (${code}): pass --ca-file PATH with the CA that signed it, or set NODE_EXTRA_CA_CERTS`];
+    return [
+      'tls',
+      `the certificate of ${origin} is not trusted (${code}): pass --ca-file PATH with the CA that signed it, or set NODE_EXTRA_CA_CERTS`,
+    ];
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
     return ['tls', `the certificate of ${origin} is not valid for it (${code})`];

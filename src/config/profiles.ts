@@ -23,7 +23,12 @@ export interface Profile {
 }
 
 /** The optional settings of a profile and the type each must have (checked on read). */
-const SETTING_TYPES: Record<string, 'number' | 'string' | 'boolean'> = { timeoutMs: 'number', retries: 'number', caFile: 'string', insecureHttp: 'boolean' };
+const SETTING_TYPES: Record<string, 'number' | 'string' | 'boolean'> = {
+  timeoutMs: 'number',
+  retries: 'number',
+  caFile: 'string',
+  insecureHttp: 'boolean',
+};
 
 interface StoreShape {
   defaultProfile?: string;
@@ -46,7 +51,9 @@ function parseStore(text: string, dir?: string): StoreShape {
   try {
     return JSON.parse(text) as StoreShape;
   } catch {
-    throw new ProfileStoreError(`the profile store${dir ? ` in ${dir}` : ''} is not valid JSON; fix or remove profiles.json (its content is not shown: it holds API keys)`);
+    throw new ProfileStoreError(
+      `the profile store${dir ? ` in ${dir}` : ''} is not valid JSON; fix or remove profiles.json (its content is not shown: it holds API keys)`,
+    );
   }
 }
 
@@ -85,7 +92,8 @@ export class ProfileView {
       }
       for (const [field, type] of Object.entries(SETTING_TYPES)) {
         const value = (v as unknown as Record<string, unknown>)[field];
-        if (value !== undefined && typeof value !== type) throw new ProfileStoreError(`${this.path}: profile "${name}" has a ${field} that is not a ${type}`);
+        if (value !== undefined && typeof value !== type)
+          throw new ProfileStoreError(`${this.path}: profile "${name}" has a ${field} that is not a ${type}`);
       }
     }
     return p;

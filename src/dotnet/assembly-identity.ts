@@ -233,14 +233,45 @@ function utf8(data: Uint8Array, what: string): string {
 
 // Metadata table numbers (II.22, II.24.2.6).
 const T = {
-  Module: 0x00, TypeRef: 0x01, TypeDef: 0x02, FieldPtr: 0x03, Field: 0x04, MethodPtr: 0x05,
-  MethodDef: 0x06, ParamPtr: 0x07, Param: 0x08, InterfaceImpl: 0x09, MemberRef: 0x0a,
-  Constant: 0x0b, CustomAttribute: 0x0c, FieldMarshal: 0x0d, DeclSecurity: 0x0e,
-  ClassLayout: 0x0f, FieldLayout: 0x10, StandAloneSig: 0x11, EventMap: 0x12, EventPtr: 0x13,
-  Event: 0x14, PropertyMap: 0x15, PropertyPtr: 0x16, Property: 0x17, MethodSemantics: 0x18,
-  MethodImpl: 0x19, ModuleRef: 0x1a, TypeSpec: 0x1b, ImplMap: 0x1c, FieldRVA: 0x1d,
-  ENCLog: 0x1e, ENCMap: 0x1f, Assembly: 0x20, AssemblyRef: 0x23, File: 0x26,
-  ExportedType: 0x27, ManifestResource: 0x28, GenericParam: 0x2a, MethodSpec: 0x2b,
+  Module: 0x00,
+  TypeRef: 0x01,
+  TypeDef: 0x02,
+  FieldPtr: 0x03,
+  Field: 0x04,
+  MethodPtr: 0x05,
+  MethodDef: 0x06,
+  ParamPtr: 0x07,
+  Param: 0x08,
+  InterfaceImpl: 0x09,
+  MemberRef: 0x0a,
+  Constant: 0x0b,
+  CustomAttribute: 0x0c,
+  FieldMarshal: 0x0d,
+  DeclSecurity: 0x0e,
+  ClassLayout: 0x0f,
+  FieldLayout: 0x10,
+  StandAloneSig: 0x11,
+  EventMap: 0x12,
+  EventPtr: 0x13,
+  Event: 0x14,
+  PropertyMap: 0x15,
+  PropertyPtr: 0x16,
+  Property: 0x17,
+  MethodSemantics: 0x18,
+  MethodImpl: 0x19,
+  ModuleRef: 0x1a,
+  TypeSpec: 0x1b,
+  ImplMap: 0x1c,
+  FieldRVA: 0x1d,
+  ENCLog: 0x1e,
+  ENCMap: 0x1f,
+  Assembly: 0x20,
+  AssemblyRef: 0x23,
+  File: 0x26,
+  ExportedType: 0x27,
+  ManifestResource: 0x28,
+  GenericParam: 0x2a,
+  MethodSpec: 0x2b,
   GenericParamConstraint: 0x2c,
 } as const;
 
@@ -255,10 +286,28 @@ const CODED: Record<string, { bits: number; tables: readonly number[] }> = {
   HasCustomAttribute: {
     bits: 5,
     tables: [
-      T.MethodDef, T.Field, T.TypeRef, T.TypeDef, T.Param, T.InterfaceImpl, T.MemberRef, T.Module,
-      T.DeclSecurity, T.Property, T.Event, T.StandAloneSig, T.ModuleRef, T.TypeSpec, T.Assembly,
-      T.AssemblyRef, T.File, T.ExportedType, T.ManifestResource, T.GenericParam,
-      T.GenericParamConstraint, T.MethodSpec,
+      T.MethodDef,
+      T.Field,
+      T.TypeRef,
+      T.TypeDef,
+      T.Param,
+      T.InterfaceImpl,
+      T.MemberRef,
+      T.Module,
+      T.DeclSecurity,
+      T.Property,
+      T.Event,
+      T.StandAloneSig,
+      T.ModuleRef,
+      T.TypeSpec,
+      T.Assembly,
+      T.AssemblyRef,
+      T.File,
+      T.ExportedType,
+      T.ManifestResource,
+      T.GenericParam,
+      T.GenericParamConstraint,
+      T.MethodSpec,
     ],
   },
   HasFieldMarshal: { bits: 1, tables: [T.Field, T.Param] },
@@ -384,8 +433,7 @@ function readBlob(heap: Region | null, index: number, what: string): Uint8Array 
     length = ((b0 & 0x3f) << 8) | h.u8(index + 1, what);
     header = 2;
   } else if ((b0 & 0xe0) === 0xc0) {
-    length =
-      (((b0 & 0x1f) << 24) | (h.u8(index + 1, what) << 16) | (h.u8(index + 2, what) << 8) | h.u8(index + 3, what)) >>> 0;
+    length = (((b0 & 0x1f) << 24) | (h.u8(index + 1, what) << 16) | (h.u8(index + 2, what) << 8) | h.u8(index + 3, what)) >>> 0;
     header = 4;
   } else {
     return fail(`malformed: ${what} has an invalid blob length prefix ${hex(b0)}`);
@@ -397,7 +445,9 @@ function readBlob(heap: Region | null, index: number, what: string): Uint8Array 
 function publicKeyToken(publicKey: Uint8Array): string {
   if (publicKey.length === 0) return '';
   const digest = createHash('sha1').update(publicKey).digest();
-  return Buffer.from(digest.subarray(digest.length - 8)).reverse().toString('hex');
+  return Buffer.from(digest.subarray(digest.length - 8))
+    .reverse()
+    .toString('hex');
 }
 
 /**
@@ -471,7 +521,15 @@ export function readAssemblyIdentity(bytes: Uint8Array): AssemblyIdentity {
     q += size;
   }
   const [, major, minor, build, revision, , keyIndex, nameIndex, cultureIndex] = cols as [
-    number, number, number, number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
 
   const name = readString(streams.strings, nameIndex, 'the assembly name');

@@ -26,7 +26,13 @@ export interface AppOptions extends Omit<ServiceContext, 'invalidateKeys'> {
 
 /** One ajv message → "field: reason" naming the field as a user wrote it (`apiKey.permissions`). */
 function describeValidation(
-  errors: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown>; parentSchema?: { minimum?: unknown; maximum?: unknown } }[],
+  errors: {
+    instancePath: string;
+    keyword: string;
+    message?: string;
+    params: Record<string, unknown>;
+    parentSchema?: { minimum?: unknown; maximum?: unknown };
+  }[],
   part: string,
 ): { message: string; field: string } {
   const e = errors[0]!;
@@ -41,9 +47,12 @@ function describeValidation(
   }
   const field = base || part;
   // a bound violated: name the whole allowed range (contract §5: "take -1" names the limit 1000 too)
-  const range = (e.keyword === 'minimum' || e.keyword === 'maximum') && typeof e.parentSchema?.minimum === 'number' && typeof e.parentSchema.maximum === 'number'
-    ? ` (allowed: ${e.parentSchema.minimum}..${e.parentSchema.maximum})`
-    : '';
+  const range =
+    (e.keyword === 'minimum' || e.keyword === 'maximum') &&
+    typeof e.parentSchema?.minimum === 'number' &&
+    typeof e.parentSchema.maximum === 'number'
+      ? ` (allowed: ${e.parentSchema.minimum}..${e.parentSchema.maximum})`
+      : '';
   return { field, message: `${field} ${e.message ?? 'is invalid'}${range}` };
 }
 
@@ -92,14 +101,25 @@ function fieldWithInvalidUtf8(body: Buffer): string | undefined {
  * decimal digits (contract §2), booleans `true`/`false`: check that before coercing.
  */
 function strictText(validate: TextValidator, schema: unknown): TextValidator {
-  const props = Object.entries(((schema as { properties?: Record<string, { type?: string }> }).properties) ?? {})
-    .filter(([, p]) => p.type === 'integer' || p.type === 'boolean') as [string, { type: 'integer' | 'boolean' }][];
+  const props = Object.entries((schema as { properties?: Record<string, { type?: string }> }).properties ?? {}).filter(
+    ([, p]) => p.type === 'integer' || p.type === 'boolean',
+  ) as [string, { type: 'integer' | 'boolean' }][];
   if (props.length === 0) return validate;
   const wrapped: TextValidator = (data) => {
     for (const [name, p] of props) {
       const v = (data as Record<string, unknown> | null)?.[name];
       if (typeof v === 'string' && !PLAIN[p.type].test(v)) {
-        wrapped.errors = [{ instancePath: `/${name}`, keyword: 'type', params: {}, message: p.type === 'integer' ? `must be integer (decimal digits without leading zeros), got "${v.slice(0, 40)}"` : `must be boolean (true or false), got "${v.slice(0, 40)}"` }];
+        wrapped.errors = [
+          {
+            instancePath: `/${name}`,
+            keyword: 'type',
+            params: {},
+            message:
+              p.type === 'integer'
+                ? `must be integer (decimal digits without leading zeros), got "${v.slice(0, 40)}"`
+                : `must be boolean (true or false), got "${v.slice(0, 40)}"`,
+          },
+        ];
         return false;
       }
     }
@@ -141,12 +161,23 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       text = new TextDecoder('utf-8', { fatal: true }).decode(body);
     } catch {
       const field = fieldWithInvalidUtf8(body);
-      return done(new ApiFailure(400, Code.INVALID_ARGUMENT, `${field ?? 'request body'} is not valid UTF-8`, field ? [{ field, reason: 'not valid UTF-8' }] : undefined), undefined);
+      return done(
+        new ApiFailure(
+          400,
+          Code.INVALID_ARGUMENT,
+          `${field ?? 'request body'} is not valid UTF-8`,
+          field ? [{ field, reason: 'not valid UTF-8' }] : undefined,
+        ),
+        undefined,
+      );
     }
     defaultJson(req, text, (err, value) => {
       // the default parser (secure-json-parse) refuses prototype keys with its generic "not valid JSON"
       if (err && isJson(text)) {
-        return done(new ApiFailure(400, Code.INVALID_ARGUMENT, 'request body has a "__proto__" or "constructor.prototype" key, which is not allowed'), undefined);
+        return done(
+          new ApiFailure(400, Code.INVALID_ARGUMENT, 'request body has a "__proto__" or "constructor.prototype" key, which is not allowed'),
+          undefined,
+        );
       }
       done(err, value);
     });
@@ -155,10 +186,26 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Query strings and path params are text: coerce to the schema's types. Bodies are
   // JSON: a wrong type is a 400, never silently coerced (contract §1).
   // verbose: errors carry their parentSchema, so a bound violation can name the whole range
-  const ajvText = new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
-  const ajvBody = new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false, strict: false, verbose: true });
+  const ajvText = new Ajv({
+    coerceTypes: true,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+  });
+  const ajvBody = new Ajv({
+    coerceTypes: false,
+    useDefaults: false,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+  });
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? ajvBody.compile(schema as object) : (strictText(ajvText.compile(schema as object), schema) as ReturnType<typeof ajvText.compile>),
+    httpPart === 'body'
+      ? ajvBody.compile(schema as object)
+      : (strictText(ajvText.compile(schema as object), schema) as ReturnType<typeof ajvText.compile>),
   );
   app.setSchemaErrorFormatter((errors, part) => {
     const { message, field } = describeValidation(errors as never, part);
@@ -185,25 +232,37 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: FastifyError | ApiFailure, req, reply) => {
     if (err instanceof ApiFailure) {
-      return reply.status(err.status).send({ success: false, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
+      return reply
+        .status(err.status)
+        .send({ success: false, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
     }
     const status = err.statusCode ?? 500;
     if (status === 413) {
-      return reply.status(413).send({ success: false, code: Code.RESOURCE_EXHAUSTED, message: `request body is larger than the limit of ${BODY_LIMIT} bytes` });
+      return reply
+        .status(413)
+        .send({ success: false, code: Code.RESOURCE_EXHAUSTED, message: `request body is larger than the limit of ${BODY_LIMIT} bytes` });
     }
     if (status >= 400 && status < 500) {
-      const message = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
-        ? 'request body is not valid JSON'
-        : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-          ? 'request body is empty; expected a JSON object'
-          : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? 'content-type must be application/json'
-            : err.message;
+      const message =
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
+          ? 'request body is not valid JSON'
+          : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+            ? 'request body is empty; expected a JSON object'
+            : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? 'content-type must be application/json'
+              : err.message;
       return reply.status(400).send({ success: false, code: Code.INVALID_ARGUMENT, message });
     }
     req.log.error(err);
     try {
-      writeLog(opts.db, opts.now(), 'Error', 'Unhandled error in {Method} {Path}', { Method: req.method, Path: req.url.split('?')[0] }, String(err.stack ?? err));
+      writeLog(
+        opts.db,
+        opts.now(),
+        'Error',
+        'Unhandled error in {Method} {Path}',
+        { Method: req.method, Path: req.url.split('?')[0] },
+        String(err.stack ?? err),
+      );
     } catch {
       // the log itself may be what failed (a full disk): the 500 still goes out
     }

@@ -39,9 +39,11 @@ export function writeAudit(ctx: Pick<ServiceContext, 'db' | 'now'>, req: Fastify
  * an error in either rolls back both and propagates (an ApiFailure keeps its status).
  */
 export function audited<T>(ctx: Pick<ServiceContext, 'db' | 'now'>, req: FastifyRequest, work: () => T): T {
-  return ctx.db.transaction(() => {
-    const reply = work();
-    writeAudit(ctx, req, req.audit);
-    return reply;
-  }).immediate();
+  return ctx.db
+    .transaction(() => {
+      const reply = work();
+      writeAudit(ctx, req, req.audit);
+      return reply;
+    })
+    .immediate();
 }

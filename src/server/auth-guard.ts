@@ -93,8 +93,12 @@ export function createAuthGuard(db: Db, now: () => Date, o: AuthFailLimit = DEFA
     s.entryCount++;
     const template = '{Count} failed authentications from {RemoteAddress} within {WindowSeconds} s; the last for {Method} {Path}: {Reason}';
     const all = { ...props, Count: s.entryCount, WindowSeconds: Math.round(o.windowMs / 1000) };
-    cachedStatement(db, 'UPDATE log SET message = ?, message_template = ?, properties = ? WHERE id = ?')
-      .run(renderTemplate(template, all), template, JSON.stringify(all), s.entryId);
+    cachedStatement(db, 'UPDATE log SET message = ?, message_template = ?, properties = ? WHERE id = ?').run(
+      renderTemplate(template, all),
+      template,
+      JSON.stringify(all),
+      s.entryId,
+    );
   };
 
   return {
@@ -127,13 +131,19 @@ export function createAuthGuard(db: Db, now: () => Date, o: AuthFailLimit = DEFA
       s.blockedUntil = t + cooldown;
       s.failures = [];
       const seconds = Math.ceil(cooldown / 1000);
-      writeLog(db, new Date(t), 'Warning', 'Blocked {RemoteAddress} for {Seconds} s after {Count} failed authentications within {WindowSeconds} s (offence {Offence})', {
-        RemoteAddress: ip,
-        Seconds: seconds,
-        Count: o.limit + 1,
-        WindowSeconds: Math.round(o.windowMs / 1000),
-        Offence: s.offences,
-      });
+      writeLog(
+        db,
+        new Date(t),
+        'Warning',
+        'Blocked {RemoteAddress} for {Seconds} s after {Count} failed authentications within {WindowSeconds} s (offence {Offence})',
+        {
+          RemoteAddress: ip,
+          Seconds: seconds,
+          Count: o.limit + 1,
+          WindowSeconds: Math.round(o.windowMs / 1000),
+          Offence: s.offences,
+        },
+      );
       return seconds;
     },
   };

@@ -51,7 +51,10 @@ const BIT_NAMES: Record<number, string> = { 1: 'Read (1)', 2: 'Write (2)', 4: 'D
 
 /** The permission bits of `mask` by name (contract §3), e.g. 6 → `Write (2), Delete (4)`. */
 export const permissionNames = (mask: number): string =>
-  [1, 2, 4].filter((b) => mask & b).map((b) => BIT_NAMES[b]).join(', ');
+  [1, 2, 4]
+    .filter((b) => mask & b)
+    .map((b) => BIT_NAMES[b])
+    .join(', ');
 const CACHE_TTL_MS = 5_000;
 
 /**

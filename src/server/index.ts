@@ -68,7 +68,9 @@ function isEmpty(db: Db): boolean {
 function bootstrap(db: Db, now: Date, generateKey: () => string): IssuedKey {
   const key = generateKey();
   db.transaction(() => {
-    db.prepare("INSERT INTO users (id, name, email, role, created_at) VALUES ('admin', 'Administrator', '', 'Administrator', ?)").run(now.getTime());
+    db.prepare("INSERT INTO users (id, name, email, role, created_at) VALUES ('admin', 'Administrator', '', 'Administrator', ?)").run(
+      now.getTime(),
+    );
     db.prepare(
       `INSERT INTO api_keys (name, owner_id, permissions, description, created_at, key_prefix, key_hash)
        VALUES ('bootstrap', 'admin', 7, 'made on first start of lic serve', ?, ?, ?)`,
@@ -77,7 +79,13 @@ function bootstrap(db: Db, now: Date, generateKey: () => string): IssuedKey {
   return { userId: 'admin', role: 'Administrator', name: 'bootstrap', key };
 }
 
-async function seedDatabase(db: Db, seed: string, now: Date, generateKey: () => string, sealSecret: (plain: string) => string): Promise<IssuedKey[]> {
+async function seedDatabase(
+  db: Db,
+  seed: string,
+  now: Date,
+  generateKey: () => string,
+  sealSecret: (plain: string) => string,
+): Promise<IssuedKey[]> {
   const { parseDataset, DatasetError } = await import('./seed/dataset.js');
   const { loadDataset } = await import('./seed/load.js');
   let dataset;

@@ -177,7 +177,11 @@ function countTotal(
   where: string,
   params: unknown[],
 ): number {
-  const countSql = (w: string, p: unknown[]) => (db.prepare(`SELECT count(*) FROM ${source.from} WHERE ${w}`).pluck().get(...p) as number) ?? 0;
+  const countSql = (w: string, p: unknown[]) =>
+    (db
+      .prepare(`SELECT count(*) FROM ${source.from} WHERE ${w}`)
+      .pluck()
+      .get(...p) as number) ?? 0;
   if (!source.count && !source.version) return countSql(where, params);
   // already compiled, so it parses
   const filter = filterText === undefined ? undefined : parseFilter(filterText);

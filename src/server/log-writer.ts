@@ -9,15 +9,11 @@ export function renderTemplate(template: string, props: Record<string, unknown>)
  * Appends one log entry (contract §6): `level` a Serilog level, `props` serialised as the
  * JSON `properties` string, `message` the rendered template. Never pass a secret in props.
  */
-export function writeLog(
-  db: Db,
-  at: Date,
-  level: string,
-  messageTemplate: string,
-  props: Record<string, unknown>,
-  exception = '',
-): number {
-  const stmt = cachedStatement(db, 'INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)');
+export function writeLog(db: Db, at: Date, level: string, messageTemplate: string, props: Record<string, unknown>, exception = ''): number {
+  const stmt = cachedStatement(
+    db,
+    'INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const r = stmt.run(at.getTime(), level, renderTemplate(messageTemplate, props), messageTemplate, exception, JSON.stringify(props));
   return Number(r.lastInsertRowid);
 }

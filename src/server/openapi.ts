@@ -67,7 +67,9 @@ export const envelopeSchema = { type: 'object', description: 'Success: the envel
 export function listResponse(arrayName: string, totalName: string | undefined, item: JsonSchema): JsonSchema {
   return {
     type: 'object',
-    description: totalName ? `The page of ${arrayName}, and ${totalName}: all matches of the filter regardless of take/skip` : `All ${arrayName}`,
+    description: totalName
+      ? `The page of ${arrayName}, and ${totalName}: all matches of the filter regardless of take/skip`
+      : `All ${arrayName}`,
     properties: {
       ...envelopeProperties,
       [arrayName]: { type: 'array', items: item },
@@ -79,7 +81,11 @@ export function listResponse(arrayName: string, totalName: string | undefined, i
 /** Version of the API the document describes: the `/v1` of every path. */
 export const API_VERSION = '1.0.0';
 
-const BIT_NAME: Record<number, string> = { [Permission.Read]: 'Read (1)', [Permission.Write]: 'Write (2)', [Permission.Delete]: 'Delete (4)' };
+const BIT_NAME: Record<number, string> = {
+  [Permission.Read]: 'Read (1)',
+  [Permission.Write]: 'Write (2)',
+  [Permission.Delete]: 'Delete (4)',
+};
 
 /** Tag of a path, by noun, so the document groups operations as the spec does. */
 function tagOf(url: string): string {
@@ -108,10 +114,13 @@ const OPERATIONS: Record<string, [operationId: string, summary: string]> = {
   'PUT /v1/assemblies': ['updateAssembly', 'Update an assembly: only the fields present change'],
   'DELETE /v1/assemblies/:assemblyId': ['deleteAssembly', 'Delete an assembly'],
   'GET /v1/log': ['listLogEntries', 'List log entries, newest first'],
-  'GET /v1/logs': ['listLogEntriesAlias', 'List log entries (alias of /v1/log used by the original\'s examples)'],
+  'GET /v1/logs': ['listLogEntriesAlias', "List log entries (alias of /v1/log used by the original's examples)"],
   'DELETE /v1/log': ['purgeLog', 'Delete log entries: one by id, by filter and dates, or all'],
   'GET /v1/customers/:customerId/orders': ['listCustomerOrders', 'List the orders of a customer'],
-  'GET /v1/products/:productId/releases/:releaseId/license-templates': ['listLicenseTemplates', 'List the license templates of a product release'],
+  'GET /v1/products/:productId/releases/:releaseId/license-templates': [
+    'listLicenseTemplates',
+    'List the license templates of a product release',
+  ],
   'GET /v1/customer/:customerCode/products': ['listCustomerProducts', 'List the products of the calling customer'],
 };
 
@@ -121,11 +130,12 @@ function errorResponses(method: string, url: string): Record<string, JsonSchema>
   const out: Record<string, JsonSchema> = {
     '400': e('Bad input: malformed JSON, a wrong type, an unknown field, a bad filter/sort/select, an id outside int32 (code 3)'),
     '401': e('No x-api-key, or an unknown, revoked or expired key (code 16)'),
-    '403': e('The owner\'s role may not call this, or the key lacks the method\'s permission bit (code 7)'),
+    '403': e("The owner's role may not call this, or the key lacks the method's permission bit (code 7)"),
   };
   const hasIdOrPath = url.includes(':') || method === 'PUT';
   if (hasIdOrPath) out['404'] = e('The id, customer, product or release does not exist (code 5)');
-  if ((method === 'POST' || method === 'PUT') && /resources|assemblies/.test(url)) out['409'] = e('A unique name or code is taken (code 6)');
+  if ((method === 'POST' || method === 'PUT') && /resources|assemblies/.test(url))
+    out['409'] = e('A unique name or code is taken (code 6)');
   if (method === 'POST' || method === 'PUT') out['413'] = e('The body is larger than 10 MiB (code 8)');
   out['429'] = e('Too many requests, or too many failed authentications from this address; see Retry-After (code 8)');
   out['500'] = SERVER_ERROR;
@@ -146,7 +156,12 @@ const transform: SwaggerTransform = ({ schema, url, route }) => {
   const method = Array.isArray(route.method) ? route.method[0]! : route.method;
   const rule = `Roles: ${roles.join(', ')}. The API key needs the ${BIT_NAME[permissionFor(method)]} permission (contract §3).`;
   const response = { ...((s.response as JsonSchema | undefined) ?? {}) };
-  response['200'] ??= { type: 'object', description: 'Success: the envelope and the fields of this endpoint', properties: envelopeProperties, additionalProperties: true };
+  response['200'] ??= {
+    type: 'object',
+    description: 'Success: the envelope and the fields of this endpoint',
+    properties: envelopeProperties,
+    additionalProperties: true,
+  };
   Object.assign(response, { ...errorResponses(method, route.url), ...response });
   const [operationId, summary] = OPERATIONS[`${method} ${route.url}`] ?? [];
   return {

@@ -49,7 +49,8 @@ export function secretBox(key: Buffer): SecretBox {
 function keyFromText(text: string, from: string): Buffer {
   const t = text.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64');
-  if (key.length !== 32) throw new SecretKeyError(`${from} must hold 32 bytes as base64 or 64 hex digits (make one with: openssl rand -base64 32)`);
+  if (key.length !== 32)
+    throw new SecretKeyError(`${from} must hold 32 bytes as base64 or 64 hex digits (make one with: openssl rand -base64 32)`);
   return key;
 }
 
@@ -84,7 +85,9 @@ export function openSecrets(db: Db, dbPath: string, envKey?: string): { box: Sec
     const mode = statSync(path, { throwIfNoEntry: false })?.mode;
     if (mode === undefined) {
       if (sealed) {
-        throw new SecretKeyError(`the database ${dbPath} holds encrypted resource passwords but their key file ${path} is missing: restore it from your backup, or set LIC_SECRET_KEY`);
+        throw new SecretKeyError(
+          `the database ${dbPath} holds encrypted resource passwords but their key file ${path} is missing: restore it from your backup, or set LIC_SECRET_KEY`,
+        );
       }
       key = randomBytes(32);
       writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
@@ -97,7 +100,10 @@ export function openSecrets(db: Db, dbPath: string, envKey?: string): { box: Sec
   }
   const box = secretBox(key);
   if (sealed) box.open(sealed); // the wrong key fails here, at start, not at some later write
-  const plain = db.prepare(`SELECT id, password FROM resources WHERE password <> '' AND password NOT LIKE '${PREFIX}%'`).all() as { id: number; password: string }[];
+  const plain = db.prepare(`SELECT id, password FROM resources WHERE password <> '' AND password NOT LIKE '${PREFIX}%'`).all() as {
+    id: number;
+    password: string;
+  }[];
   if (plain.length) {
     const upd = db.prepare('UPDATE resources SET password = ? WHERE id = ?');
     db.transaction(() => plain.forEach((r) => upd.run(box.seal(r.password), r.id)))();

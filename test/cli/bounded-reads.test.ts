@@ -20,7 +20,13 @@ let env: Record<string, string>;
 const dir = tempDir('lic-bounded-');
 beforeAll(async () => {
   await buildDist();
-  env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LIC_BASE_URL: `http://127.0.0.1:${await closedPort()}`, LIC_API_KEY: 'api_000000000000000000000000', LIC_CONFIG_DIR: join(dir, 'config') };
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    LIC_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
+    LIC_API_KEY: 'api_000000000000000000000000',
+    LIC_CONFIG_DIR: join(dir, 'config'),
+  };
   mkdirSync(join(dir, 'config'));
 });
 
@@ -37,14 +43,54 @@ function lic(args: string[], stdinFile?: string): Promise<{ code: number | null;
 
 describe('/dev/zero through the real bin/lic: exit 2 naming the flag, nothing sent', () => {
   it.each([
-    ['--data-file /dev/zero', ['resources', 'create', '--name', 'z', '--type', 'x', '--data-file', '/dev/zero'], undefined, `lic: --data-file /dev/zero: more than the limit of ${MAX_DATA_BYTES} bytes`],
-    ['--data-file - < /dev/zero', ['resources', 'create', '--name', 'z', '--type', 'x', '--data-file', '-'], '/dev/zero', `lic: --data-file -: more than the limit of ${MAX_DATA_BYTES} bytes`],
-    ['resources update --data-file /dev/zero', ['resources', 'update', '1', '--data-file', '/dev/zero'], undefined, 'lic: --data-file /dev/zero: more than the limit'],
-    ['--password-stdin < /dev/zero', ['resources', 'create', '--name', 'z', '--type', 'x', '--password-stdin'], '/dev/zero', `lic: --password-stdin: more than ${MAX_PASSWORD_BYTES} bytes on stdin`],
-    ['api --input - < /dev/zero', ['api', '/v1/log', '--input', '-'], '/dev/zero', `lic: --input -: more than ${MAX_INPUT_BYTES} bytes (10 MiB`],
-    ['api --input /dev/zero', ['api', '/v1/log', '--input', '/dev/zero'], undefined, `lic: --input /dev/zero: more than ${MAX_INPUT_BYTES} bytes`],
-    ['profile add --api-key-stdin < /dev/zero', ['profile', 'add', 'z', '--base-url', 'http://127.0.0.1:1', '--api-key-stdin'], '/dev/zero', `lic: --api-key-stdin: more than ${MAX_API_KEY_BYTES} bytes on stdin`],
-    ['assemblies create --from-dll /dev/zero', ['assemblies', 'create', '--from-dll', '/dev/zero'], undefined, 'lic: --from-dll /dev/zero: more than the limit of 268435456 bytes (256 MiB)'],
+    [
+      '--data-file /dev/zero',
+      ['resources', 'create', '--name', 'z', '--type', 'x', '--data-file', '/dev/zero'],
+      undefined,
+      `lic: --data-file /dev/zero: more than the limit of ${MAX_DATA_BYTES} bytes`,
+    ],
+    [
+      '--data-file - < /dev/zero',
+      ['resources', 'create', '--name', 'z', '--type', 'x', '--data-file', '-'],
+      '/dev/zero',
+      `lic: --data-file -: more than the limit of ${MAX_DATA_BYTES} bytes`,
+    ],
+    [
+      'resources update --data-file /dev/zero',
+      ['resources', 'update', '1', '--data-file', '/dev/zero'],
+      undefined,
+      'lic: --data-file /dev/zero: more than the limit',
+    ],
+    [
+      '--password-stdin < /dev/zero',
+      ['resources', 'create', '--name', 'z', '--type', 'x', '--password-stdin'],
+      '/dev/zero',
+      `lic: --password-stdin: more than ${MAX_PASSWORD_BYTES} bytes on stdin`,
+    ],
+    [
+      'api --input - < /dev/zero',
+      ['api', '/v1/log', '--input', '-'],
+      '/dev/zero',
+      `lic: --input -: more than ${MAX_INPUT_BYTES} bytes (10 MiB`,
+    ],
+    [
+      'api --input /dev/zero',
+      ['api', '/v1/log', '--input', '/dev/zero'],
+      undefined,
+      `lic: --input /dev/zero: more than ${MAX_INPUT_BYTES} bytes`,
+    ],
+    [
+      'profile add --api-key-stdin < /dev/zero',
+      ['profile', 'add', 'z', '--base-url', 'http://127.0.0.1:1', '--api-key-stdin'],
+      '/dev/zero',
+      `lic: --api-key-stdin: more than ${MAX_API_KEY_BYTES} bytes on stdin`,
+    ],
+    [
+      'assemblies create --from-dll /dev/zero',
+      ['assemblies', 'create', '--from-dll', '/dev/zero'],
+      undefined,
+      'lic: --from-dll /dev/zero: more than the limit of 268435456 bytes (256 MiB)',
+    ],
   ])('%s', async (_name, args, stdin, message) => {
     const r = await lic(args, stdin);
     expect(r.code, r.stderr).toBe(2);
@@ -62,13 +108,21 @@ describe('/dev/zero through the real bin/lic: exit 2 naming the flag, nothing se
 describe('the same limits in-process: exactly at the limit passes the size check, one byte more does not', () => {
   it('--password-stdin: 4097 bytes refused, 4096 accepted; --api-key-stdin 4097 refused; --input file over 10 MiB refused', async () => {
     const cenv = { LIC_BASE_URL: env.LIC_BASE_URL!, LIC_API_KEY: env.LIC_API_KEY! };
-    const pw = await runCli(['resources', 'create', '--name', 'z', '--type', 'x', '--password-stdin'], { env: cenv, stdin: 'p'.repeat(MAX_PASSWORD_BYTES + 1) });
+    const pw = await runCli(['resources', 'create', '--name', 'z', '--type', 'x', '--password-stdin'], {
+      env: cenv,
+      stdin: 'p'.repeat(MAX_PASSWORD_BYTES + 1),
+    });
     expect(pw.code).toBe(2);
     expect(pw.stderr).toContain('--password-stdin: more than 4096 bytes');
     // at the limit it passes the guards and is sent: the closed port makes that exit 5
-    const atLimit = await runCli(['resources', 'create', '--name', 'z', '--type', 'x', '--password-stdin'], { env: cenv, stdin: 'p'.repeat(MAX_PASSWORD_BYTES) });
+    const atLimit = await runCli(['resources', 'create', '--name', 'z', '--type', 'x', '--password-stdin'], {
+      env: cenv,
+      stdin: 'p'.repeat(MAX_PASSWORD_BYTES),
+    });
     expect(atLimit.code, atLimit.stderr).toBe(5);
-    const key = await runCli(['profile', 'add', 'k', '--base-url', 'http://127.0.0.1:1', '--api-key-stdin'], { stdin: 'a'.repeat(MAX_API_KEY_BYTES + 1) });
+    const key = await runCli(['profile', 'add', 'k', '--base-url', 'http://127.0.0.1:1', '--api-key-stdin'], {
+      stdin: 'a'.repeat(MAX_API_KEY_BYTES + 1),
+    });
     expect(key.code).toBe(2);
     expect(key.stderr).toContain('--api-key-stdin: more than 4096 bytes');
     const big = join(dir, 'big.json');

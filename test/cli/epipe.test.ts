@@ -38,7 +38,10 @@ function pipeline(args: string[]): Promise<{ code: number; stdout: string; stder
     execFile(
       'bash',
       ['-c', script],
-      { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LIC_BASE_URL: proxyUrl, LIC_API_KEY: svc.adminKey }, timeout: 30_000 },
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LIC_BASE_URL: proxyUrl, LIC_API_KEY: svc.adminKey },
+        timeout: 30_000,
+      },
       (e, stdout, stderr) => resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, stdout, stderr }),
     );
   });

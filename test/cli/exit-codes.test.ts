@@ -68,7 +68,9 @@ describe('each exit code from the real service', () => {
     const configDir = tempDir();
     const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    writeFileSync(join(configDir, 'profiles.json'), JSON.stringify({ profiles: { bare: { baseUrl: svc.url } }, defaultProfile: 'bare' }), { mode: 0o600 });
+    writeFileSync(join(configDir, 'profiles.json'), JSON.stringify({ profiles: { bare: { baseUrl: svc.url } }, defaultProfile: 'bare' }), {
+      mode: 0o600,
+    });
     const r = await runCli(['keys', 'list'], { configDir });
     expect(r.code).toBe(3);
     expect(r.stderr).toBe(`lic: profile "bare" has no API key; run \`lic profile add bare --base-url ${svc.url}\`\n`);
@@ -89,7 +91,9 @@ describe('each exit code from the real service', () => {
   it('5: timeout', async () => {
     const fake = await startFake(() => undefined);
     try {
-      const r = await runCli(['keys', 'create', '--perm', '1'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: svc.adminKey, LIC_TIMEOUT_MS: '100' } });
+      const r = await runCli(['keys', 'create', '--perm', '1'], {
+        env: { LIC_BASE_URL: fake.url, LIC_API_KEY: svc.adminKey, LIC_TIMEOUT_MS: '100' },
+      });
       expect(r.code).toBe(5);
       expect(r.stderr).toBe(`lic: timed out after 100 ms waiting for ${fake.url} (--timeout)\n`);
     } finally {

@@ -29,7 +29,9 @@ describe('enum values in any case', () => {
   });
 
   it('lic api -X post sends a POST (the assembly is created)', async () => {
-    const r = await lic(['api', '/v1/assemblies', '-X', 'post', '--input', '-'], { stdin: '{"assembly":{"name":"CaseLib","version":"1.0.0.0"}}' });
+    const r = await lic(['api', '/v1/assemblies', '-X', 'post', '--input', '-'], {
+      stdin: '{"assembly":{"name":"CaseLib","version":"1.0.0.0"}}',
+    });
     expect(r.code, r.stderr).toBe(0);
     const id = JSON.parse(r.stdout).assemblyId as number;
     const listed = await http(svc, 'GET', `/v1/assemblies?filter=${encodeURIComponent(`Id = ${id}`)}`, { key: svc.adminKey });
@@ -41,8 +43,14 @@ describe('conflicting output flags: exit 2 naming both, nothing sent', () => {
   it.each([
     [['--json', '-o', 'csv', 'keys', 'create', '--perm', '1'], 'lic: --json and --output csv conflict: give one of them\n'],
     [['keys', 'create', '--perm', '1', '-o', 'tsv', '--json'], 'lic: --json and --output tsv conflict: give one of them\n'],
-    [['templates', 'show', '1', '--product', '1', '--release', '1', '-o', 'tsv'], 'lic: lic templates show cannot print --output tsv; it prints table or json\n'],
-    [['resources', 'get', '1', '--data-out', '-', '-o', 'csv'], 'lic: --data-out - and --output csv would both write to stdout; write the data to a file instead\n'],
+    [
+      ['templates', 'show', '1', '--product', '1', '--release', '1', '-o', 'tsv'],
+      'lic: lic templates show cannot print --output tsv; it prints table or json\n',
+    ],
+    [
+      ['resources', 'get', '1', '--data-out', '-', '-o', 'csv'],
+      'lic: --data-out - and --output csv would both write to stdout; write the data to a file instead\n',
+    ],
   ])('lic %j', async (args, message) => {
     const keys = (await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey })).body;
     const log = (await http(svc, 'GET', '/v1/log', { key: svc.adminKey })).body.totalLogEntriesCount;

@@ -18,11 +18,24 @@ function verbs(cmd: Command, path: string[] = []): string[][] {
 const program = buildProgram({} as Context);
 const checked = verbs(program);
 /** The nouns: commands with verbs below them, e.g. ['keys']. */
-const nouns = visible(program).filter((c) => visible(c).length > 0).map((c) => [c.name()]);
+const nouns = visible(program)
+  .filter((c) => visible(c).length > 0)
+  .map((c) => [c.name()]);
 
 describe('--help examples', () => {
   it('the tree holds the verbs of every noun', () => {
-    expect(checked.map((p) => p.join(' '))).toEqual(expect.arrayContaining(['keys update', 'keys delete', 'resources delete', 'assemblies delete', 'log tail', 'profile add', 'completion', 'serve']));
+    expect(checked.map((p) => p.join(' '))).toEqual(
+      expect.arrayContaining([
+        'keys update',
+        'keys delete',
+        'resources delete',
+        'assemblies delete',
+        'log tail',
+        'profile add',
+        'completion',
+        'serve',
+      ]),
+    );
   });
 
   it.each(checked.map((p) => [p.join(' '), p] as const))('lic %s --help has an Examples: block using that verb', async (_name, path) => {
@@ -36,7 +49,9 @@ describe('--help examples', () => {
   });
 
   it('the nouns are all there', () => {
-    expect(nouns.map((p) => p[0])).toEqual(expect.arrayContaining(['keys', 'resources', 'assemblies', 'log', 'orders', 'templates', 'products', 'profile']));
+    expect(nouns.map((p) => p[0])).toEqual(
+      expect.arrayContaining(['keys', 'resources', 'assemblies', 'log', 'orders', 'templates', 'products', 'profile']),
+    );
   });
 
   it.each(nouns.map((p) => [p.join(' '), p] as const))('lic %s --help ends with 2-3 examples using that noun', async (_name, path) => {

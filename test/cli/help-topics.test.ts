@@ -12,7 +12,25 @@ describe('help topics', () => {
     const r = await runCli(['help', 'environment']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    for (const v of ['LIC_PROFILE', 'LIC_BASE_URL', 'LIC_API_KEY', 'LIC_CONFIG_DIR', 'LIC_DATA_DIR', 'LIC_TIMEOUT_MS', 'LIC_TIMEOUT', 'LIC_RETRIES', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'LIC_MAX_REPLY_BYTES', 'NO_COLOR', 'FORCE_COLOR', 'CLICOLOR_FORCE', 'LIC_DEBUG']) {
+    for (const v of [
+      'LIC_PROFILE',
+      'LIC_BASE_URL',
+      'LIC_API_KEY',
+      'LIC_CONFIG_DIR',
+      'LIC_DATA_DIR',
+      'LIC_TIMEOUT_MS',
+      'LIC_TIMEOUT',
+      'LIC_RETRIES',
+      'HTTPS_PROXY',
+      'HTTP_PROXY',
+      'NO_PROXY',
+      'NODE_EXTRA_CA_CERTS',
+      'LIC_MAX_REPLY_BYTES',
+      'NO_COLOR',
+      'FORCE_COLOR',
+      'CLICOLOR_FORCE',
+      'LIC_DEBUG',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`(^|[\\s,])${v}[\\s,=]`));
     }
     expect(r.stdout).toContain('flag > environment > profile');
@@ -53,12 +71,25 @@ describe('help topics', () => {
 });
 
 describe('inherited flags in help', () => {
-  it.each([['keys create', ['keys', 'create']], ['log list', ['log', 'list']], ['keys', ['keys']]] as const)('lic %s --help lists the global flags under Global Options', async (_name, path) => {
+  it.each([
+    ['keys create', ['keys', 'create']],
+    ['log list', ['log', 'list']],
+    ['keys', ['keys']],
+  ] as const)('lic %s --help lists the global flags under Global Options', async (_name, path) => {
     const r = await runCli([...path, '--help']);
     expect(r.code).toBe(0);
     const globals = r.stdout.split('\nGlobal Options:\n')[1];
     expect(globals, r.stdout).toBeDefined();
-    for (const f of ['--profile <name>', '--base-url <url>', '-o, --output <format>', '--json', '--no-color', '-v, --verbose', '-q, --quiet']) expect(globals).toContain(f);
+    for (const f of [
+      '--profile <name>',
+      '--base-url <url>',
+      '-o, --output <format>',
+      '--json',
+      '--no-color',
+      '-v, --verbose',
+      '-q, --quiet',
+    ])
+      expect(globals).toContain(f);
   });
 });
 

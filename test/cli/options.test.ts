@@ -18,44 +18,104 @@ const USAGE_CASES: [string[], string[]][] = [
   // keys create --perm
   [['keys', 'create'], ["required option '--perm <perm>' not specified"]],
   ...['8', '-1', 'rwx', 'rr', 'read,admin', '', '07', 'read,', 'constructor', '__proto__', 'toString', '1.0'].map(
-    (v): [string[], string[]] => [['keys', 'create', '--perm', v], [`option '--perm <perm>' argument '${v}' is invalid`, ...PERM_FORMS]],
+    (v): [string[], string[]] => [
+      ['keys', 'create', '--perm', v],
+      [`option '--perm <perm>' argument '${v}' is invalid`, ...PERM_FORMS],
+    ],
   ),
-  [['keys', 'create', '--perm', '7', '--expires', 'soon'], ["option '--expires <time>' argument 'soon' is invalid", '90d']],
+  [
+    ['keys', 'create', '--perm', '7', '--expires', 'soon'],
+    ["option '--expires <time>' argument 'soon' is invalid", '90d'],
+  ],
   [['keys', 'create', '--perm', '7', '--expires', '2027-02-30'], ["option '--expires <time>' argument '2027-02-30' is invalid"]],
   // ids: positive int32, as an argument and as a flag
   ...['0', '-1', '2147483648', '1.5', 'abc', '1e3', '0x10'].flatMap((v): [string[], string[]][] => [
-    [['keys', 'delete', v, '--yes'], [`command-argument value '${v}' is invalid for argument 'id'`, ...ID_FORMS]],
-    [['keys', 'update', v, '--name', 'x'], [`command-argument value '${v}' is invalid for argument 'id'`, ...ID_FORMS]],
-    [['log', 'purge', '--id', v, '--yes'], [`option '--id <id>' argument '${v}' is invalid`, ...ID_FORMS]],
+    [
+      ['keys', 'delete', v, '--yes'],
+      [`command-argument value '${v}' is invalid for argument 'id'`, ...ID_FORMS],
+    ],
+    [
+      ['keys', 'update', v, '--name', 'x'],
+      [`command-argument value '${v}' is invalid for argument 'id'`, ...ID_FORMS],
+    ],
+    [
+      ['log', 'purge', '--id', v, '--yes'],
+      [`option '--id <id>' argument '${v}' is invalid`, ...ID_FORMS],
+    ],
   ]),
   // keys update
-  [['keys', 'update', '1'], ['nothing to change', '--perm', '--revoke']],
+  [
+    ['keys', 'update', '1'],
+    ['nothing to change', '--perm', '--revoke'],
+  ],
   [['keys', 'update', '1', '--revoke', '--unrevoke'], ['--revoke and --unrevoke cannot be used together']],
-  [['keys', 'update', '1', '--perm', '9'], ["option '--perm <perm>' argument '9' is invalid", ...PERM_FORMS]],
-  [['keys', 'update', '1', '--expires', 'nevermore'], ["option '--expires <time>' argument 'nevermore' is invalid", 'or never to clear it']],
+  [
+    ['keys', 'update', '1', '--perm', '9'],
+    ["option '--perm <perm>' argument '9' is invalid", ...PERM_FORMS],
+  ],
+  [
+    ['keys', 'update', '1', '--expires', 'nevermore'],
+    ["option '--expires <time>' argument 'nevermore' is invalid", 'or never to clear it'],
+  ],
   // --expires in the past, without --force (issue 13): keys create and update
-  [['keys', 'create', '--perm', '7', '--expires', '2020-01-01'], ['--expires 2020-01-01T00:00:00.000Z is in the past', '--force']],
-  [['keys', 'update', '1', '--expires', '2020-01-01T10:00:00Z'], ['--expires 2020-01-01T10:00:00.000Z is in the past', '--force']],
+  [
+    ['keys', 'create', '--perm', '7', '--expires', '2020-01-01'],
+    ['--expires 2020-01-01T00:00:00.000Z is in the past', '--force'],
+  ],
+  [
+    ['keys', 'update', '1', '--expires', '2020-01-01T10:00:00Z'],
+    ['--expires 2020-01-01T10:00:00.000Z is in the past', '--force'],
+  ],
   // an unknown option is reported (with the nearest) before a missing required one (issue 13)
-  [['keys', 'create', '--prem', '7'], ["unknown option '--prem'", '(Did you mean --perm?)']],
-  [['templates', 'show', '1', '--prodct', '1', '--release', '2'], ["unknown option '--prodct'", '(Did you mean --product?)']],
+  [
+    ['keys', 'create', '--prem', '7'],
+    ["unknown option '--prem'", '(Did you mean --perm?)'],
+  ],
+  [
+    ['templates', 'show', '1', '--prodct', '1', '--release', '2'],
+    ["unknown option '--prodct'", '(Did you mean --product?)'],
+  ],
   // conflicting output flags, and formats a verb can't print (issue 13)
   [['--json', '-o', 'csv', 'keys', 'list'], ['--json and --output csv conflict']],
   [['keys', 'list', '-o', 'tsv', '--json'], ['--json and --output tsv conflict']],
-  [['templates', 'show', '1', '--product', '1', '--release', '2', '-o', 'csv'], ['lic templates show cannot print --output csv; it prints table or json']],
-  [['api', '/v1/log', '-X', 'patch'], ["option '-X, --method <method>' argument 'patch' is invalid", 'Allowed choices are GET, POST, PUT, DELETE']],
+  [
+    ['templates', 'show', '1', '--product', '1', '--release', '2', '-o', 'csv'],
+    ['lic templates show cannot print --output csv; it prints table or json'],
+  ],
+  [
+    ['api', '/v1/log', '-X', 'patch'],
+    ["option '-X, --method <method>' argument 'patch' is invalid", 'Allowed choices are GET, POST, PUT, DELETE'],
+  ],
   // --take / --skip
   ...['1001', '-1', 'abc', '1.5', ''].flatMap((v): [string[], string[]][] => [
-    [['keys', 'list', '--take', v], [`option '--take <n>' argument '${v}' is invalid`, '0..1000']],
-    [['log', 'list', '--take', v], [`option '--take <n>' argument '${v}' is invalid`, '0..1000']],
+    [
+      ['keys', 'list', '--take', v],
+      [`option '--take <n>' argument '${v}' is invalid`, '0..1000'],
+    ],
+    [
+      ['log', 'list', '--take', v],
+      [`option '--take <n>' argument '${v}' is invalid`, '0..1000'],
+    ],
   ]),
-  ...['-1', 'abc', '2147483648'].map((v): [string[], string[]] => [['log', 'list', '--skip', v], [`option '--skip <n>' argument '${v}' is invalid`, '0..2147483647']]),
+  ...['-1', 'abc', '2147483648'].map((v): [string[], string[]] => [
+    ['log', 'list', '--skip', v],
+    [`option '--skip <n>' argument '${v}' is invalid`, '0..2147483647'],
+  ]),
   // --since / --until
   ...['yesterday', '30x', '-5m', '2025-02-30', '2025-13-01', '2025-01-18T25:00:00Z', '2025-01-18T10:00:00', '18/01/2025', ''].flatMap(
     (v): [string[], string[]][] => [
-      [['log', 'list', '--since', v], [`option '--since <time>' argument '${v}' is invalid`, ...TIME_FORMS]],
-      [['log', 'list', '--until', v], [`option '--until <time>' argument '${v}' is invalid`, ...TIME_FORMS]],
-      [['log', 'purge', '--before', v, '--yes'], [`option '--before <time>' argument '${v}' is invalid`, ...TIME_FORMS]],
+      [
+        ['log', 'list', '--since', v],
+        [`option '--since <time>' argument '${v}' is invalid`, ...TIME_FORMS],
+      ],
+      [
+        ['log', 'list', '--until', v],
+        [`option '--until <time>' argument '${v}' is invalid`, ...TIME_FORMS],
+      ],
+      [
+        ['log', 'purge', '--before', v, '--yes'],
+        [`option '--before <time>' argument '${v}' is invalid`, ...TIME_FORMS],
+      ],
     ],
   ),
   [['log', 'list', '--since', '2025-01-19', '--until', '2025-01-18'], ['--since must be earlier than --until']],
@@ -66,15 +126,33 @@ const USAGE_CASES: [string[], string[]][] = [
     [`option '--level <level>' argument '${v}' is invalid`, 'Verbose, Debug, Information, Warning, Error, Fatal'],
   ]),
   // log purge criteria
-  [['log', 'purge', '--yes'], ['say what to purge', '--all', '--id', '--before']],
-  [['log', 'purge', '--all', '--id', '3', '--yes'], ['choose one of --all, --id', '--all and --id']],
-  [['log', 'purge', '--all', '--since', '7d', '--yes'], ['choose one of --all, --id', '--all and a']],
-  [['log', 'purge', '--id', '3', '--before', '7d', '--yes'], ['choose one of --all, --id', '--id and a']],
+  [
+    ['log', 'purge', '--yes'],
+    ['say what to purge', '--all', '--id', '--before'],
+  ],
+  [
+    ['log', 'purge', '--all', '--id', '3', '--yes'],
+    ['choose one of --all, --id', '--all and --id'],
+  ],
+  [
+    ['log', 'purge', '--all', '--since', '7d', '--yes'],
+    ['choose one of --all, --id', '--all and a'],
+  ],
+  [
+    ['log', 'purge', '--id', '3', '--before', '7d', '--yes'],
+    ['choose one of --all, --id', '--id and a'],
+  ],
   [['log', 'purge', '--before', '7d', '--until', '1d', '--yes'], ['--before and --until both set the end of the range']],
   [['log', 'purge', '--since', '1d', '--until', '7d', '--yes'], ['--since must be earlier than --until']],
   // global flags
-  [['-o', 'yaml', 'keys', 'list'], ["option '-o, --output <format>' argument 'yaml' is invalid", 'Allowed choices are table, json']],
-  [['keys', 'list', '--output', 'xml'], ["argument 'xml' is invalid", 'table, json']],
+  [
+    ['-o', 'yaml', 'keys', 'list'],
+    ["option '-o, --output <format>' argument 'yaml' is invalid", 'Allowed choices are table, json'],
+  ],
+  [
+    ['keys', 'list', '--output', 'xml'],
+    ["argument 'xml' is invalid", 'table, json'],
+  ],
   ...['foo', 'ftp://example.com', '127.0.0.1:8765', ''].map((v): [string[], string[]] => [
     ['--base-url', v, 'keys', 'list'],
     [`option '--base-url <url>' argument '${v}' is invalid`, 'http'],
@@ -86,16 +164,28 @@ const USAGE_CASES: [string[], string[]][] = [
     [`profile name "${v}" is invalid`, '1-64 letters, digits, "_", "." or "-"'],
   ]),
   [['profile', 'add', 'ok'], ['--base-url is required']],
-  [['profile', 'add', 'ok', '--base-url', 'http://127.0.0.1:1'], ['not a terminal', '--api-key-stdin']],
+  [
+    ['profile', 'add', 'ok', '--base-url', 'http://127.0.0.1:1'],
+    ['not a terminal', '--api-key-stdin'],
+  ],
   [['profile', 'add', 'ok', '--base-url', 'http://127.0.0.1:1', '--api-key', 'api_x'], ["unknown option '--api-key'"]],
   // serve
-  [['serve', '--port', '70000'], ["option '--port <port>' argument '70000' is invalid", '0..65535']],
+  [
+    ['serve', '--port', '70000'],
+    ["option '--port <port>' argument '70000' is invalid", '0..65535'],
+  ],
   [['serve', '--port', 'http'], ["option '--port <port>' argument 'http' is invalid"]],
   // commands and flags that do not exist
   [['frobnicate'], ["unknown command 'frobnicate'"]],
   [['keys', 'list', '--bogus'], ["unknown option '--bogus'"]],
-  [['kyes', 'list'], ["unknown command 'kyes'", '(Did you mean keys?)']],
-  [['keys', 'craete', '--perm', '7'], ["unknown command 'craete'", '(Did you mean create?)']],
+  [
+    ['kyes', 'list'],
+    ["unknown command 'kyes'", '(Did you mean keys?)'],
+  ],
+  [
+    ['keys', 'craete', '--perm', '7'],
+    ["unknown command 'craete'", '(Did you mean create?)'],
+  ],
   [['keys', 'delete'], ["missing required argument 'id'"]],
 ];
 
@@ -146,9 +236,24 @@ describe('--perm forms reach the service exactly as typed', () => {
   afterAll(() => svc.close());
 
   it.each([
-    ['7', 7], ['0', 0], ['1', 1], ['2', 2], ['4', 4], ['5', 5],
-    ['rwd', 7], ['r', 1], ['w', 2], ['d', 4], ['dr', 5], ['RW', 3],
-    ['read,write,delete', 7], ['read', 1], ['write', 2], ['delete', 4], ['delete,read', 5], ['Read, Write', 3],
+    ['7', 7],
+    ['0', 0],
+    ['1', 1],
+    ['2', 2],
+    ['4', 4],
+    ['5', 5],
+    ['rwd', 7],
+    ['r', 1],
+    ['w', 2],
+    ['d', 4],
+    ['dr', 5],
+    ['RW', 3],
+    ['read,write,delete', 7],
+    ['read', 1],
+    ['write', 2],
+    ['delete', 4],
+    ['delete,read', 5],
+    ['Read, Write', 3],
   ])('--perm %s → permissions %i', async (typed, bits) => {
     const r = await runCli(['keys', 'create', '--perm', typed, '--name', `p-${typed}`, '-o', 'json'], { env: envFor(svc, svc.adminKey) });
     expect(r.code, r.stderr).toBe(0);
@@ -168,20 +273,32 @@ describe('accepted time and id forms', () => {
   afterAll(() => svc.close());
 
   it.each([
-    ['30m'], ['24h'], ['7d'], ['90s'], ['2w'], ['2025-01-18'], ['2025-01-18T14:04:02Z'], ['2025-01-18T14:04:02.659Z'],
-    ['2025-01-18T16:04:02+02:00'], ['2024-02-29'],
+    ['30m'],
+    ['24h'],
+    ['7d'],
+    ['90s'],
+    ['2w'],
+    ['2025-01-18'],
+    ['2025-01-18T14:04:02Z'],
+    ['2025-01-18T14:04:02.659Z'],
+    ['2025-01-18T16:04:02+02:00'],
+    ['2024-02-29'],
   ])('log list --since %s is accepted (exit 0)', async (v) => {
     const r = await runCli(['log', 'list', '--since', v], { env: envFor(svc, svc.adminKey) });
     expect(r.code, r.stderr).toBe(0);
   });
 
-  it.each([['--level', 'warning'], ['--level', 'FATAL'], ['--level', ' Information '], ['--take', '0'], ['--take', '1000'], ['--skip', '0']])(
-    'log list %s %j is accepted',
-    async (flag, v) => {
-      const r = await runCli(['log', 'list', flag, v], { env: envFor(svc, svc.adminKey) });
-      expect(r.code, r.stderr).toBe(0);
-    },
-  );
+  it.each([
+    ['--level', 'warning'],
+    ['--level', 'FATAL'],
+    ['--level', ' Information '],
+    ['--take', '0'],
+    ['--take', '1000'],
+    ['--skip', '0'],
+  ])('log list %s %j is accepted', async (flag, v) => {
+    const r = await runCli(['log', 'list', flag, v], { env: envFor(svc, svc.adminKey) });
+    expect(r.code, r.stderr).toBe(0);
+  });
 
   it('the largest int32 id is a valid id (404 from the service, not a usage error)', async () => {
     const r = await runCli(['keys', 'delete', '2147483647', '--yes'], { env: envFor(svc, svc.adminKey) });

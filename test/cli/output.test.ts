@@ -12,7 +12,10 @@ let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
   // a second key and one log entry, so lists have more than one row
-  await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'second', permissions: 1, description: 'tab\there' } } });
+  await http(svc, 'POST', '/v1/api-keys', {
+    key: svc.adminKey,
+    body: { apiKey: { name: 'second', permissions: 1, description: 'tab\there' } },
+  });
 });
 afterAll(() => svc.close());
 
@@ -117,7 +120,11 @@ describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoure
       // same lines as uncoloured, once the colour is stripped
       expect(r.stdout.replace(/\u001b\[\d+m/g, '')).toBe(plain.stdout);
     }
-    for (const env of [{ FORCE_COLOR: '1', NO_COLOR: '1' }, { CLICOLOR_FORCE: '1', NO_COLOR: 'x' }, { FORCE_COLOR: '0', CLICOLOR_FORCE: '1' }]) {
+    for (const env of [
+      { FORCE_COLOR: '1', NO_COLOR: '1' },
+      { CLICOLOR_FORCE: '1', NO_COLOR: 'x' },
+      { FORCE_COLOR: '0', CLICOLOR_FORCE: '1' },
+    ]) {
       expect((await lic(['keys', 'list'], { env })).stdout, JSON.stringify(env)).not.toMatch(ANSI);
     }
     expect((await lic(['--no-color', 'keys', 'list'], { env: { FORCE_COLOR: '1' } })).stdout).not.toMatch(ANSI);

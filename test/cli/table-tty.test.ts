@@ -27,7 +27,11 @@ beforeAll(async () => {
 afterAll(() => svc?.close());
 
 /** The terminal's lines, without the pty's carriage returns. */
-const screenLines = (output: string) => output.replace(/\r/g, '').split('\n').filter((l) => l !== '');
+const screenLines = (output: string) =>
+  output
+    .replace(/\r/g, '')
+    .split('\n')
+    .filter((l) => l !== '');
 
 describe.skipIf(!hasScript)('tables on a pseudo-terminal', () => {
   beforeAll(async () => {
@@ -35,7 +39,13 @@ describe.skipIf(!hasScript)('tables on a pseudo-terminal', () => {
       await fetch(`${svc.url}/v1/api-keys`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': svc.adminKey },
-        body: JSON.stringify({ apiKey: { name: `build server ${i} of the nightly pipeline`, permissions: 1, description: 'used by the nightly build to fetch signing keys; rotate every ninety days '.repeat(2) } }),
+        body: JSON.stringify({
+          apiKey: {
+            name: `build server ${i} of the nightly pipeline`,
+            permissions: 1,
+            description: 'used by the nightly build to fetch signing keys; rotate every ninety days '.repeat(2),
+          },
+        }),
       });
     }
   });
@@ -52,15 +62,30 @@ describe.skipIf(!hasScript)('tables on a pseudo-terminal', () => {
   });
 
   it(`log list --all of ${N.toLocaleString('en-US')} entries: drawn page by page in flat memory, one header, the hint once`, async () => {
-    const ins = svc.db.prepare('INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)');
+    const ins = svc.db.prepare(
+      'INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     const t0 = Date.parse('2026-01-01T00:00:00Z');
     svc.db.transaction(() => {
-      for (let i = 0; i < N; i++) ins.run(t0 + i * 1000, i % 10 ? 'Information' : 'Warning', `License checked by host-${i % 500} for product P${i % 7}; seat ${i} of the site licence, valid until the end of the year`, 'License checked', '', '{}');
+      for (let i = 0; i < N; i++)
+        ins.run(
+          t0 + i * 1000,
+          i % 10 ? 'Information' : 'Warning',
+          `License checked by host-${i % 500} for product P${i % 7}; seat ${i} of the site licence, valid until the end of the year`,
+          'License checked',
+          '',
+          '{}',
+        );
     })();
-    const total = (svc.db.prepare('SELECT count(*) FROM log').pluck().get() as number);
+    const total = svc.db.prepare('SELECT count(*) FROM log').pluck().get() as number;
     const preload = join(tempDir(), 'maxrss.mjs');
     writeFileSync(preload, "process.on('exit', () => process.stderr.write(`\\nmaxrss_kb=${process.resourceUsage().maxRSS}\\n`));\n");
-    const r = await spawnLicTty(['log', 'list', '--all'], { env, cols: 100, nodeArgs: ['--import', pathToFileURL(preload).href], timeoutMs: 180_000 });
+    const r = await spawnLicTty(['log', 'list', '--all'], {
+      env,
+      cols: 100,
+      nodeArgs: ['--import', pathToFileURL(preload).href],
+      timeoutMs: 180_000,
+    });
     expect(r.code).toBe(0);
     const lines = screenLines(r.output);
     const rows = lines.filter((l) => /^ *\d+ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2} {2}/.test(l));

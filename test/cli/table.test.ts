@@ -18,12 +18,16 @@ let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService({ now: () => NOW });
   for (let i = 0; i < 3; i++) {
-    await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: i === 1 ? WIDE_NAME : `key-${i}`, permissions: 3, description: `${LONG} #${i}` } } });
+    await http(svc, 'POST', '/v1/api-keys', {
+      key: svc.adminKey,
+      body: { apiKey: { name: i === 1 ? WIDE_NAME : `key-${i}`, permissions: 3, description: `${LONG} #${i}` } },
+    });
   }
 });
 afterAll(() => svc.close());
 
-const lic = (args: string[], o: RunOptions = {}) => runCli(args, { tty: true, ...o, env: { ...envFor(svc, svc.adminKey), NO_COLOR: '1', TZ: 'Europe/Berlin', ...o.env } });
+const lic = (args: string[], o: RunOptions = {}) =>
+  runCli(args, { tty: true, ...o, env: { ...envFor(svc, svc.adminKey), NO_COLOR: '1', TZ: 'Europe/Berlin', ...o.env } });
 const lines = (s: string) => s.replace(/\n$/, '').split('\n');
 
 describe('keys list on a terminal: fitted to the width', () => {
@@ -75,9 +79,12 @@ describe('keys list on a terminal: fitted to the width', () => {
 
 describe('log list on a terminal: footer, empty result, big lists', () => {
   beforeAll(() => {
-    const ins = svc.db.prepare('INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)');
+    const ins = svc.db.prepare(
+      'INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     svc.db.transaction(() => {
-      for (let i = 0; i < 6_000; i++) ins.run(NOW.getTime() - i * 1000, i % 2 ? 'Information' : 'Warning', `entry ${i} `.padEnd(150, 'x'), 'entry', '', '{}');
+      for (let i = 0; i < 6_000; i++)
+        ins.run(NOW.getTime() - i * 1000, i % 2 ? 'Information' : 'Warning', `entry ${i} `.padEnd(150, 'x'), 'entry', '', '{}');
     })();
   });
 
@@ -151,11 +158,23 @@ describe('src/cli/table.ts', () => {
   it('a table too wide for the terminal even at its minimums leaves out its last columns (never an overflowing line); --wide keeps them', () => {
     const cols = ['A', 'B', 'C', 'D', 'E'].map((h, i) => ({ header: h, kind: 'label' as const, get: (r: string[]) => r[i] }));
     const row = ['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc', 'dddddddddddd', 'eeeeeeeeeeee'];
-    const t = new TableStream<string[]>(cols, { width: 40, wide: false, utc: true, cellText: String, paint: { head: (x: string) => x, tone: (_t: unknown, x: string) => x } } as never);
+    const t = new TableStream<string[]>(cols, {
+      width: 40,
+      wide: false,
+      utc: true,
+      cellText: String,
+      paint: { head: (x: string) => x, tone: (_t: unknown, x: string) => x },
+    } as never);
     const lines = t.page([row]).trimEnd().split('\n');
     expect(lines[0]).toBe('A             B             C');
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(40);
-    const wide = new TableStream<string[]>(cols, { width: 40, wide: true, utc: true, cellText: String, paint: { head: (x: string) => x, tone: (_t: unknown, x: string) => x } } as never);
+    const wide = new TableStream<string[]>(cols, {
+      width: 40,
+      wide: true,
+      utc: true,
+      cellText: String,
+      paint: { head: (x: string) => x, tone: (_t: unknown, x: string) => x },
+    } as never);
     expect(wide.page([row]).split('\n')[1]).toBe(row.join('  '));
   });
 

@@ -37,7 +37,9 @@ describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () 
 
   it.each(['HTTP_PROXY', 'http_proxy'])('%s: requests to the service go through the proxy', async (name) => {
     proxy = await startProxy();
-    const r = await runCli(['keys', 'list', '-o', 'json'], { env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, [name]: proxy.url } });
+    const r = await runCli(['keys', 'list', '-o', 'json'], {
+      env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, [name]: proxy.url },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).apiKeys.length).toBeGreaterThan(0);
     expect(proxy.tunnels).toEqual([host()]);
@@ -45,7 +47,9 @@ describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () 
 
   it('NO_PROXY naming the host bypasses the proxy', async () => {
     proxy = await startProxy();
-    const r = await runCli(['keys', 'list'], { env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
+    const r = await runCli(['keys', 'list'], {
+      env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(proxy.tunnels).toEqual([]);
     expect(proxy.forwarded).toEqual([]);
@@ -53,7 +57,9 @@ describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () 
 
   it('a proxy that refuses connections is named as the culprit, not the service', async () => {
     const port = await closedPort();
-    const r = await runCli(['keys', 'list', '--retries', '0'], { env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, HTTPS_PROXY: 'http://127.0.0.1:1', HTTP_PROXY: `http://127.0.0.1:${port}` } });
+    const r = await runCli(['keys', 'list', '--retries', '0'], {
+      env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, HTTPS_PROXY: 'http://127.0.0.1:1', HTTP_PROXY: `http://127.0.0.1:${port}` },
+    });
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(`lic: cannot connect to the proxy for ${svc.url}: connection refused (check HTTPS_PROXY / HTTP_PROXY)\n`);
   });
@@ -98,7 +104,10 @@ describe('plain http:// to a host that is not loopback (the fake cases skipped w
   it.skipIf(!lan)('a profile saved with --insecure-http allows it; show says where from', async () => {
     fake = await startFake((s) => reply(s, 200, OK_LIST), { host: lan });
     const configDir = tempDir();
-    const add = await runCli(['profile', 'add', 'lan', '--base-url', fake.url, '--insecure-http', '--api-key-stdin'], { configDir, stdin: KEY });
+    const add = await runCli(['profile', 'add', 'lan', '--base-url', fake.url, '--insecure-http', '--api-key-stdin'], {
+      configDir,
+      stdin: KEY,
+    });
     expect(add.code, add.stderr).toBe(0);
     const show = await runCli(['profile', 'show', '-o', 'json'], { configDir });
     expect(JSON.parse(show.stdout)).toMatchObject({ insecureHttp: true, insecureHttpFrom: 'profile lan' });
@@ -108,8 +117,10 @@ describe('plain http:// to a host that is not loopback (the fake cases skipped w
   });
 
   it('loopback is 127.0.0.0/8, ::1 and localhost', () => {
-    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '[::1]', '::1', 'api.localhost']) expect(isLoopback(h), h).toBe(true);
-    for (const h of ['10.0.0.1', '128.0.0.1', 'localhost.example.com', '[::2]', '127.0.0.1.nip.io', 'example.com']) expect(isLoopback(h), h).toBe(false);
+    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '[::1]', '::1', 'api.localhost'])
+      expect(isLoopback(h), h).toBe(true);
+    for (const h of ['10.0.0.1', '128.0.0.1', 'localhost.example.com', '[::2]', '127.0.0.1.nip.io', 'example.com'])
+      expect(isLoopback(h), h).toBe(false);
   });
 });
 
@@ -128,7 +139,11 @@ describe('TLS with a private CA (--ca-file, NODE_EXTRA_CA_CERTS; skipped when op
     const before = https!.requests.length;
     const r = await runCli(['keys', 'list'], { env: env() });
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(new RegExp(`^lic: the certificate of ${https!.url} is not trusted \\(\\w+\\): pass --ca-file PATH with the CA that signed it, or set NODE_EXTRA_CA_CERTS\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^lic: the certificate of ${https!.url} is not trusted \\(\\w+\\): pass --ca-file PATH with the CA that signed it, or set NODE_EXTRA_CA_CERTS\\n$`,
+      ),
+    );
     expect(https!.requests.length).toBe(before);
   });
 
@@ -167,7 +182,10 @@ describe('TLS with a private CA (--ca-file, NODE_EXTRA_CA_CERTS; skipped when op
 
   it.skipIf(!ca)('a profile saved with --ca-file uses it', async () => {
     const configDir = tempDir();
-    const add = await runCli(['profile', 'add', 'tls', '--base-url', https!.url, '--ca-file', ca!.caFile, '--api-key-stdin'], { configDir, stdin: KEY });
+    const add = await runCli(['profile', 'add', 'tls', '--base-url', https!.url, '--ca-file', ca!.caFile, '--api-key-stdin'], {
+      configDir,
+      stdin: KEY,
+    });
     expect(add.code, add.stderr).toBe(0);
     const r = await runCli(['keys', 'list'], { configDir });
     expect(r.code, r.stderr).toBe(0);
@@ -177,9 +195,12 @@ describe('TLS with a private CA (--ca-file, NODE_EXTRA_CA_CERTS; skipped when op
 describe('lic api -H', () => {
   it('adds request headers (repeatable); they may replace accept', async () => {
     fake = await startFake((s) => reply(s, 200, OK_LIST));
-    const r = await runCli(['api', '/v1/api-keys', '-H', 'Accept-Language: de', '-H', 'X-Trace-Id:  abc 1 ', '-H', 'accept: application/problem+json'], {
-      env: { LIC_BASE_URL: fake.url, LIC_API_KEY: KEY },
-    });
+    const r = await runCli(
+      ['api', '/v1/api-keys', '-H', 'Accept-Language: de', '-H', 'X-Trace-Id:  abc 1 ', '-H', 'accept: application/problem+json'],
+      {
+        env: { LIC_BASE_URL: fake.url, LIC_API_KEY: KEY },
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const h = fake.requests[0]!.headers;
     expect(h['accept-language']).toBe('de');
@@ -189,8 +210,11 @@ describe('lic api -H', () => {
   });
 
   it.each([
-    ['x-api-key: api_otherotherotherotherother', 'lic: -H x-api-key: this header is set by lic itself and can\'t be replaced (the API key comes from the profile or LIC_API_KEY, never from the command line)\n'],
-    ['Host: evil.example', 'lic: -H host: this header is set by lic itself and can\'t be replaced\n'],
+    [
+      'x-api-key: api_otherotherotherotherother',
+      "lic: -H x-api-key: this header is set by lic itself and can't be replaced (the API key comes from the profile or LIC_API_KEY, never from the command line)\n",
+    ],
+    ['Host: evil.example', "lic: -H host: this header is set by lic itself and can't be replaced\n"],
   ])('-H %j is refused with exit 2, nothing sent, the value not echoed', async (h, message) => {
     fake = await startFake((s) => reply(s, 200, OK_LIST));
     const r = await runCli(['api', '/v1/api-keys', '-H', h], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: KEY } });

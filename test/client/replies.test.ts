@@ -22,7 +22,9 @@ describe('reply size cap (LIC_MAX_REPLY_BYTES, default 64 MiB)', () => {
     fake = await startFake((s) => reply(s, 200, list(5000)));
     const r = await runCli(['keys', 'list', '--retries', '0'], { env: env(fake, { LIC_MAX_REPLY_BYTES: '2K' }) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^lic: the reply to GET \/v1\/api-keys is larger than 2048 bytes \(announced 50\d\d bytes\); stopped reading\. Ask for less \(--take, --fields\) or raise LIC_MAX_REPLY_BYTES\n$/);
+    expect(r.stderr).toMatch(
+      /^lic: the reply to GET \/v1\/api-keys is larger than 2048 bytes \(announced 50\d\d bytes\); stopped reading\. Ask for less \(--take, --fields\) or raise LIC_MAX_REPLY_BYTES\n$/,
+    );
     expect(r.stdout).toBe('');
   });
 
@@ -42,7 +44,9 @@ describe('reply size cap (LIC_MAX_REPLY_BYTES, default 64 MiB)', () => {
     });
     const r = await runCli(['keys', 'list'], { env: env(fake, { LIC_MAX_REPLY_BYTES: '8192' }) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('lic: the reply to GET /v1/api-keys is larger than 8192 bytes (kept sending); stopped reading. Ask for less (--take, --fields) or raise LIC_MAX_REPLY_BYTES\n');
+    expect(r.stderr).toBe(
+      'lic: the reply to GET /v1/api-keys is larger than 8192 bytes (kept sending); stopped reading. Ask for less (--take, --fields) or raise LIC_MAX_REPLY_BYTES\n',
+    );
     // not retried: a too-large reply is not a transient failure
     expect(fake.requests).toHaveLength(1);
     await new Promise((res) => setTimeout(res, 50));
@@ -99,7 +103,9 @@ describe('insert replies must carry the new id (exit 1 otherwise)', () => {
     fake = await startFake((s) => reply(s, 200, created(extra)));
     const r = await runCli(['assemblies', 'create', '--name', 'MyLib', '--version', '1.0.0.0'], { env: env(fake) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`lic: the service replied to POST /v1/assemblies with ${what}: expected the new record's id, an integer 1..2147483647\n`);
+    expect(r.stderr).toBe(
+      `lic: the service replied to POST /v1/assemblies with ${what}: expected the new record's id, an integer 1..2147483647\n`,
+    );
     expect(r.stdout).toBe('');
   });
 
@@ -112,7 +118,10 @@ describe('insert replies must carry the new id (exit 1 otherwise)', () => {
 
   it('resources create without resourceId; keys create without its key', async () => {
     fake = await startFake((s, req) => reply(s, 200, req.path === '/v1/resources' ? created({}) : created({ apiKeyId: 5 })));
-    const res = await runCli(['resources', 'create', '--name', 'n', '--type', 'email', '--format', 'html', '--data-file', '-'], { env: env(fake), stdin: '<p>x</p>' });
+    const res = await runCli(['resources', 'create', '--name', 'n', '--type', 'email', '--format', 'html', '--data-file', '-'], {
+      env: env(fake),
+      stdin: '<p>x</p>',
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('lic: the service replied to POST /v1/resources with no "resourceId"');
     const key = await runCli(['keys', 'create', '--perm', '1'], { env: env(fake) });

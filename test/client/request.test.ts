@@ -28,9 +28,14 @@ function expectNoLeak(r: { stdout: string; stderr: string }) {
 describe('network faults → exit 5', () => {
   it('connection refused: exit 5 naming the origin, after the GET retries', async () => {
     const port = await closedPort();
-    const r = await runCli(['keys', 'list', '-q'], { env: { LIC_BASE_URL: `http://127.0.0.1:${port}`, LIC_API_KEY: KEY }, sleep: async () => undefined });
+    const r = await runCli(['keys', 'list', '-q'], {
+      env: { LIC_BASE_URL: `http://127.0.0.1:${port}`, LIC_API_KEY: KEY },
+      sleep: async () => undefined,
+    });
     expect(r.code).toBe(5);
-    expect(r.stderr).toBe(`lic: cannot connect to http://127.0.0.1:${port}: connection refused (is the service running? try \`lic serve\`)\n`);
+    expect(r.stderr).toBe(
+      `lic: cannot connect to http://127.0.0.1:${port}: connection refused (is the service running? try \`lic serve\`)\n`,
+    );
   });
 
   it('a reset in the middle of the reply: exit 5 "was reset"; a GET is tried 3 times', async () => {
@@ -104,7 +109,7 @@ describe('malformed replies → exit 1 with a clear message, never a crash', () 
   it.each([
     ['keys', 'apiKeys', '/v1/api-keys'],
     ['log', 'logEntries', '/v1/log'],
-  ])("%s list: a 200 whose list field is not an array", async (noun, field) => {
+  ])('%s list: a 200 whose list field is not an array', async (noun, field) => {
     fake = await startFake((s) => reply(s, 200, JSON.stringify({ success: true, [field]: { id: 1 } })));
     const r = await runCli([noun, 'list'], { env: env(fake) });
     expect(r.code).toBe(1);
@@ -114,14 +119,18 @@ describe('malformed replies → exit 1 with a clear message, never a crash', () 
   });
 
   it('tolerates a success that omits default fields (code, message, total), as the original does', async () => {
-    fake = await startFake((s) => reply(s, 200, JSON.stringify({ success: true, apiKeys: [{ id: 3, name: 'ci', permissions: 1, keyPrefix: 'api_abcd' }] })));
+    fake = await startFake((s) =>
+      reply(s, 200, JSON.stringify({ success: true, apiKeys: [{ id: 3, name: 'ci', permissions: 1, keyPrefix: 'api_abcd' }] })),
+    );
     const r = await runCli(['keys', 'list'], { env: env(fake) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('3\tci\t\t1 r--\tapi_abcd\t\t\tno\t\n');
   });
 
   it('an error reply that is not JSON (a proxy page): exit 1 with the status and an excerpt, the key redacted', async () => {
-    fake = await startFake((s, req) => reply(s, 502, `<h1>Bad gateway</h1> you sent ${req.headers['x-api-key']}`, { 'content-type': 'text/html' }));
+    fake = await startFake((s, req) =>
+      reply(s, 502, `<h1>Bad gateway</h1> you sent ${req.headers['x-api-key']}`, { 'content-type': 'text/html' }),
+    );
     const r = await runCli(['keys', 'create', '--perm', '1'], { env: env(fake) });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('lic: HTTP 502: <h1>Bad gateway</h1> you sent [redacted] (HTTP 502, POST /v1/api-keys)\n');
@@ -163,7 +172,9 @@ describe('status → exit code for replies the reference service does not make',
 
 describe('retries', () => {
   it('a GET answered 503 then 200 is retried and succeeds (exit 0)', async () => {
-    fake = await startFake((s, req) => (req.n === 0 ? reply(s, 503, JSON.stringify({ success: false, code: 14, message: 'busy' })) : reply(s, 200, OK_LIST)));
+    fake = await startFake((s, req) =>
+      req.n === 0 ? reply(s, 503, JSON.stringify({ success: false, code: 14, message: 'busy' })) : reply(s, 200, OK_LIST),
+    );
     const r = await runCli(['keys', 'list', '-o', 'json'], { env: env(fake) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${OK_LIST}\n`);
@@ -171,7 +182,11 @@ describe('retries', () => {
   });
 
   it('429 with Retry-After: 0, then 200', async () => {
-    fake = await startFake((s, req) => (req.n === 0 ? reply(s, 429, JSON.stringify({ success: false, code: 8, message: 'slow down' }), { 'retry-after': '0' }) : reply(s, 200, OK_LIST)));
+    fake = await startFake((s, req) =>
+      req.n === 0
+        ? reply(s, 429, JSON.stringify({ success: false, code: 8, message: 'slow down' }), { 'retry-after': '0' })
+        : reply(s, 200, OK_LIST),
+    );
     const r = await runCli(['keys', 'list'], { env: env(fake) });
     expect(r.code, r.stderr).toBe(0);
     expect(fake.requests).toHaveLength(2);
@@ -196,7 +211,9 @@ describe('retries', () => {
 
 describe('what goes on the wire', () => {
   it('x-api-key, user-agent lic/<version>, accept and content-type; a JSON body', async () => {
-    fake = await startFake((s) => reply(s, 200, JSON.stringify({ success: true, code: 0, message: 'OK', apiKeyId: 9, key: 'api_zzzzzzzzzzzzzzzzzzzzzzzz' })));
+    fake = await startFake((s) =>
+      reply(s, 200, JSON.stringify({ success: true, code: 0, message: 'OK', apiKeyId: 9, key: 'api_zzzzzzzzzzzzzzzzzzzzzzzz' })),
+    );
     const r = await runCli(['keys', 'create', '--perm', 'rw', '--name', 'ci', '--description', 'd'], { env: env(fake) });
     expect(r.code, r.stderr).toBe(0);
     const req = fake.requests[0]!;
@@ -212,7 +229,10 @@ describe('what goes on the wire', () => {
   it('log list flags become the query of contract §6', async () => {
     fake = await startFake((s) => reply(s, 200, JSON.stringify({ success: true, logEntries: [], totalLogEntriesCount: 0 })));
     const now = () => new Date('2025-01-18T12:00:00.000Z');
-    const r = await runCli(['log', 'list', '--level', 'warning', '--since', '24h', '--until', '2025-01-18T13:00:00+01:00', '--take', '5', '--skip', '10'], { env: env(fake), now });
+    const r = await runCli(
+      ['log', 'list', '--level', 'warning', '--since', '24h', '--until', '2025-01-18T13:00:00+01:00', '--take', '5', '--skip', '10'],
+      { env: env(fake), now },
+    );
     expect(r.code, r.stderr).toBe(0);
     const u = new URL(fake.requests[0]!.path, 'http://x');
     expect(u.pathname).toBe('/v1/log');
@@ -260,11 +280,20 @@ describe('ApiClient directly', () => {
   });
 
   it('typed errors keep status, code, method and path, and never the key', async () => {
-    fake = await startFake((s) => reply(s, 404, JSON.stringify({ success: false, code: 5, message: 'no API key with id 7', details: [{ field: 'id', reason: 'r' }] })));
+    fake = await startFake((s) =>
+      reply(s, 404, JSON.stringify({ success: false, code: 5, message: 'no API key with id 7', details: [{ field: 'id', reason: 'r' }] })),
+    );
     const c = new ApiClient({ baseUrl: fake.url, apiKey: KEY, userAgent: 'lic/test', retries: 0 });
     const e = await c.request('DELETE', '/v1/api-keys/7').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ status: 404, code: 5, message: 'no API key with id 7', method: 'DELETE', path: '/v1/api-keys/7', details: [{ field: 'id', reason: 'r' }] });
+    expect(e).toMatchObject({
+      status: 404,
+      code: 5,
+      message: 'no API key with id 7',
+      method: 'DELETE',
+      path: '/v1/api-keys/7',
+      details: [{ field: 'id', reason: 'r' }],
+    });
     expect(JSON.stringify(e) + String((e as Error).stack)).not.toContain(KEY);
   });
 
@@ -278,7 +307,14 @@ describe('ApiClient directly', () => {
   it('retries use the injected sleep with exponential back-off', async () => {
     fake = await startFake((s) => s.resetAndDestroy());
     const waits: number[] = [];
-    const c = new ApiClient({ baseUrl: fake.url, apiKey: KEY, userAgent: 'lic/test', retries: 3, random: () => 0.999999, sleep: async (ms) => void waits.push(ms) });
+    const c = new ApiClient({
+      baseUrl: fake.url,
+      apiKey: KEY,
+      userAgent: 'lic/test',
+      retries: 3,
+      random: () => 0.999999,
+      sleep: async (ms) => void waits.push(ms),
+    });
     await expect(c.request('GET', '/v1/log')).rejects.toBeInstanceOf(NetworkError);
     expect(waits).toEqual([500, 1000, 2000]);
     expect(fake.requests).toHaveLength(4);

@@ -99,11 +99,18 @@ describe('which failures are retried', () => {
   it('POST and DELETE are retried on connection refused (nothing reached the service)', async () => {
     const port = await closedPort();
     const url = `http://127.0.0.1:${port}`;
-    for (const args of [['keys', 'create', '--perm', '1'], ['keys', 'delete', '4', '--yes']]) {
+    for (const args of [
+      ['keys', 'create', '--perm', '1'],
+      ['keys', 'delete', '4', '--yes'],
+    ]) {
       const r = await run(args, url);
       expect(r.code).toBe(5);
       expect(r.waits).toHaveLength(2);
-      expect(r.stderr).toMatch(new RegExp(`^lic: connection refused by ${url}, retry 1/2 in \\d\\.\\ds\\nlic: connection refused by ${url}, retry 2/2 in \\d\\.\\ds\\nlic: cannot connect to ${url}: connection refused`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^lic: connection refused by ${url}, retry 1/2 in \\d\\.\\ds\\nlic: connection refused by ${url}, retry 2/2 in \\d\\.\\ds\\nlic: cannot connect to ${url}: connection refused`,
+        ),
+      );
     }
   });
 
@@ -119,7 +126,11 @@ describe('Retry-After', () => {
   const at = new Date('2026-01-01T12:00:00Z');
 
   it('seconds: waits what the service asked', async () => {
-    fake = await startFake((s, req) => (req.n === 0 ? reply(s, 429, JSON.stringify({ success: false, code: 8, message: 'slow down' }), { 'retry-after': '3' }) : reply(s, 200, OK_LIST)));
+    fake = await startFake((s, req) =>
+      req.n === 0
+        ? reply(s, 429, JSON.stringify({ success: false, code: 8, message: 'slow down' }), { 'retry-after': '3' })
+        : reply(s, 200, OK_LIST),
+    );
     const r = await run(['keys', 'list'], fake.url);
     expect(r.code, r.stderr).toBe(0);
     expect(r.waits).toEqual([3000]);
@@ -136,7 +147,9 @@ describe('Retry-After', () => {
 
   it('longer than the 10 s cap: no wait, fails at once saying when to retry', async () => {
     const when = new Date(at.getTime() + 90_000).toUTCString();
-    fake = await startFake((s, req) => reply(s, 429, JSON.stringify({ success: false, code: 8, message: 'slow down' }), { 'retry-after': req.n === 0 ? '120' : when }));
+    fake = await startFake((s, req) =>
+      reply(s, 429, JSON.stringify({ success: false, code: 8, message: 'slow down' }), { 'retry-after': req.n === 0 ? '120' : when }),
+    );
     const a = await run(['keys', 'list'], fake.url);
     expect(a.code).toBe(1);
     expect(a.waits).toEqual([]);
@@ -147,10 +160,16 @@ describe('Retry-After', () => {
   });
 
   it('the failed-authentication lockout reads as such', async () => {
-    fake = await startFake((s) => reply(s, 429, JSON.stringify({ success: false, code: 8, message: 'too many failed authentication attempts' }), { 'retry-after': '600' }));
+    fake = await startFake((s) =>
+      reply(s, 429, JSON.stringify({ success: false, code: 8, message: 'too many failed authentication attempts' }), {
+        'retry-after': '600',
+      }),
+    );
     const r = await run(['keys', 'create', '--perm', '1'], fake.url);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('lic: too many failed authentications from this address; retry after 600 s (HTTP 429, code 8, POST /v1/api-keys)\n');
+    expect(r.stderr).toBe(
+      'lic: too many failed authentications from this address; retry after 600 s (HTTP 429, code 8, POST /v1/api-keys)\n',
+    );
   });
 });
 
@@ -167,7 +186,11 @@ describe('the per-attempt deadline (--timeout)', () => {
     fake = await drip();
     const r = await run(['keys', 'list', '--timeout', '200ms', '--retries', '1'], fake.url);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(new RegExp(`lic: timed out waiting for ${fake.url}, retry 1/1 in \\d\\.\\ds\\nlic: timed out after 200 ms waiting for ${fake.url} \\(--timeout\\)\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `lic: timed out waiting for ${fake.url}, retry 1/1 in \\d\\.\\ds\\nlic: timed out after 200 ms waiting for ${fake.url} \\(--timeout\\)\\n$`,
+      ),
+    );
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -189,7 +212,10 @@ describe('the per-attempt deadline (--timeout)', () => {
   it('timeout and retries saved with a profile are used; flags override them', async () => {
     fake = await startFake(() => undefined);
     const configDir = tempDir();
-    const add = await runCli(['profile', 'add', 'slow', '--base-url', fake.url, '--api-key-stdin', '--timeout', '100ms', '--retries', '0'], { configDir, stdin: KEY });
+    const add = await runCli(
+      ['profile', 'add', 'slow', '--base-url', fake.url, '--api-key-stdin', '--timeout', '100ms', '--retries', '0'],
+      { configDir, stdin: KEY },
+    );
     expect(add.code, add.stderr).toBe(0);
     const show = await runCli(['profile', 'show', '-o', 'json'], { configDir });
     expect(JSON.parse(show.stdout)).toMatchObject({ timeoutMs: 100, timeoutFrom: 'profile slow', retries: 0, retriesFrom: 'profile slow' });
@@ -197,7 +223,10 @@ describe('the per-attempt deadline (--timeout)', () => {
     expect(r.stderr).toBe(`lic: timed out after 100 ms waiting for ${fake.url} (--timeout)\n`);
     expect(fake.requests).toHaveLength(1);
     const waits: number[] = [];
-    const f = await runCli(['keys', 'list', '--retries', '1', '--timeout', '120ms', '-q'], { configDir, sleep: async (ms) => void waits.push(ms) });
+    const f = await runCli(['keys', 'list', '--retries', '1', '--timeout', '120ms', '-q'], {
+      configDir,
+      sleep: async (ms) => void waits.push(ms),
+    });
     expect(f.stderr).toBe(`lic: timed out after 120 ms waiting for ${fake.url} (--timeout)\n`);
     expect(fake.requests).toHaveLength(3);
   });
@@ -207,11 +236,25 @@ describe('back-off', () => {
   it('doubles from 0.5 s, jittered to 50..100 %, capped at 10 s', async () => {
     fake = await startFake((s) => s.resetAndDestroy());
     const waits: number[] = [];
-    const full = new ApiClient({ baseUrl: fake.url, apiKey: KEY, userAgent: 'lic/test', retries: 6, random: () => 0.999999, sleep: async (ms) => void waits.push(ms) });
+    const full = new ApiClient({
+      baseUrl: fake.url,
+      apiKey: KEY,
+      userAgent: 'lic/test',
+      retries: 6,
+      random: () => 0.999999,
+      sleep: async (ms) => void waits.push(ms),
+    });
     await expect(full.request('GET', '/v1/log')).rejects.toBeInstanceOf(NetworkError);
     expect(waits).toEqual([500, 1000, 2000, 4000, 8000, 10000]);
     waits.length = 0;
-    const half = new ApiClient({ baseUrl: fake.url, apiKey: KEY, userAgent: 'lic/test', retries: 3, random: () => 0, sleep: async (ms) => void waits.push(ms) });
+    const half = new ApiClient({
+      baseUrl: fake.url,
+      apiKey: KEY,
+      userAgent: 'lic/test',
+      retries: 3,
+      random: () => 0,
+      sleep: async (ms) => void waits.push(ms),
+    });
     await expect(half.request('GET', '/v1/log')).rejects.toBeInstanceOf(NetworkError);
     expect(waits).toEqual([250, 500, 1000]);
     expect(fake.requests).toHaveLength(7 + 4);

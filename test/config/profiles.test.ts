@@ -15,7 +15,10 @@ describe('profile store: the fast reader and conf agree', () => {
     const view = readProfiles(dir);
     expect(view.defaultName()).toBe('b');
     expect(view.get('a')).toEqual({ baseUrl: 'http://127.0.0.1:1', apiKey: 'api_aaaaaaaaaaaaaaaaaaaaaaaa' });
-    expect(view.list().map((p) => [p.name, p.isDefault])).toEqual([['a', false], ['b', true]]);
+    expect(view.list().map((p) => [p.name, p.isDefault])).toEqual([
+      ['a', false],
+      ['b', true],
+    ]);
     expect(view.get('toString')).toBeUndefined();
 
     const home = tempDir();

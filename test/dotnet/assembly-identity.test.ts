@@ -168,7 +168,9 @@ function buildPe(opts: PeOptions = {}): Uint8Array {
   const rawSize = Math.ceil(text.length / FILE_ALIGN) * FILE_ALIGN;
   const w = new Writer();
   // MS-DOS header: "MZ", e_lfanew at 0x3c.
-  w.ascii('MZ').zeros(0x3c - 2).u32(0x40);
+  w.ascii('MZ')
+    .zeros(0x3c - 2)
+    .u32(0x40);
   // PE signature + COFF file header (20 bytes).
   w.ascii('PE\0\0');
   w.u16(plus ? 0x8664 : 0x14c) // Machine
@@ -179,10 +181,13 @@ function buildPe(opts: PeOptions = {}): Uint8Array {
     .u16(optSize) // SizeOfOptionalHeader
     .u16(0x2102); // Characteristics: EXECUTABLE_IMAGE | 32BIT_MACHINE | DLL
   // Optional header.
-  w.u16(plus ? 0x20b : 0x10b).u8(8).u8(0); // Magic, linker version
+  w.u16(plus ? 0x20b : 0x10b)
+    .u8(8)
+    .u8(0); // Magic, linker version
   w.u32(rawSize).u32(0).u32(0); // SizeOfCode, SizeOfInitializedData, SizeOfUninitializedData
   w.u32(0).u32(SECTION_RVA); // AddressOfEntryPoint, BaseOfCode
-  if (plus) w.u32(0x10000000).u32(0); // ImageBase (64-bit)
+  if (plus)
+    w.u32(0x10000000).u32(0); // ImageBase (64-bit)
   else w.u32(0).u32(0x10000000); // BaseOfData, ImageBase
   w.u32(0x2000).u32(FILE_ALIGN); // SectionAlignment, FileAlignment
   w.u16(4).u16(0).u16(0).u16(0).u16(4).u16(0); // OS / image / subsystem versions
@@ -283,17 +288,29 @@ function buildCliPayload(base: number, spec: AssemblySpec): Uint8Array {
     else validHi |= 1 << (t - 32);
   }
   const ts = new Writer().u32(0).u8(2).u8(0).u8(heapSizes).u8(1);
-  ts.u32(validLo >>> 0).u32(validHi >>> 0).u32(0).u32(0);
+  ts.u32(validLo >>> 0)
+    .u32(validHi >>> 0)
+    .u32(0)
+    .u32(0);
   for (const t of [...rows.keys()].sort((a, b) => a - b)) ts.u32(rows.get(t) as number);
   if (heapSizes & 0x40) ts.u32(0xdeadbeef);
-  for (const t of Object.keys(tables.before ?? {}).map(Number).sort((a, b) => a - b)) {
+  for (const t of Object.keys(tables.before ?? {})
+    .map(Number)
+    .sort((a, b) => a - b)) {
     const { rows: n, rowSize } = (tables.before ?? {})[t] as { rows: number; rowSize: number };
     ts.zeros(n * rowSize); // zero rows: every index 0 = null, which readers accept
   }
   if (tables.assembly ?? true) {
     const [a, b, c, d] = spec.version ?? [1, 2, 3, 4];
-    ts.u32(0x8004).u16(a).u16(b).u16(c).u16(d).u32(keyIdx ? 1 : 0);
-    ts.idx(keyIdx, blobW).idx(spec.nameIndex ?? nameIdx, strW).idx(cultureIdx, strW);
+    ts.u32(0x8004)
+      .u16(a)
+      .u16(b)
+      .u16(c)
+      .u16(d)
+      .u32(keyIdx ? 1 : 0);
+    ts.idx(keyIdx, blobW)
+      .idx(spec.nameIndex ?? nameIdx, strW)
+      .idx(cultureIdx, strW);
   }
   const tablesStream = ts.align(4).done();
 
@@ -320,7 +337,13 @@ function buildCliPayload(base: number, spec: AssemblySpec): Uint8Array {
   const metadata = md.done();
 
   // CLI header (72 bytes) followed by the metadata.
-  const cli = new Writer().u32(72).u16(2).u16(5).u32(base + 72).u32(metadata.length).u32(1);
+  const cli = new Writer()
+    .u32(72)
+    .u16(2)
+    .u16(5)
+    .u32(base + 72)
+    .u32(metadata.length)
+    .u32(1);
   cli.zeros(72 - cli.length);
   return cli.bytes(metadata).done();
 }

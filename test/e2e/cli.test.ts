@@ -95,7 +95,10 @@ describe('piped: exit codes, stdout carries data only', () => {
 
   it('profile add reads the key from real stdin; the store is mode 0600', async () => {
     const dir = tempDir();
-    const r = await spawnLic(['profile', 'add', 'ci', '--base-url', svc.url, '--api-key-stdin'], { env: { LIC_CONFIG_DIR: dir }, stdin: `${svc.adminKey}\n` });
+    const r = await spawnLic(['profile', 'add', 'ci', '--base-url', svc.url, '--api-key-stdin'], {
+      env: { LIC_CONFIG_DIR: dir },
+      stdin: `${svc.adminKey}\n`,
+    });
     expect(r.code, r.stderr).toBe(0);
     const file = join(dir, 'profiles.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -124,7 +127,10 @@ describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
   });
 
   it('NO_COLOR and --no-color: the table without colour', async () => {
-    for (const [args, extra] of [[['keys', 'list'], { NO_COLOR: '1' }], [['--no-color', 'keys', 'list'], {}]] as const) {
+    for (const [args, extra] of [
+      [['keys', 'list'], { NO_COLOR: '1' }],
+      [['--no-color', 'keys', 'list'], {}],
+    ] as const) {
       const r = await spawnLicTty([...args], { env: { ...env, ...extra } });
       expect(r.code).toBe(0);
       expect(r.output).toMatch(/^ID {2}NAME {2,}/);
@@ -139,7 +145,10 @@ describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
 
   it('log purge asks, naming profile and host; "n" → exit 1 and nothing deleted; "y" → purged', async () => {
     const dir = tempDir();
-    await spawnLic(['profile', 'add', 'tty', '--base-url', svc.url, '--api-key-stdin'], { env: { LIC_CONFIG_DIR: dir }, stdin: svc.adminKey });
+    await spawnLic(['profile', 'add', 'tty', '--base-url', svc.url, '--api-key-stdin'], {
+      env: { LIC_CONFIG_DIR: dir },
+      stdin: svc.adminKey,
+    });
     const before = (await http(svc, 'GET', '/v1/log', { key: svc.adminKey })).body.totalLogEntriesCount;
     expect(before).toBeGreaterThan(0);
     const no = await spawnLicTty(['log', 'purge', '--all'], { env: { LIC_CONFIG_DIR: dir }, input: 'n\r' });
@@ -151,12 +160,17 @@ describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
     expect(yes.code).toBe(0);
     expect(yes.output).toMatch(/deletedLogCount\S*\s+\d+/);
     const after = (await http(svc, 'GET', '/v1/log', { key: svc.adminKey })).body.logEntries;
-    expect(after.map((e: { message: string }) => e.message)).toEqual([expect.stringMatching(/^DELETE \/v1\/log by API key 1 of user admin: purged \d+ log entries$/)]);
+    expect(after.map((e: { message: string }) => e.message)).toEqual([
+      expect.stringMatching(/^DELETE \/v1\/log by API key 1 of user admin: purged \d+ log entries$/),
+    ]);
   });
 
   it('profile add on a terminal: a hidden prompt; the key is not echoed', async () => {
     const dir = tempDir();
-    const r = await spawnLicTty(['profile', 'add', 'typed', '--base-url', svc.url], { env: { LIC_CONFIG_DIR: dir }, input: `${svc.adminKey}\r` });
+    const r = await spawnLicTty(['profile', 'add', 'typed', '--base-url', svc.url], {
+      env: { LIC_CONFIG_DIR: dir },
+      input: `${svc.adminKey}\r`,
+    });
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain('API key for typed:');
     expect(r.output).not.toContain(svc.adminKey);

@@ -41,9 +41,19 @@ function words(line: string): string[] {
 const examples = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
   .flatMap((m) => m[1]!.split('\n'))
   .map((l) => l.trim())
-  .filter((l) => /^(LIC_API_KEY=\$CUSTOMER_KEY )?lic (keys|log|resources|assemblies|orders|templates|products) (list|get|show|tail)\b/.test(l))
+  .filter((l) =>
+    /^(LIC_API_KEY=\$CUSTOMER_KEY )?lic (keys|log|resources|assemblies|orders|templates|products) (list|get|show|tail)\b/.test(l),
+  )
   // no pipes, redirections or variables outside quotes; nothing that follows or writes files
-  .filter((l) => !/[|<>$]/.test(l.replace(/^LIC_API_KEY=\$CUSTOMER_KEY /, '').replace(/'[^']*'|"[^"]*"/g, '').replace(/#.*/, '')) && !/\s-f\b|--follow|--data-out/.test(l));
+  .filter(
+    (l) =>
+      !/[|<>$]/.test(
+        l
+          .replace(/^LIC_API_KEY=\$CUSTOMER_KEY /, '')
+          .replace(/'[^']*'|"[^"]*"/g, '')
+          .replace(/#.*/, ''),
+      ) && !/\s-f\b|--follow|--data-out/.test(l),
+  );
 
 let svc: TestService;
 let customerKey: string;
@@ -58,7 +68,8 @@ afterAll(async () => {
 describe('README examples against lic serve --seed demo', () => {
   it('finds the examples (list, show, tail of every noun)', () => {
     expect(examples.length).toBeGreaterThanOrEqual(15);
-    for (const noun of ['keys', 'log', 'orders', 'templates', 'products', 'resources', 'assemblies']) expect(examples.some((l) => l.includes(`lic ${noun} `))).toBe(true);
+    for (const noun of ['keys', 'log', 'orders', 'templates', 'products', 'resources', 'assemblies'])
+      expect(examples.some((l) => l.includes(`lic ${noun} `))).toBe(true);
   });
 
   it.each(examples)('%s', async (line) => {

@@ -42,18 +42,48 @@ describe('secrets never leak', () => {
       };
 
       expect((await lic(['profile', 'add', 'ops', '--base-url', url, '--api-key-stdin'], { stdin: admin })).code).toBe(0);
-      const made1 = JSON.parse((await lic(['keys', 'create', '--perm', 'rw', '--name', 'ci', '-o', 'json', '-v'])).stdout) as { apiKeyId: number; key: string };
-      const made2 = JSON.parse((await lic(['keys', 'create', '--perm', 'read', '--name', 'reader', '-o', 'json'])).stdout) as { apiKeyId: number; key: string };
+      const made1 = JSON.parse((await lic(['keys', 'create', '--perm', 'rw', '--name', 'ci', '-o', 'json', '-v'])).stdout) as {
+        apiKeyId: number;
+        key: string;
+      };
+      const made2 = JSON.parse((await lic(['keys', 'create', '--perm', 'read', '--name', 'reader', '-o', 'json'])).stdout) as {
+        apiKeyId: number;
+        key: string;
+      };
       const passwords = ['pfx-pass-Q7x!2', 'pfx-pass-second-Z9'];
       const data = join(dir, 'key.pfx');
       writeFileSync(data, Buffer.from([0x30, 0x82, 0x01, 0x02, 0xde, 0xad]));
-      const res = JSON.parse((await lic(['resources', 'create', '--name', 'signing', '--type', 'RSA', '--format', 'PFX', '--data-file', data, '--password-stdin', '-o', 'json', '-v'], { stdin: passwords[0] })).stdout) as { resourceId: number };
+      const res = JSON.parse(
+        (
+          await lic(
+            [
+              'resources',
+              'create',
+              '--name',
+              'signing',
+              '--type',
+              'RSA',
+              '--format',
+              'PFX',
+              '--data-file',
+              data,
+              '--password-stdin',
+              '-o',
+              'json',
+              '-v',
+            ],
+            { stdin: passwords[0] },
+          )
+        ).stdout,
+      ) as { resourceId: number };
       expect((await lic(['resources', 'update', String(res.resourceId), '--password-stdin', '-v'], { stdin: passwords[1] })).code).toBe(0);
       await lic(['resources', 'list', '-v']);
       await lic(['resources', 'get', String(res.resourceId), '-o', 'json', '-v']);
       await lic(['keys', 'list', '-v']);
       // dry runs of writes carrying a password and a key
-      await lic(['resources', 'create', '--name', 'dry', '--type', 'RSA', '--data-file', data, '--password-stdin', '--dry-run', '-v'], { stdin: passwords[0] });
+      await lic(['resources', 'create', '--name', 'dry', '--type', 'RSA', '--data-file', data, '--password-stdin', '--dry-run', '-v'], {
+        stdin: passwords[0],
+      });
       await lic(['keys', 'update', String(made1.apiKeyId), '--name', 'x', '--dry-run']);
       await lic(['api', '-X', 'DELETE', `/v1/api-keys/${made2.apiKeyId}`, '--dry-run']);
       // failed authentications: an unknown key, then a revoked one
@@ -65,7 +95,9 @@ describe('secrets never leak', () => {
       await lic(['log', 'list', '--all', '-o', 'json']);
       await lic(['profile', 'show']);
       await lic(['profile', 'list']);
-      expect(runs.filter((r) => r.result.code !== 0 && r.result.code !== 3 && !r.args.includes('doctor')).map((r) => [r.args, r.result.stderr])).toEqual([]);
+      expect(
+        runs.filter((r) => r.result.code !== 0 && r.result.code !== 3 && !r.args.includes('doctor')).map((r) => [r.args, r.result.stderr]),
+      ).toEqual([]);
 
       serve.child.kill('SIGTERM');
       const served = await serve.exited;

@@ -132,7 +132,10 @@ describe('lic serve --seed demo, then every list command through bin/lic', () =>
   });
 
   it('orders list --customer ID (Administrator and Sales)', async () => {
-    const customer = db.prepare('SELECT customer_id FROM orders GROUP BY customer_id ORDER BY count(*) DESC LIMIT 1').pluck().get() as number;
+    const customer = db
+      .prepare('SELECT customer_id FROM orders GROUP BY customer_id ORDER BY count(*) DESC LIMIT 1')
+      .pluck()
+      .get() as number;
     const count = db.prepare('SELECT count(*) FROM orders WHERE customer_id = ?').pluck().get(customer) as number;
     for (const role of ['Administrator', 'Sales']) {
       const r = await lic(role, ['orders', 'list', '--customer', String(customer)]);
@@ -144,25 +147,53 @@ describe('lic serve --seed demo, then every list command through bin/lic', () =>
   });
 
   it('templates list --product P --release R, and templates show of each, byte for byte', async () => {
-    const { p, r: rel } = db.prepare('SELECT product_id AS p, release_id AS r FROM license_templates GROUP BY release_id ORDER BY count(*) DESC LIMIT 1').get() as { p: number; r: number };
-    const rows = db.prepare('SELECT id, template FROM license_templates WHERE release_id = ? ORDER BY id').all(rel) as { id: number; template: string }[];
+    const { p, r: rel } = db
+      .prepare('SELECT product_id AS p, release_id AS r FROM license_templates GROUP BY release_id ORDER BY count(*) DESC LIMIT 1')
+      .get() as { p: number; r: number };
+    const rows = db.prepare('SELECT id, template FROM license_templates WHERE release_id = ? ORDER BY id').all(rel) as {
+      id: number;
+      template: string;
+    }[];
     const list = await lic('LicenseManager', ['templates', 'list', '--product', String(p), '--release', String(rel)]);
     expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout.trim().split('\n').map((l) => Number(l.split('\t')[0]))).toEqual(rows.map((x) => x.id));
+    expect(
+      list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => Number(l.split('\t')[0])),
+    ).toEqual(rows.map((x) => x.id));
     for (const t of rows) {
       const show = await licBytes('Administrator', ['templates', 'show', String(t.id), '--product', String(p), '--release', String(rel)]);
       expect(show.code, show.stderr).toBe(0);
       expect(show.stdout.equals(Buffer.from(t.template, 'utf8'))).toBe(true);
     }
-    const json = await lic('Administrator', ['templates', 'show', String(rows[0]!.id), '--product', String(p), '--release', String(rel), '-o', 'json']);
+    const json = await lic('Administrator', [
+      'templates',
+      'show',
+      String(rows[0]!.id),
+      '--product',
+      String(p),
+      '--release',
+      String(rel),
+      '-o',
+      'json',
+    ]);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout).licenseTemplates[0]).toMatchObject({ id: rows[0]!.id, template: rows[0]!.template, productId: p, releaseId: rel });
+    expect(JSON.parse(json.stdout).licenseTemplates[0]).toMatchObject({
+      id: rows[0]!.id,
+      template: rows[0]!.template,
+      productId: p,
+      releaseId: rel,
+    });
   });
 
   it('products list --customer CODE with the Customer key', async () => {
     const customer = keys.find((k) => k.role === 'Customer')!;
     const code = db.prepare('SELECT customer_code FROM users WHERE id = ?').pluck().get(customer.userId) as string;
-    const count = db.prepare('SELECT count(*) FROM customer_products cp JOIN customers c ON c.id = cp.customer_id WHERE c.code = ?').pluck().get(code) as number;
+    const count = db
+      .prepare('SELECT count(*) FROM customer_products cp JOIN customers c ON c.id = cp.customer_id WHERE c.code = ?')
+      .pluck()
+      .get(code) as number;
     const r = await lic('Customer', ['products', 'list', '--customer', code]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(count);

@@ -37,7 +37,9 @@ async function inFlightPost(url: string, key: string) {
   let reply = '';
   socket.on('data', (d) => (reply += d));
   const closed = new Promise<void>((r) => socket.once('close', () => r()));
-  socket.write(`POST /v1/api-keys HTTP/1.1\r\nhost: ${hostname}\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  socket.write(
+    `POST /v1/api-keys HTTP/1.1\r\nhost: ${hostname}\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+  );
   return {
     /** sends the rest; resolves with the reply and whether the server then closed the connection (within 5 s) */
     async finish() {
@@ -55,7 +57,10 @@ describe('lic serve (spawned)', () => {
     const db = join(tempDir(), 'lic.db');
     const { p, url } = await serve(['--db', db, '--log-requests'], { LIC_CONFIG_DIR: configDir });
     const store = JSON.parse(readFileSync(join(configDir, 'profiles.json'), 'utf8'));
-    expect(store).toEqual({ profiles: { local: { baseUrl: url, apiKey: expect.stringMatching(/^api_[a-z0-9]{24}$/) } }, defaultProfile: 'local' });
+    expect(store).toEqual({
+      profiles: { local: { baseUrl: url, apiKey: expect.stringMatching(/^api_[a-z0-9]{24}$/) } },
+      defaultProfile: 'local',
+    });
     expect(statSync(join(configDir, 'profiles.json')).mode & 0o777).toBe(0o600);
     const key = store.profiles.local.apiKey as string;
     expect(p.stderr.match(KEY_LINE)?.[1]).toBe(key);

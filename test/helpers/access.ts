@@ -23,7 +23,13 @@ export function itChecksAccess(o: {
     for (const role of ROLES) {
       keys[role] = {};
       for (const perms of [7, 6, 5, 3]) {
-        keys[role]![perms] = await addUserWithKey(o.svc(), `${o.userPrefix}-${role}`, role, perms, role === 'Customer' ? o.customerCode : undefined);
+        keys[role]![perms] = await addUserWithKey(
+          o.svc(),
+          `${o.userPrefix}-${role}`,
+          role,
+          perms,
+          role === 'Customer' ? o.customerCode : undefined,
+        );
       }
     }
   });

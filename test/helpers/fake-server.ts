@@ -25,7 +25,10 @@ export interface Fake {
 }
 
 /** Listens on `host`:0 (any free port) and resolves with the port it got; for every test server and proxy here. */
-export async function listenOnFreePort(server: { listen(port: number, host: string, cb: () => void): unknown; address(): unknown }, host = '127.0.0.1'): Promise<number> {
+export async function listenOnFreePort(
+  server: { listen(port: number, host: string, cb: () => void): unknown; address(): unknown },
+  host = '127.0.0.1',
+): Promise<number> {
   await new Promise<void>((r) => server.listen(0, host, r));
   const addr = server.address();
   return typeof addr === 'object' && addr ? (addr as { port: number }).port : 0;
@@ -34,7 +37,11 @@ export async function listenOnFreePort(server: { listen(port: number, host: stri
 /** Writes a complete HTTP/1.1 reply and closes the connection. */
 export function reply(socket: Socket, status: number, body: string, headers: Record<string, string> = {}): void {
   const h = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close', ...headers };
-  socket.end(`HTTP/1.1 ${status} X\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} X\r\n${Object.entries(h)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n')}\r\n\r\n${body}`,
+  );
 }
 
 /**

@@ -38,7 +38,23 @@ export function makeTestCa(): TestCa | undefined {
   run('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=lic test CA');
   run('req', ...ec, '-keyout', 'srv.key', '-out', 'srv.csr', '-subj', '/CN=127.0.0.1');
   writeFileSync(join(dir, 'ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n');
-  run('x509', '-req', '-in', 'srv.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'srv.pem', '-days', '2', '-extfile', 'ext');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'srv.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'srv.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'ext',
+  );
   return { caFile: join(dir, 'ca.pem'), cert: readFileSync(join(dir, 'srv.pem'), 'utf8'), key: readFileSync(join(dir, 'srv.key'), 'utf8') };
 }
 

@@ -15,22 +15,39 @@ export function openStoredSecret(stored: string): string {
   return secretBox(Buffer.from(TEST_SECRET_KEY, 'base64')).open(stored);
 }
 
-export async function startTestService(opts: { seed?: string; now?: () => Date; authFailLimit?: AuthFailLimit } = {}): Promise<TestService> {
+export async function startTestService(
+  opts: { seed?: string; now?: () => Date; authFailLimit?: AuthFailLimit } = {},
+): Promise<TestService> {
   // The failed-authentication guard is off unless a test asks for it: a test file shares
   // one service and makes deliberate 401s from one address, which the guard (tested in
   // test/server/auth-guard.test.ts, and on in every spawned `lic serve`) would block.
   const authFailLimit = opts.authFailLimit ?? { limit: 0, windowMs: 60_000 };
-  const svc = await startService({ dbPath: ':memory:', port: 0, seed: opts.seed, now: opts.now, authFailLimit, secretKey: TEST_SECRET_KEY });
+  const svc = await startService({
+    dbPath: ':memory:',
+    port: 0,
+    seed: opts.seed,
+    now: opts.now,
+    authFailLimit,
+    secretKey: TEST_SECRET_KEY,
+  });
   const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
   if (!admin) throw new Error('no Administrator key issued');
   return Object.assign(svc, { adminKey: admin.key });
 }
 
 /** Adds a user with `role` and a key with `permissions` straight into the database; returns the key. */
-export async function addUserWithKey(svc: RunningService, userId: string, role: string, permissions: number, customerCode?: string): Promise<string> {
+export async function addUserWithKey(
+  svc: RunningService,
+  userId: string,
+  role: string,
+  permissions: number,
+  customerCode?: string,
+): Promise<string> {
   const { generateApiKey, hashApiKey } = await import('../../src/server/auth.js');
   const key = generateApiKey();
-  svc.db.prepare('INSERT OR IGNORE INTO users (id, name, role, customer_code, created_at) VALUES (?, ?, ?, ?, ?)').run(userId, userId, role, customerCode ?? null, Date.now());
+  svc.db
+    .prepare('INSERT OR IGNORE INTO users (id, name, role, customer_code, created_at) VALUES (?, ?, ?, ?, ?)')
+    .run(userId, userId, role, customerCode ?? null, Date.now());
   svc.db
     .prepare('INSERT INTO api_keys (name, owner_id, permissions, created_at, key_prefix, key_hash) VALUES (?, ?, ?, ?, ?, ?)')
     .run(`${userId}-${permissions}`, userId, permissions, Date.now(), key.slice(0, 8), hashApiKey(key));

@@ -11,7 +11,10 @@ export interface SpawnResult {
 }
 
 /** Spawns the real `bin/lic.js` with pipes (not a TTY); resolves when it exits. */
-export function spawnLic(args: string[], o: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {}): Promise<SpawnResult> {
+export function spawnLic(
+  args: string[],
+  o: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {},
+): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...o.env },
@@ -51,7 +54,9 @@ export function spawnLicTty(
 ): Promise<{ code: number | null; output: string }> {
   const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   // `cols`: the terminal's width set on the pty itself (stty), as a resized window would
-  const cmd = (o.cols ? `stty cols ${o.cols} rows 50; exec ` : '') + [process.execPath, ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
+  const cmd =
+    (o.cols ? `stty cols ${o.cols} rows 50; exec ` : '') +
+    [process.execPath, ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qefc', cmd, '/dev/null'], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', COLUMNS: '120', ...o.env },
@@ -169,10 +174,17 @@ export async function buildDist(): Promise<void> {
   const { join } = await import('node:path');
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+      ),
+    );
   const built = () => {
     try {
-      return statSync(join(root, 'dist', 'cli.js')).mtimeMs >= Math.max(newest(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs);
+      return (
+        statSync(join(root, 'dist', 'cli.js')).mtimeMs >= Math.max(newest(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs)
+      );
     } catch {
       return false;
     }
@@ -192,7 +204,9 @@ export async function buildDist(): Promise<void> {
   try {
     if (built()) return;
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root }, (e, _o, err) => (e ? reject(new Error(`build failed: ${err}`)) : resolve())),
+      execFile(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root }, (e, _o, err) =>
+        e ? reject(new Error(`build failed: ${err}`)) : resolve(),
+      ),
     );
   } finally {
     rmSync(lock, { recursive: true, force: true });

@@ -43,7 +43,8 @@ export function intsAsStrings(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(intsAsStrings);
   if (v === null || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = typeof x === 'number' && Number.isInteger(x) && INT_KEY.test(k) ? String(x) : intsAsStrings(x);
+  for (const [k, x] of Object.entries(v))
+    out[k] = typeof x === 'number' && Number.isInteger(x) && INT_KEY.test(k) ? String(x) : intsAsStrings(x);
   return out;
 }
 

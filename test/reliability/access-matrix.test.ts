@@ -42,7 +42,13 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'PUT', path: () => '/v1/resources', body: () => ({ resource: { id: MISSING, name: 'x' } }), roles: ALS, allowed: 404 },
   { method: 'DELETE', path: () => `/v1/resources/${MISSING}`, roles: ALS, allowed: 404 },
   { method: 'GET', path: () => '/v1/assemblies?take=0', roles: AL, allowed: 200 },
-  { method: 'POST', path: () => '/v1/assemblies', body: () => ({ assembly: { name: uniq(), version: '1.0.0.0' } }), roles: AL, allowed: 200 },
+  {
+    method: 'POST',
+    path: () => '/v1/assemblies',
+    body: () => ({ assembly: { name: uniq(), version: '1.0.0.0' } }),
+    roles: AL,
+    allowed: 200,
+  },
   { method: 'PUT', path: () => '/v1/assemblies', body: () => ({ assembly: { id: MISSING, name: 'x' } }), roles: AL, allowed: 404 },
   { method: 'DELETE', path: () => `/v1/assemblies/${MISSING}`, roles: AL, allowed: 404 },
   { method: 'GET', path: () => '/v1/log?take=0', roles: ALS, allowed: 200 },
@@ -59,15 +65,21 @@ const invalid: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
   svc = await startTestService({ seed: 'demo' });
-  const cust = svc.db.prepare("SELECT c.id, c.code FROM users u JOIN customers c ON c.code = u.customer_code WHERE u.role = 'Customer' LIMIT 1").get() as { id: number; code: string };
+  const cust = svc.db
+    .prepare("SELECT c.id, c.code FROM users u JOIN customers c ON c.code = u.customer_code WHERE u.role = 'Customer' LIMIT 1")
+    .get() as { id: number; code: string };
   customerId = cust.id;
   customerCode = cust.code;
-  const t = svc.db.prepare('SELECT product_id, release_id FROM license_templates LIMIT 1').get() as { product_id: number; release_id: number };
+  const t = svc.db.prepare('SELECT product_id, release_id FROM license_templates LIMIT 1').get() as {
+    product_id: number;
+    release_id: number;
+  };
   product = t.product_id;
   release = t.release_id;
   for (const role of ROLES) {
     keys[role] = [];
-    for (let mask = 0; mask < 8; mask++) keys[role].push(await addUserWithKey(svc, `matrix-${role}`, role, mask, role === 'Customer' ? customerCode : undefined));
+    for (let mask = 0; mask < 8; mask++)
+      keys[role].push(await addUserWithKey(svc, `matrix-${role}`, role, mask, role === 'Customer' ? customerCode : undefined));
   }
   invalid['no key'] = undefined;
   invalid['unknown key'] = 'api_000000000000000000000000';

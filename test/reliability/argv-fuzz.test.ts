@@ -59,13 +59,89 @@ function leaves(): { leaves: Leaf[]; globals: Option[] } {
 }
 
 const VALUES = [
-  '1', '7', '0', '-1', '2147483648', '1e3', '0x10', 'rw', 'rwd', 'read,write', 'x', '', ' ', '--', '-', 'json', 'JSON', 'ndjson', 'csv', 'table', 'Warning', 'warning',
-  '2025-01-18', '2025-01-18T14:04:02Z', '24h', '7d', '90d', 'never', 'Id = 1', 'Level = "Error"', 'Name.Contains("a")', '((', '"', 'id:desc', 'id,name', 'bogus,fields',
-  'C-00000000', 'api_000000000000000000000000', '/v1/log', '/etc/passwd', '../x', '$(id)', '\u0000', '💥', 'a'.repeat(300), '5s', '0ms', 'GET', 'post', 'DELETE', 'k=v', '=v',
+  '1',
+  '7',
+  '0',
+  '-1',
+  '2147483648',
+  '1e3',
+  '0x10',
+  'rw',
+  'rwd',
+  'read,write',
+  'x',
+  '',
+  ' ',
+  '--',
+  '-',
+  'json',
+  'JSON',
+  'ndjson',
+  'csv',
+  'table',
+  'Warning',
+  'warning',
+  '2025-01-18',
+  '2025-01-18T14:04:02Z',
+  '24h',
+  '7d',
+  '90d',
+  'never',
+  'Id = 1',
+  'Level = "Error"',
+  'Name.Contains("a")',
+  '((',
+  '"',
+  'id:desc',
+  'id,name',
+  'bogus,fields',
+  'C-00000000',
+  'api_000000000000000000000000',
+  '/v1/log',
+  '/etc/passwd',
+  '../x',
+  '$(id)',
+  '\u0000',
+  '💥',
+  'a'.repeat(300),
+  '5s',
+  '0ms',
+  'GET',
+  'post',
+  'DELETE',
+  'k=v',
+  '=v',
 ];
 
 /** Values a user would plausibly type: ids, permission forms, formats, times, fields, a filter. */
-const PLAUSIBLE = ['1', '2', '3', '7', 'rw', 'read', 'json', 'ndjson', 'csv', 'tsv', 'Warning', 'Error', '24h', '7d', '30d', '2025-01-18', 'id', 'id,name', 'Id > 1', 'x', 'demo', 'Pending', 'RSA', 'email', '5', '10'];
+const PLAUSIBLE = [
+  '1',
+  '2',
+  '3',
+  '7',
+  'rw',
+  'read',
+  'json',
+  'ndjson',
+  'csv',
+  'tsv',
+  'Warning',
+  'Error',
+  '24h',
+  '7d',
+  '30d',
+  '2025-01-18',
+  'id',
+  'id,name',
+  'Id > 1',
+  'x',
+  'demo',
+  'Pending',
+  'RSA',
+  'email',
+  '5',
+  '10',
+];
 
 describe('argv fuzz', () => {
   it(`${RUNS.toLocaleString('en-US')} generated command lines: documented exit codes, no stack traces, no request for a usage error`, async () => {
@@ -77,7 +153,10 @@ describe('argv fuzz', () => {
     const flag = (opts: Option[]) =>
       fc.oneof(
         { weight: 12, arbitrary: fc.tuple(fc.constantFrom(...usable(opts)), value, fc.boolean()) },
-        { weight: 1, arbitrary: fc.tuple(fc.constant({ long: '--bogus', required: false, optional: false } as unknown as Option), value, fc.boolean()) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(fc.constant({ long: '--bogus', required: false, optional: false } as unknown as Option), value, fc.boolean()),
+        },
       );
     const optionArgs = (opts: Option[]) => fc.array(flag(opts), { maxLength: 3 });
     const argv = fc
@@ -87,7 +166,13 @@ describe('argv fuzz', () => {
           fc.constant(leaf),
           fc.constant(positionals),
           // mandatory options (keys create --perm, orders list --customer…) given most of the time
-          fc.tuple(...leaf.options.filter((o) => o.mandatory).map((o) => fc.tuple(fc.constant(o), fc.constantFrom(...PLAUSIBLE), fc.constant(false)))).map((t) => (withRequired ? t : [])),
+          fc
+            .tuple(
+              ...leaf.options
+                .filter((o) => o.mandatory)
+                .map((o) => fc.tuple(fc.constant(o), fc.constantFrom(...PLAUSIBLE), fc.constant(false))),
+            )
+            .map((t) => (withRequired ? t : [])),
           leaf.options.length ? optionArgs(leaf.options) : fc.constant([]),
           fc.array(flag(globals), { maxLength: 2 }),
         ),
@@ -116,7 +201,8 @@ describe('argv fuzz', () => {
         if (STACK.test(r.stderr) || STACK.test(r.stdout)) bad.push(`stack: lic ${JSON.stringify(args)}: ${r.stderr.slice(0, 300)}`);
         if (r.code === 2) {
           usage++;
-          if (forwarded() !== before) (usageWithRequest++, bad.push(`exit 2 after ${forwarded() - before} request(s): lic ${JSON.stringify(args)}`));
+          if (forwarded() !== before)
+            (usageWithRequest++, bad.push(`exit 2 after ${forwarded() - before} request(s): lic ${JSON.stringify(args)}`));
         }
       }),
       { numRuns: RUNS, seed: 20261123 },

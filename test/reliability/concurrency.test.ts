@@ -38,7 +38,12 @@ describe('concurrency', () => {
       const rand = rng(c + 1);
       let seq = 0;
       const call = async (method: string, body?: unknown, path = '/v1/resources') => {
-        const r = await pool.request({ method: method as 'GET', path, headers: { 'x-api-key': svc.adminKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const r = await pool.request({
+          method: method as 'GET',
+          path,
+          headers: { 'x-api-key': svc.adminKey, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         const json = (await r.body.json()) as Record<string, unknown>;
         if (r.statusCode !== 200) failures.push(`client ${c} ${method}: ${r.statusCode} ${JSON.stringify(json)}`);
         else acked++;
@@ -81,7 +86,10 @@ describe('concurrency', () => {
     let last = 0;
     let total = -1;
     for (;;) {
-      const r = await fetch(`${svc.url}/v1/resources?take=1000&sort=Id&filter=${encodeURIComponent(`Name.StartsWith("cc-") and Id > ${last}`)}`, { headers: { 'x-api-key': svc.adminKey } });
+      const r = await fetch(
+        `${svc.url}/v1/resources?take=1000&sort=Id&filter=${encodeURIComponent(`Name.StartsWith("cc-") and Id > ${last}`)}`,
+        { headers: { 'x-api-key': svc.adminKey } },
+      );
       const body = (await r.json()) as { resources: { id: number; name: string }[]; totalResourcesCount: number };
       if (total < 0) total = body.totalResourcesCount;
       for (const x of body.resources) have.set(x.id, x.name);

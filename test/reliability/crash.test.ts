@@ -21,7 +21,10 @@ const WRITERS = 4;
 function serve(db: string, dir: string, keysFile?: string): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     const args = [BIN, 'serve', '--db', db, '--port', '0', '--no-profile', ...(keysFile ? ['--keys-file', keysFile] : [])];
-    const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', HOME: dir, LIC_CONFIG_DIR: dir, LIC_DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      env: { PATH: process.env.PATH ?? '', HOME: dir, LIC_CONFIG_DIR: dir, LIC_DATA_DIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => {
@@ -52,7 +55,12 @@ describe('crash', () => {
         for (let i = 0; !stop; i++) {
           const name = `crash-${round}-${w}-${i}`;
           try {
-            const r = await pool.request({ method: 'POST', path: '/v1/resources', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ resource: { name, type: 'note', description: 'x'.repeat(200) } }) });
+            const r = await pool.request({
+              method: 'POST',
+              path: '/v1/resources',
+              headers: { 'x-api-key': key, 'content-type': 'application/json' },
+              body: JSON.stringify({ resource: { name, type: 'note', description: 'x'.repeat(200) } }),
+            });
             await r.body.text();
             if (r.statusCode === 200) acked.push(name);
           } catch {
@@ -75,7 +83,10 @@ describe('crash', () => {
         const names = new Set(check.prepare("SELECT name FROM resources WHERE name LIKE 'crash-%'").pluck().all() as string[]);
         const missing = acked.filter((n) => !names.has(n));
         expect(missing).toEqual([]);
-        const audited = check.prepare("SELECT count(*) FROM log WHERE message LIKE 'POST /v1/resources by API key%'").pluck().get() as number;
+        const audited = check
+          .prepare("SELECT count(*) FROM log WHERE message LIKE 'POST /v1/resources by API key%'")
+          .pluck()
+          .get() as number;
         expect(audited).toBeGreaterThanOrEqual(acked.length);
         expect(audited).toBe(names.size);
       } finally {

@@ -10,7 +10,10 @@ const DIR = fileURLToPath(new URL('../../bench/reliability/', import.meta.url));
 /** Writes `figures` of tier `name` (bench/reliability/<name>.json), replacing the last run's. */
 export function recordFigures(name: string, title: string, figures: Record<string, string | number>): void {
   mkdirSync(DIR, { recursive: true });
-  writeFileSync(`${DIR}${name}.json`, `${JSON.stringify({ title, at: new Date().toISOString(), node: process.version, figures }, null, 2)}\n`);
+  writeFileSync(
+    `${DIR}${name}.json`,
+    `${JSON.stringify({ title, at: new Date().toISOString(), node: process.version, figures }, null, 2)}\n`,
+  );
 }
 
 /** A histogram of values: `{ "200": 12, "404": 3 }`, keys sorted. */

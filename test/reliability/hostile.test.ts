@@ -55,9 +55,24 @@ async function probe(method: string, path: string, body?: Buffer | string, conte
 
 const WRONG: unknown[] = [null, 0, -1, 1.5, 2 ** 31, -(2 ** 31) - 1, true, false, '', 'x', [], [1], {}, { a: 1 }, '1e3', '0x10', 'NaN'];
 const RECORDS: { key: string; path: string; fields: Record<string, unknown>; idField: string }[] = [
-  { key: 'resource', path: '/v1/resources', fields: { name: 'n', type: 'email', code: '', description: '', source: '', password: '', data: '', dataFormat: 'html' }, idField: 'id' },
-  { key: 'assembly', path: '/v1/assemblies', fields: { name: 'n', version: '1.0.0.0', culture: '', publicKeyToken: '', mappingFileId: 0, debugSymbolsKey: '' }, idField: 'id' },
-  { key: 'apiKey', path: '/v1/api-keys', fields: { name: 'n', ownerId: 'admin', permissions: 1, description: '', expireDate: '2099-01-01T00:00:00Z' }, idField: 'id' },
+  {
+    key: 'resource',
+    path: '/v1/resources',
+    fields: { name: 'n', type: 'email', code: '', description: '', source: '', password: '', data: '', dataFormat: 'html' },
+    idField: 'id',
+  },
+  {
+    key: 'assembly',
+    path: '/v1/assemblies',
+    fields: { name: 'n', version: '1.0.0.0', culture: '', publicKeyToken: '', mappingFileId: 0, debugSymbolsKey: '' },
+    idField: 'id',
+  },
+  {
+    key: 'apiKey',
+    path: '/v1/api-keys',
+    fields: { name: 'n', ownerId: 'admin', permissions: 1, description: '', expireDate: '2099-01-01T00:00:00Z' },
+    idField: 'id',
+  },
 ];
 
 describe('hostile bodies and queries', () => {
@@ -81,19 +96,32 @@ describe('hostile bodies and queries', () => {
     const key = fc.constantFrom(...RECORDS);
     const json = fc.jsonValue({ maxDepth: 4 });
     await fc.assert(
-      fc.asyncProperty(key, fc.dictionary(fc.string({ maxLength: 12 }), json, { maxKeys: 6 }), fc.constantFrom('POST', 'PUT'), async (r, extra, method) => {
-        await probe(method, r.path, JSON.stringify({ [r.key]: { ...r.fields, ...extra, ...(method === 'PUT' ? { id: target[r.key] } : {}) } }));
-        await probe(method, r.path, JSON.stringify({ [r.key]: r.fields, ...extra }));
-      }),
+      fc.asyncProperty(
+        key,
+        fc.dictionary(fc.string({ maxLength: 12 }), json, { maxKeys: 6 }),
+        fc.constantFrom('POST', 'PUT'),
+        async (r, extra, method) => {
+          await probe(
+            method,
+            r.path,
+            JSON.stringify({ [r.key]: { ...r.fields, ...extra, ...(method === 'PUT' ? { id: target[r.key] } : {}) } }),
+          );
+          await probe(method, r.path, JSON.stringify({ [r.key]: r.fields, ...extra }));
+        },
+      ),
       { numRuns: 600 },
     );
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...RECORDS), json, async (r, v) => void (await probe('POST', r.path, JSON.stringify(v)))), { numRuns: 400 });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...RECORDS), json, async (r, v) => void (await probe('POST', r.path, JSON.stringify(v)))),
+      { numRuns: 400 },
+    );
     for (const r of RECORDS) {
       for (const poison of ['{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}']) {
         await probe('POST', r.path, `{"${r.key}":${poison}}`);
         await probe('POST', r.path, poison);
       }
-      for (const depth of [100, 1000, 10_000, 100_000]) await probe('POST', r.path, `{"${r.key}":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`);
+      for (const depth of [100, 1000, 10_000, 100_000])
+        await probe('POST', r.path, `{"${r.key}":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`);
     }
     expect(leaks).toEqual([]);
   });
@@ -127,7 +155,51 @@ describe('hostile bodies and queries', () => {
   });
 
   it('fuzzed filter, sort and select on every list; a filter ANDed with Id = n returns only n', async () => {
-    const tokens = fc.constantFrom('Id', 'Name', 'Level', 'Message', 'TimeStamp', 'Total', 'Permissions', 'Revoked', '=', '==', '!=', '<>', '<', '>=', 'and', 'or', 'not', '&&', '||', '!', '(', ')', '"x"', '"\\""', '1', '-1', '1.5', 'true', 'null', '.Contains(', '.StartsWith("a")', ',', ' ', '"', '\\', "'", ';', '--', '/*', 'DROP', 'SELECT', '\u0000', '\u{1F600}');
+    const tokens = fc.constantFrom(
+      'Id',
+      'Name',
+      'Level',
+      'Message',
+      'TimeStamp',
+      'Total',
+      'Permissions',
+      'Revoked',
+      '=',
+      '==',
+      '!=',
+      '<>',
+      '<',
+      '>=',
+      'and',
+      'or',
+      'not',
+      '&&',
+      '||',
+      '!',
+      '(',
+      ')',
+      '"x"',
+      '"\\""',
+      '1',
+      '-1',
+      '1.5',
+      'true',
+      'null',
+      '.Contains(',
+      '.StartsWith("a")',
+      ',',
+      ' ',
+      '"',
+      '\\',
+      "'",
+      ';',
+      '--',
+      '/*',
+      'DROP',
+      'SELECT',
+      '\u0000',
+      '\u{1F600}',
+    );
     const expr = fc.array(tokens, { minLength: 1, maxLength: 12 }).map((t) => t.join(' '));
     const lists = ['/v1/resources', '/v1/assemblies', '/v1/log', '/v1/api-keys', '/v1/customers/1/orders'];
     const rows = new Map<string, number>();

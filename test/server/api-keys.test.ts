@@ -30,7 +30,17 @@ describe('insert', () => {
   it('the list fields are exactly those of contract §4: no hash, no key, keyPrefix present', async () => {
     const r = await post({ name: 'fields', permissions: 5, description: 'd', expireDate: '2026-01-01T00:00:00Z' });
     const k = await getKey(r.body.apiKeyId);
-    expect(Object.keys(k).sort()).toEqual(['createdAt', 'description', 'expireDate', 'id', 'keyPrefix', 'name', 'ownerId', 'permissions', 'revoked']);
+    expect(Object.keys(k).sort()).toEqual([
+      'createdAt',
+      'description',
+      'expireDate',
+      'id',
+      'keyPrefix',
+      'name',
+      'ownerId',
+      'permissions',
+      'revoked',
+    ]);
     expect(k).toEqual({
       id: r.body.apiKeyId,
       name: 'fields',
@@ -193,7 +203,11 @@ describe('a key works at once with exactly its rights; revocation and expiry are
     const { body } = await post({ permissions: 7 });
     expect((await http(svc, 'GET', '/v1/api-keys', { key: body.key })).status).toBe(200);
     await http(svc, 'DELETE', `/v1/api-keys/${body.apiKeyId}`, { key: svc.adminKey });
-    expect((await http(svc, 'GET', '/v1/api-keys', { key: body.key })).body).toEqual({ success: false, code: 16, message: 'unknown API key' });
+    expect((await http(svc, 'GET', '/v1/api-keys', { key: body.key })).body).toEqual({
+      success: false,
+      code: 16,
+      message: 'unknown API key',
+    });
   });
 
   it('lowering permissions takes effect at once', async () => {
@@ -230,7 +244,9 @@ describe('no escalation (issue 8 §3): a key grants only bits it holds', () => {
     const r = await post({ name: 'too-much', permissions: 7 }, writer);
     expect(r.status).toBe(403);
     expect(r.body.code).toBe(7);
-    expect(r.body.message).toBe('apiKey.permissions 7 would grant Read (1), Delete (4), which the calling API key (permissions 2) does not hold; a key can only grant bits it holds');
+    expect(r.body.message).toBe(
+      'apiKey.permissions 7 would grant Read (1), Delete (4), which the calling API key (permissions 2) does not hold; a key can only grant bits it holds',
+    );
     const raise = await put({ id: ownId, permissions: 7 }, writer);
     expect(raise.status).toBe(403);
     expect(svc.db.prepare('SELECT permissions FROM api_keys WHERE id = ?').pluck().get(ownId)).toBe(2);

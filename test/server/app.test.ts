@@ -44,7 +44,11 @@ describe('envelope on every reply', () => {
   it('an empty JSON body and a non-JSON content type are 400 code 3', async () => {
     expect(expectFailure(await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, rawBody: '' }), 400, 3)).toContain('empty');
     const m = expectFailure(
-      await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, rawBody: 'permissions=7', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      await http(svc, 'POST', '/v1/api-keys', {
+        key: svc.adminKey,
+        rawBody: 'permissions=7',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
       400,
       3,
     );

@@ -15,7 +15,10 @@ const post = (assembly: unknown, key = svc.adminKey) => http(svc, 'POST', '/v1/a
 const put = (assembly: unknown, key = svc.adminKey) => http(svc, 'PUT', '/v1/assemblies', { key, body: { assembly } });
 const list = (query = '', key = svc.adminKey) => http(svc, 'GET', `/v1/assemblies${query}`, { key });
 const q = (params: Record<string, string | number>) =>
-  '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+  '?' +
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
 
 async function getAssembly(id: number) {
   const r = await list(q({ filter: `Id = ${id}` }));
@@ -29,7 +32,10 @@ async function create(fields: Record<string, unknown> = {}): Promise<number> {
 }
 const count = async () => (await list(q({ take: 0 }))).body.totalAssembliesCount as number;
 async function createResource(): Promise<number> {
-  const r = await http(svc, 'POST', '/v1/resources', { key: svc.adminKey, body: { resource: { name: `map-${++seq}`, type: 'MappingFile' } } });
+  const r = await http(svc, 'POST', '/v1/resources', {
+    key: svc.adminKey,
+    body: { resource: { name: `map-${++seq}`, type: 'MappingFile' } },
+  });
   expect(r.status).toBe(200);
   return r.body.resourceId;
 }
@@ -52,7 +58,14 @@ describe('roles and permission bits (contract §3)', () => {
 describe('insert and list', () => {
   it('stores an identity; lists every Assembly field', async () => {
     const map = await createResource();
-    const r = await post({ name: 'System.Xml.Linq', version: '4.0.0.0', culture: '', publicKeyToken: 'b77a5c561934e089', mappingFileId: map, debugSymbolsKey: 'pdb/key' });
+    const r = await post({
+      name: 'System.Xml.Linq',
+      version: '4.0.0.0',
+      culture: '',
+      publicKeyToken: 'b77a5c561934e089',
+      mappingFileId: map,
+      debugSymbolsKey: 'pdb/key',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, code: 0, message: 'OK', assemblyId: expect.any(Number) });
     expect(await getAssembly(r.body.assemblyId)).toEqual({
@@ -74,7 +87,13 @@ describe('insert and list', () => {
   it('only name is required', async () => {
     const r = await post({ name: unique() });
     expect(r.status).toBe(200);
-    expect(await getAssembly(r.body.assemblyId)).toMatchObject({ version: '', culture: '', publicKeyToken: '', mappingFileId: 0, debugSymbolsKey: '' });
+    expect(await getAssembly(r.body.assemblyId)).toMatchObject({
+      version: '',
+      culture: '',
+      publicKeyToken: '',
+      mappingFileId: 0,
+      debugSymbolsKey: '',
+    });
   });
 
   it('takes select/filter/sort/take/skip (rule 3)', async () => {
@@ -138,7 +157,13 @@ describe('update', () => {
     const r = await put({ id, version: '1.1.0.0', mappingFileId: map });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, code: 0, message: 'OK' });
-    expect(await getAssembly(id)).toMatchObject({ version: '1.1.0.0', culture: 'de', publicKeyToken: 'b77a5c561934e089', mappingFileId: map, debugSymbolsKey: 'keep' });
+    expect(await getAssembly(id)).toMatchObject({
+      version: '1.1.0.0',
+      culture: 'de',
+      publicKeyToken: 'b77a5c561934e089',
+      mappingFileId: map,
+      debugSymbolsKey: 'keep',
+    });
     await put({ id, mappingFileId: 0 });
     expect((await getAssembly(id)).mappingFileId).toBe(0);
   });
@@ -204,7 +229,9 @@ describe('audit (contract §6)', () => {
     const id = await create();
     await put({ id, culture: 'de' });
     await http(svc, 'DELETE', `/v1/assemblies/${id}`, { key: svc.adminKey });
-    const props = (svc.db.prepare('SELECT properties FROM log WHERE id > ? ORDER BY id').pluck().all(before) as string[]).map((p) => JSON.parse(p));
+    const props = (svc.db.prepare('SELECT properties FROM log WHERE id > ? ORDER BY id').pluck().all(before) as string[]).map((p) =>
+      JSON.parse(p),
+    );
     expect(props.map((p) => [p.Method, p.Path, p.RecordId])).toEqual([
       ['POST', '/v1/assemblies', id],
       ['PUT', '/v1/assemblies', id],

@@ -13,15 +13,22 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 // the log's Error entries (the 500s say what failed) are not what is being counted
-const count = (table: string) => svc.db.prepare(`SELECT count(*) FROM ${table}${table === 'log' ? " WHERE level <> 'Error'" : ''}`).pluck().get() as number;
-const failAudit = () => svc.db.exec("CREATE TRIGGER fail_audit BEFORE INSERT ON log WHEN NEW.level = 'Information' BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+const count = (table: string) =>
+  svc.db
+    .prepare(`SELECT count(*) FROM ${table}${table === 'log' ? " WHERE level <> 'Error'" : ''}`)
+    .pluck()
+    .get() as number;
+const failAudit = () =>
+  svc.db.exec("CREATE TRIGGER fail_audit BEFORE INSERT ON log WHEN NEW.level = 'Information' BEGIN SELECT RAISE(ABORT, 'disk full'); END");
 const healAudit = () => svc.db.exec('DROP TRIGGER fail_audit');
 
 describe('a write whose audit entry cannot be written is rolled back', () => {
   it('inserts, updates and deletes of keys, resources and assemblies: 500 and nothing changed', async () => {
     const key = svc.adminKey;
-    const res = (await http(svc, 'POST', '/v1/resources', { key, body: { resource: { name: 'r1', type: 'email' } } })).body.resourceId as number;
-    const asm = (await http(svc, 'POST', '/v1/assemblies', { key, body: { assembly: { name: 'A', version: '1.0.0.0' } } })).body.assemblyId as number;
+    const res = (await http(svc, 'POST', '/v1/resources', { key, body: { resource: { name: 'r1', type: 'email' } } })).body
+      .resourceId as number;
+    const asm = (await http(svc, 'POST', '/v1/assemblies', { key, body: { assembly: { name: 'A', version: '1.0.0.0' } } })).body
+      .assemblyId as number;
     const before = { keys: count('api_keys'), resources: count('resources'), assemblies: count('assemblies'), log: count('log') };
     failAudit();
     try {
@@ -76,7 +83,10 @@ describe('a purge in windows leaves an entry before it starts and one after', ()
     const r = await http(svc, 'DELETE', `/v1/log?filter=${encodeURIComponent('Level = "Debug"')}&endDate=2025-01-02`, { key });
     expect(r.status).toBe(200);
     expect(r.body.deletedLogCount).toBe(20);
-    const audit = svc.db.prepare("SELECT message FROM log WHERE message LIKE 'DELETE /v1/log%' ORDER BY id DESC LIMIT 2").pluck().all() as string[];
+    const audit = svc.db
+      .prepare("SELECT message FROM log WHERE message LIKE 'DELETE /v1/log%' ORDER BY id DESC LIMIT 2")
+      .pluck()
+      .all() as string[];
     expect(audit.reverse()).toEqual([
       'DELETE /v1/log by API key 1 of user admin: purging 20 log entries in windows',
       'DELETE /v1/log by API key 1 of user admin: purged 20 log entries',

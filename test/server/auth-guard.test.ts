@@ -44,7 +44,10 @@ async function get(s: RunningService, key: string | undefined, from = '127.0.0.1
 }
 
 const warnings = (s: RunningService) =>
-  s.db.prepare("SELECT message, properties FROM log WHERE level = 'Warning' ORDER BY id").all() as { message: string; properties: string }[];
+  s.db.prepare("SELECT message, properties FROM log WHERE level = 'Warning' ORDER BY id").all() as {
+    message: string;
+    properties: string;
+  }[];
 
 describe('failed-authentication guard', () => {
   it('five failures are 401s; the sixth blocks the address (429, code 8, Retry-After) even for a good key, until the cool-down ends', async () => {
@@ -53,7 +56,11 @@ describe('failed-authentication guard', () => {
     const sixth = await get(s, BAD);
     expect(sixth.status).toBe(429);
     expect(sixth.retryAfter).toBe('60');
-    expect(sixth.body).toMatchObject({ success: false, code: 8, message: 'too many failed authentications from this address; retry after 60 s' });
+    expect(sixth.body).toMatchObject({
+      success: false,
+      code: 8,
+      message: 'too many failed authentications from this address; retry after 60 s',
+    });
     // a good key from the blocked address is refused too
     const good = await get(s, admin);
     expect(good.status).toBe(429);
@@ -111,7 +118,9 @@ describe('failed-authentication guard', () => {
     const { svc: s, admin } = await start({ limit: '0' });
     for (let i = 0; i < 20; i++) expect((await get(s, BAD)).status).toBe(401);
     expect((await get(s, admin)).status).toBe(200);
-    expect(warnings(s).map((e) => e.message)).toEqual(['20 failed authentications from 127.0.0.1 within 60 s; the last for GET /v1/api-keys: unknown API key']);
+    expect(warnings(s).map((e) => e.message)).toEqual([
+      '20 failed authentications from 127.0.0.1 within 60 s; the last for GET /v1/api-keys: unknown API key',
+    ]);
   });
 
   it('a custom limit: 2/10s blocks at the third failure', async () => {
@@ -125,7 +134,8 @@ describe('failed-authentication guard', () => {
     expect(parseAuthFailLimit('5/60s')).toEqual({ limit: 5, windowMs: 60_000 });
     expect(parseAuthFailLimit('20/10m')).toEqual({ limit: 20, windowMs: 600_000 });
     expect(parseAuthFailLimit('0')?.limit).toBe(0);
-    for (const bad of ['', '5', '5/', '/60s', '-1/60s', '5/0s', '5/2d', 'five/60s', '5/60x']) expect(parseAuthFailLimit(bad)).toBeUndefined();
+    for (const bad of ['', '5', '5/', '/60s', '-1/60s', '5/0s', '5/2d', 'five/60s', '5/60x'])
+      expect(parseAuthFailLimit(bad)).toBeUndefined();
   });
 
   it('lic serve --auth-fail-limit with a bad value is a usage error naming the flag', async () => {
@@ -142,7 +152,9 @@ describe('keys found by prefix, compared in constant time', () => {
     const a = 'api_samep0000000000000000001';
     const b = 'api_samep0000000000000000002';
     s.db.prepare("INSERT INTO users (id, name, role, created_at) VALUES ('u1', 'u1', 'Sales', 0)").run();
-    const ins = s.db.prepare('INSERT INTO api_keys (name, owner_id, permissions, created_at, key_prefix, key_hash) VALUES (?, ?, ?, 0, ?, ?)');
+    const ins = s.db.prepare(
+      'INSERT INTO api_keys (name, owner_id, permissions, created_at, key_prefix, key_hash) VALUES (?, ?, ?, 0, ?, ?)',
+    );
     ins.run('a', 'admin', 7, a.slice(0, 8), hashApiKey(a));
     ins.run('b', 'u1', 7, b.slice(0, 8), hashApiKey(b));
     expect((await get(s, a)).status).toBe(200); // Administrator

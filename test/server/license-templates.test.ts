@@ -3,8 +3,23 @@ import { Code, INT32_MAX, Permission, ROLES, type LicenseTemplate, type Role } f
 import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
 
 const TEMPLATE_FIELDS = [
-  'id', 'name', 'code', 'format', 'licenseFileName', 'generateKeyInfo', 'description', 'template', 'productId',
-  'signatureKeysId', 'releaseId', 'product', 'components', 'assemblies', 'fields', 'features', 'restrictions',
+  'id',
+  'name',
+  'code',
+  'format',
+  'licenseFileName',
+  'generateKeyInfo',
+  'description',
+  'template',
+  'productId',
+  'signatureKeysId',
+  'releaseId',
+  'product',
+  'components',
+  'assemblies',
+  'fields',
+  'features',
+  'restrictions',
 ];
 
 interface Row {
@@ -45,7 +60,14 @@ function expected(r: Row): LicenseTemplate {
     productId: r.product_id,
     signatureKeysId: r.signature_keys_id,
     releaseId: r.release_id,
-    product: { id: String(r.product_id), name: r.p_name, version: r.r_version, copyright: r.p_copyright, url: r.p_url, description: r.p_description },
+    product: {
+      id: String(r.product_id),
+      name: r.p_name,
+      version: r.r_version,
+      copyright: r.p_copyright,
+      url: r.p_url,
+      description: r.p_description,
+    },
     components: JSON.parse(r.components),
     // a stored copy with id 0 describes no assembly record: on the wire it has no id (contract §8)
     assemblies: JSON.parse(r.assemblies).map(({ id, ...a }: { id: number }) => (id > 0 ? { id, ...a } : a)),
@@ -62,13 +84,15 @@ const keys = {} as Record<Role, { read: string; noRead: string }>;
 let rel: { product: number; release: number };
 const path = (p: number | string, r: number | string, q = '') => `/v1/products/${p}/releases/${r}/license-templates${q}`;
 const templates = (productId: number, releaseId: number, extra = '') =>
-  (svc.db
-    .prepare(
-      `SELECT t.*, p.name AS p_name, p.copyright AS p_copyright, p.url AS p_url, p.description AS p_description, r.version AS r_version
+  (
+    svc.db
+      .prepare(
+        `SELECT t.*, p.name AS p_name, p.copyright AS p_copyright, p.url AS p_url, p.description AS p_description, r.version AS r_version
          FROM license_templates t JOIN products p ON p.id = t.product_id JOIN releases r ON r.id = t.release_id
         WHERE t.product_id = ? AND t.release_id = ? ${extra} ORDER BY t.id`,
-    )
-    .all(productId, releaseId) as Row[]).map(expected);
+      )
+      .all(productId, releaseId) as Row[]
+  ).map(expected);
 
 beforeAll(async () => {
   svc = await startTestService({ seed: 'demo' });
@@ -81,7 +105,9 @@ beforeAll(async () => {
     };
   }
   rel = svc.db
-    .prepare('SELECT product_id AS product, release_id AS release FROM license_templates GROUP BY release_id ORDER BY count(*) DESC, release_id LIMIT 1')
+    .prepare(
+      'SELECT product_id AS product, release_id AS release FROM license_templates GROUP BY release_id ORDER BY count(*) DESC, release_id LIMIT 1',
+    )
     .get() as { product: number; release: number };
 });
 afterAll(() => svc?.close());
@@ -139,15 +165,24 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: r
   });
 
   it('nested arrays keep their shape: assemblies, features with data, restrictions with properties', async () => {
-    const floating = svc.db.prepare("SELECT product_id, release_id, id FROM license_templates WHERE restrictions LIKE '%R-FLOAT%' LIMIT 1").get() as
-      | { product_id: number; release_id: number; id: number }
-      | undefined;
+    const floating = svc.db
+      .prepare("SELECT product_id, release_id, id FROM license_templates WHERE restrictions LIKE '%R-FLOAT%' LIMIT 1")
+      .get() as { product_id: number; release_id: number; id: number } | undefined;
     expect(floating).toBeDefined();
-    const r = await http(svc, 'GET', path(floating!.product_id, floating!.release_id, `?filter=${encodeURIComponent(`Id = ${floating!.id}`)}`), { key: svc.adminKey });
+    const r = await http(
+      svc,
+      'GET',
+      path(floating!.product_id, floating!.release_id, `?filter=${encodeURIComponent(`Id = ${floating!.id}`)}`),
+      { key: svc.adminKey },
+    );
     const t = r.body.licenseTemplates[0] as LicenseTemplate;
     expect(t.restrictions[0]!.properties).toEqual(expect.objectContaining({ seats: expect.any(String) }));
     expect(t.assemblies[0]).toEqual(
-      expect.objectContaining({ name: expect.any(String), version: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), publicKeyToken: expect.stringMatching(/^[0-9a-f]{16}$/) }),
+      expect.objectContaining({
+        name: expect.any(String),
+        version: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/),
+        publicKeyToken: expect.stringMatching(/^[0-9a-f]{16}$/),
+      }),
     );
     expect(t.fields).toEqual(expect.arrayContaining([{ name: 'Edition', value: 'Floating' }]));
   });
@@ -155,7 +190,10 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: r
   it('assemblies carry the id of an existing assembly record or none, never 0; unset expiries are null', async () => {
     const all = await http(svc, 'GET', '/v1/assemblies?take=1000', { key: svc.adminKey });
     const real = new Set(all.body.assemblies.map((a: { id: number }) => a.id));
-    const rels = svc.db.prepare('SELECT DISTINCT product_id, release_id FROM license_templates').all() as { product_id: number; release_id: number }[];
+    const rels = svc.db.prepare('SELECT DISTINCT product_id, release_id FROM license_templates').all() as {
+      product_id: number;
+      release_id: number;
+    }[];
     let withId = 0;
     let without = 0;
     for (const x of rels) {
@@ -165,7 +203,8 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: r
           if ('id' in a) (withId++, expect(real.has(a.id)).toBe(true));
           else without++;
         }
-        for (const f of [...t.features, ...t.restrictions]) expect(f.expireDate === null || !Number.isNaN(Date.parse(f.expireDate))).toBe(true);
+        for (const f of [...t.features, ...t.restrictions])
+          expect(f.expireDate === null || !Number.isNaN(Date.parse(f.expireDate))).toBe(true);
       }
     }
     expect(withId).toBeGreaterThan(0);
@@ -175,7 +214,9 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: r
   it('select Id, Name, Product returns only those, the product object included', async () => {
     const r = await http(svc, 'GET', path(rel.product, rel.release, '?select=Id,%20Name,%20Product'), { key: svc.adminKey });
     expect(r.status).toBe(200);
-    expect(r.body.licenseTemplates).toEqual(templates(rel.product, rel.release).map((t) => ({ id: t.id, name: t.name, product: t.product })));
+    expect(r.body.licenseTemplates).toEqual(
+      templates(rel.product, rel.release).map((t) => ({ id: t.id, name: t.name, product: t.product })),
+    );
   });
 
   it('filter, sort, take and skip apply within the release', async () => {
@@ -183,7 +224,12 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: r
     const r = await http(svc, 'GET', path(rel.product, rel.release, '?sort=Name%20desc&take=1&skip=1'), { key: svc.adminKey });
     expect(r.body.licenseTemplates).toEqual(want.slice(1, 2));
     expect(r.body.totalLicenseTemplatesCount).toBe(want.length);
-    const f = await http(svc, 'GET', path(rel.product, rel.release, `?filter=${encodeURIComponent('GenerateKeyInfo = true && Format = "Xml"')}`), { key: svc.adminKey });
+    const f = await http(
+      svc,
+      'GET',
+      path(rel.product, rel.release, `?filter=${encodeURIComponent('GenerateKeyInfo = true && Format = "Xml"')}`),
+      { key: svc.adminKey },
+    );
     expect(f.status).toBe(200);
     expect(f.body.licenseTemplates).toEqual(templates(rel.product, rel.release, "AND t.generate_key_info = 1 AND t.format = 'Xml'"));
   });
@@ -214,7 +260,15 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: n
     expect(r.body.licenseTemplates).toBeUndefined();
   });
 
-  for (const [p, r] of [['0', '1'], ['1', '0'], [String(INT32_MAX + 1), '1'], ['1', String(INT32_MAX + 1)], ['x', '1'], ['1', 'y'], ['-3', '1']]) {
+  for (const [p, r] of [
+    ['0', '1'],
+    ['1', '0'],
+    [String(INT32_MAX + 1), '1'],
+    ['1', String(INT32_MAX + 1)],
+    ['x', '1'],
+    ['1', 'y'],
+    ['-3', '1'],
+  ]) {
     it(`productId ${p}, releaseId ${r} → 400 code 3 naming the parameter`, async () => {
       const res = await http(svc, 'GET', path(p!, r!), { key: svc.adminKey });
       expect(res.status).toBe(400);
@@ -224,13 +278,17 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: n
   }
 
   it('a bad filter → 400 with the position', async () => {
-    const r = await http(svc, 'GET', path(rel.product, rel.release, `?filter=${encodeURIComponent('Name == "a" &&')}`), { key: svc.adminKey });
+    const r = await http(svc, 'GET', path(rel.product, rel.release, `?filter=${encodeURIComponent('Name == "a" &&')}`), {
+      key: svc.adminKey,
+    });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/position 14/);
   });
 
   it('JSON-array fields and product can be selected but not filtered or sorted on', async () => {
-    const f = await http(svc, 'GET', path(rel.product, rel.release, `?filter=${encodeURIComponent('Components = "x"')}`), { key: svc.adminKey });
+    const f = await http(svc, 'GET', path(rel.product, rel.release, `?filter=${encodeURIComponent('Components = "x"')}`), {
+      key: svc.adminKey,
+    });
     expect(f.status).toBe(400);
     expect(f.body.message).toMatch(/components.*can't be filtered on/);
     const s = await http(svc, 'GET', path(rel.product, rel.release, '?sort=Product'), { key: svc.adminKey });

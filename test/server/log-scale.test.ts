@@ -37,7 +37,7 @@ const LEVELS: [string, number][] = [
 /** Deterministic pseudo-random numbers in [0, 1). */
 function rng(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+  return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
 }
 
 /** Inserts `n` entries straight into the table (as another writer would): time-ordered over [from, to), or shuffled times. */
@@ -57,7 +57,14 @@ function insertEntries(db: Db, n: number, from: number, to: number, o: { shuffle
         r -= p;
       }
       const host = Math.floor(rnd() * 500);
-      ins.run(t, level, `License checked by host-${host} for product P${host % 7}`, 'License checked by {Machine} for product {Product}', '', JSON.stringify({ Machine: `host-${host}` }));
+      ins.run(
+        t,
+        level,
+        `License checked by host-${host} for product P${host % 7}`,
+        'License checked by {Machine} for product {Product}',
+        '',
+        JSON.stringify({ Machine: `host-${host}` }),
+      );
     }
   })();
 }
@@ -77,10 +84,17 @@ function expectCountsExact(db: Db): void {
 }
 
 /** count(*) of a reference query written by hand. */
-const refCount = (db: Db, where: string, ...params: unknown[]) => db.prepare(`SELECT count(*) FROM log WHERE ${where}`).pluck().get(...params) as number;
+const refCount = (db: Db, where: string, ...params: unknown[]) =>
+  db
+    .prepare(`SELECT count(*) FROM log WHERE ${where}`)
+    .pluck()
+    .get(...params) as number;
 const iso = (ms: number) => new Date(ms).toISOString();
 const q = (o: Record<string, string | number>) =>
-  '?' + Object.entries(o).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+  '?' +
+  Object.entries(o)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
 
 let svc: TestService;
 const get = (query: string) => http(svc, 'GET', `/v1/log${query}`, { key: svc.adminKey });
@@ -125,16 +139,51 @@ describe('totals of GET /v1/log equal count(*) of a reference query', () => {
     ['a level nobody wrote', { filter: 'Level = "Nope"' }, "level = 'Nope'", []],
     ['start only, mid-hour', { startDate: iso(START + 10 * DAY + 1234567) }, 'time_stamp >= ?', [START + 10 * DAY + 1234567]],
     ['end only, on an hour', { endDate: iso(START + 5 * DAY) }, 'time_stamp < ?', [START + 5 * DAY]],
-    ['range with ragged ends', { startDate: iso(START + 3 * DAY + 17), endDate: iso(END - 2 * DAY - 4_000_001) }, 'time_stamp >= ? AND time_stamp < ?', [START + 3 * DAY + 17, END - 2 * DAY - 4_000_001]],
-    ['range inside one hour', { startDate: iso(START + 7 * H + 60_000), endDate: iso(START + 7 * H + 2_000_000) }, 'time_stamp >= ? AND time_stamp < ?', [START + 7 * H + 60_000, START + 7 * H + 2_000_000]],
-    ['range across one hour edge', { startDate: iso(START + 7 * H + 60_000), endDate: iso(START + 8 * H + 2_000_000) }, 'time_stamp >= ? AND time_stamp < ?', [START + 7 * H + 60_000, START + 8 * H + 2_000_000]],
+    [
+      'range with ragged ends',
+      { startDate: iso(START + 3 * DAY + 17), endDate: iso(END - 2 * DAY - 4_000_001) },
+      'time_stamp >= ? AND time_stamp < ?',
+      [START + 3 * DAY + 17, END - 2 * DAY - 4_000_001],
+    ],
+    [
+      'range inside one hour',
+      { startDate: iso(START + 7 * H + 60_000), endDate: iso(START + 7 * H + 2_000_000) },
+      'time_stamp >= ? AND time_stamp < ?',
+      [START + 7 * H + 60_000, START + 7 * H + 2_000_000],
+    ],
+    [
+      'range across one hour edge',
+      { startDate: iso(START + 7 * H + 60_000), endDate: iso(START + 8 * H + 2_000_000) },
+      'time_stamp >= ? AND time_stamp < ?',
+      [START + 7 * H + 60_000, START + 8 * H + 2_000_000],
+    ],
     ['range over 1970', { startDate: iso(-2 * H), endDate: iso(H) }, 'time_stamp >= ? AND time_stamp < ?', [-2 * H, H]],
     ['empty range (end before start)', { startDate: iso(END), endDate: iso(START) }, '0', []],
-    ['level and start', { filter: 'Level = "Warning"', startDate: iso(END - 7 * DAY + 999) }, "level = 'Warning' AND time_stamp >= ?", [END - 7 * DAY + 999]],
-    ['level and range', { filter: 'Level = "Debug"', startDate: iso(START + DAY + 5), endDate: iso(START + 9 * DAY - 5) }, "level = 'Debug' AND time_stamp >= ? AND time_stamp < ?", [START + DAY + 5, START + 9 * DAY - 5]],
+    [
+      'level and start',
+      { filter: 'Level = "Warning"', startDate: iso(END - 7 * DAY + 999) },
+      "level = 'Warning' AND time_stamp >= ?",
+      [END - 7 * DAY + 999],
+    ],
+    [
+      'level and range',
+      { filter: 'Level = "Debug"', startDate: iso(START + DAY + 5), endDate: iso(START + 9 * DAY - 5) },
+      "level = 'Debug' AND time_stamp >= ? AND time_stamp < ?",
+      [START + DAY + 5, START + 9 * DAY - 5],
+    ],
     ['Message.Contains', { filter: 'Message.Contains("host-42 ")' }, "instr(message, 'host-42 ') > 0", []],
-    ['a filter the counts do not cover', { filter: 'Level != "Information" and TimeStamp >= "2025-01-20"', startDate: iso(START + 2 * DAY) }, "level <> 'Information' AND time_stamp >= ? AND time_stamp >= ?", [Date.parse('2025-01-20'), START + 2 * DAY]],
-    ['sorted by id, with a range (bounded by its ids)', { sort: 'Id desc', startDate: iso(START + 12 * DAY + 3), endDate: iso(START + 14 * DAY) }, 'time_stamp >= ? AND time_stamp < ?', [START + 12 * DAY + 3, START + 14 * DAY]],
+    [
+      'a filter the counts do not cover',
+      { filter: 'Level != "Information" and TimeStamp >= "2025-01-20"', startDate: iso(START + 2 * DAY) },
+      "level <> 'Information' AND time_stamp >= ? AND time_stamp >= ?",
+      [Date.parse('2025-01-20'), START + 2 * DAY],
+    ],
+    [
+      'sorted by id, with a range (bounded by its ids)',
+      { sort: 'Id desc', startDate: iso(START + 12 * DAY + 3), endDate: iso(START + 14 * DAY) },
+      'time_stamp >= ? AND time_stamp < ?',
+      [START + 12 * DAY + 3, START + 14 * DAY],
+    ],
   ];
   it.each(cases)('%s', async (_name, query, where, params) => {
     const want = refCount(svc.db, where, ...params);
@@ -200,7 +249,9 @@ describe('paging by key (lic log list --all): records and totals', () => {
     const total = (filter: string, sort = 'Id asc') => get(q({ filter, sort, take: 1 })).then((r) => r.body.totalLogEntriesCount);
     for (const n of [5000, 9000, 7000, 7001, 7001, 2]) {
       expect(await total(`Level = "Warning" and Id > ${n}`)).toBe(refCount(svc.db, "level = 'Warning' AND id > ?", n));
-      expect(await total(`Id >= ${n} and Message.Contains("host-1")`)).toBe(refCount(svc.db, "id >= ? AND instr(message, 'host-1') > 0", n));
+      expect(await total(`Id >= ${n} and Message.Contains("host-1")`)).toBe(
+        refCount(svc.db, "id >= ? AND instr(message, 'host-1') > 0", n),
+      );
       expect(await total(`${n} >= Id`, 'Id desc')).toBe(refCount(svc.db, 'id <= ?', n));
     }
     // the same number twice: the bound can't be told apart, so it is counted outright (still exact)
@@ -212,7 +263,9 @@ describe('paging by key (lic log list --all): records and totals', () => {
     try {
       insertEntries(other.db, 5000, START, END, { shuffled: true, seed: 11 });
       const [a, b] = [START + 3 * DAY, START + 6 * DAY];
-      const r = await http(other, 'GET', `/v1/log${q({ sort: 'Id desc', startDate: iso(a), endDate: iso(b), take: 50 })}`, { key: other.adminKey });
+      const r = await http(other, 'GET', `/v1/log${q({ sort: 'Id desc', startDate: iso(a), endDate: iso(b), take: 50 })}`, {
+        key: other.adminKey,
+      });
       expect(r.body.logEntries.map((e: { id: number }) => e.id)).toEqual(
         other.db.prepare('SELECT id FROM log WHERE time_stamp >= ? AND time_stamp < ? ORDER BY id DESC LIMIT 50').pluck().all(a, b),
       );
@@ -254,9 +307,11 @@ describe('the page queries use the intended indexes (EXPLAIN QUERY PLAN)', () =>
     expect(await planOf({ filter: 'Id < 100', sort: 'Id desc' })).toMatch(/^SEARCH l USING INTEGER PRIMARY KEY \(rowid<\?\)$/);
   });
   it('Level and Id < N by Id desc: log_level (level, rowid), no sorting', async () => {
-    expect(await planOf({ filter: '(Level = "Warning") and (Id < 100)', sort: 'Id desc' })).toMatch(/^SEARCH l USING INDEX log_level \(level=\? AND rowid<\?\)$/);
+    expect(await planOf({ filter: '(Level = "Warning") and (Id < 100)', sort: 'Id desc' })).toMatch(
+      /^SEARCH l USING INDEX log_level \(level=\? AND rowid<\?\)$/,
+    );
   });
-  it('a date range and Id < N by Id desc: the primary key within the range\'s ids, no sorting', async () => {
+  it("a date range and Id < N by Id desc: the primary key within the range's ids, no sorting", async () => {
     const plan = await planOf({ startDate: iso(END - 7 * DAY), filter: 'Id < 19000', sort: 'Id desc' });
     expect(plan).toMatch(/^SEARCH l USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)$/);
   });
@@ -335,7 +390,10 @@ describe('DELETE /v1/log keeps the counts exact', () => {
     expect(refCount(svc.db, '1')).toBe(1);
     expectCountsExact(svc.db);
     expect(svc.db.prepare('SELECT version FROM log_stats').pluck().get()).toBeGreaterThan(version);
-    const triggers = svc.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'log' ORDER BY name").pluck().all();
+    const triggers = svc.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'log' ORDER BY name")
+      .pluck()
+      .all();
     expect(triggers).toEqual(['log_count_delete', 'log_count_insert', 'log_count_update']);
     insertEntries(svc.db, 500, START, END, { seed: 5 });
     expectCountsExact(svc.db);
@@ -380,7 +438,8 @@ describe('DELETE /v1/log by a date range that leaves little: truncated, the rest
       insertEntries(db, N, START, END, { seed: 21 });
       const [a, b] = [START - DAY + 17, END - DAY + 1_234_567]; // ragged ends: partial hours on both sides
       // on both sides of the range and on its bounds, before 1970, on hour edges
-      for (const t of [-H - 1, -1, 0, START - 2 * DAY, a - 1, a, b - 1, b, END - H, END, END + 1]) writeLog(db, new Date(t), 'Warning', 'edge {T}', { T: t });
+      for (const t of [-H - 1, -1, 0, START - 2 * DAY, a - 1, a, b - 1, b, END - H, END, END + 1])
+        writeLog(db, new Date(t), 'Warning', 'edge {T}', { T: t });
       const inRange = 'time_stamp >= ? AND time_stamp < ?';
       const want = refCount(db, inRange, a, b);
       const survivors = rows(db, `NOT (${inRange})`, a, b);
@@ -415,7 +474,10 @@ describe('DELETE /v1/log by a date range that leaves little: truncated, the rest
       expect((await sget(s, q({ take: 1 }))).body.totalLogEntriesCount).toBe(survivors.length + 1);
       const p = await sget(s, q({ sort: 'Id desc', startDate: iso(END - 2 * DAY), take: 50 }));
       expect(p.body.logEntries.map((e: { id: number }) => e.id)).toEqual(
-        db.prepare('SELECT id FROM log WHERE time_stamp >= ? ORDER BY id DESC LIMIT 50').pluck().all(END - 2 * DAY),
+        db
+          .prepare('SELECT id FROM log WHERE time_stamp >= ? ORDER BY id DESC LIMIT 50')
+          .pluck()
+          .all(END - 2 * DAY),
       );
       expect(p.body.totalLogEntriesCount).toBe(refCount(db, 'time_stamp >= ?', END - 2 * DAY));
       // the log works on: new writes counted
@@ -496,7 +558,10 @@ describe('DELETE /v1/log by a date range that leaves little: truncated, the rest
     try {
       const db = s.db;
       const state = (where: string, ...params: unknown[]) => {
-        const [n, lo, hi] = db.prepare(`SELECT count(*), min(id), max(id) FROM log WHERE ${where}`).raw().get(...params) as number[];
+        const [n, lo, hi] = db
+          .prepare(`SELECT count(*), min(id), max(id) FROM log WHERE ${where}`)
+          .raw()
+          .get(...params) as number[];
         return `${n}/${lo}/${hi}/${n}/${n}`;
       };
       const from = END - 5 * DAY; // a sixth of the log stays: the copy back takes a while

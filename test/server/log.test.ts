@@ -149,14 +149,24 @@ describe('DELETE /v1/log', () => {
     expect(await ids()).toEqual([4, 3, 2, 1]);
   });
 
-  it('deleteAll=true: everything, then the purge\'s own entry', async () => {
+  it("deleteAll=true: everything, then the purge's own entry", async () => {
     const r = await del('?deleteAll=true');
     expect(r.body).toEqual({ success: true, code: 0, message: 'OK', deletedLogCount: 4 });
     const left = (await get()).body.logEntries;
     expect(left).toHaveLength(1);
-    expect(left[0]).toMatchObject({ id: 5, level: 'Information', message: 'DELETE /v1/log by API key 1 of user admin: purged 4 log entries', timeStamp: '2025-01-18T15:00:00.000Z' });
+    expect(left[0]).toMatchObject({
+      id: 5,
+      level: 'Information',
+      message: 'DELETE /v1/log by API key 1 of user admin: purged 4 log entries',
+      timeStamp: '2025-01-18T15:00:00.000Z',
+    });
     expect(JSON.parse(left[0].properties)).toEqual({
-      Method: 'DELETE', Path: '/v1/log', ApiKeyId: 1, OwnerId: 'admin', DeletedLogCount: 4, Criteria: JSON.stringify({ deleteAll: true }),
+      Method: 'DELETE',
+      Path: '/v1/log',
+      ApiKeyId: 1,
+      OwnerId: 'admin',
+      DeletedLogCount: 4,
+      Criteria: JSON.stringify({ deleteAll: true }),
     });
   });
 

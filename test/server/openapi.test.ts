@@ -90,9 +90,17 @@ describe('GET /openapi.json', () => {
   });
 
   it('declares the rule-3 query parameters on the list endpoints', () => {
-    for (const path of ['/v1/api-keys', '/v1/log', '/v1/customers/{customerId}/orders', '/v1/products/{productId}/releases/{releaseId}/license-templates']) {
+    for (const path of [
+      '/v1/api-keys',
+      '/v1/log',
+      '/v1/customers/{customerId}/orders',
+      '/v1/products/{productId}/releases/{releaseId}/license-templates',
+    ]) {
       const q = (doc.paths[path].get.parameters as Doc[]).filter((p) => p.in === 'query');
-      expect(q.map((p) => p.name), path).toEqual(expect.arrayContaining(['select', 'filter', 'sort', 'take', 'skip']));
+      expect(
+        q.map((p) => p.name),
+        path,
+      ).toEqual(expect.arrayContaining(['select', 'filter', 'sort', 'take', 'skip']));
       expect(q.find((p) => p.name === 'take').schema).toMatchObject({ type: 'integer', maximum: TAKE_MAX });
     }
   });
@@ -127,7 +135,12 @@ describe('GET /openapi.json', () => {
     const rel = svc.db.prepare('SELECT product_id AS p, id AS r FROM releases ORDER BY id DESC LIMIT 1').get() as { p: number; r: number };
     const cases: [string, string, string, string][] = [
       ['/v1/customers/{customerId}/orders', '/v1/customers/1/orders', svc.adminKey, 'orders'],
-      ['/v1/products/{productId}/releases/{releaseId}/license-templates', `/v1/products/${rel.p}/releases/${rel.r}/license-templates`, svc.adminKey, 'licenseTemplates'],
+      [
+        '/v1/products/{productId}/releases/{releaseId}/license-templates',
+        `/v1/products/${rel.p}/releases/${rel.r}/license-templates`,
+        svc.adminKey,
+        'licenseTemplates',
+      ],
       ['/v1/customer/{customerCode}/products', `/v1/customer/${code}/products`, customer.key, 'products'],
     ];
     for (const [docPath, url, key, array] of cases) {
@@ -169,7 +182,11 @@ describe('lint (issue 8 §6)', () => {
       for (const status of ['400', '401', '403', '429', '500']) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
     }
     const ok = (path: string, method: string) => doc.paths[path][method].responses['200'].content['application/json'].schema;
-    expect(ok('/v1/api-keys', 'get').properties.apiKeys.items.properties.expireDate).toMatchObject({ type: 'string', format: 'date-time', nullable: true });
+    expect(ok('/v1/api-keys', 'get').properties.apiKeys.items.properties.expireDate).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+      nullable: true,
+    });
     expect(ok('/v1/api-keys', 'get').properties.apiKeys.items.properties.id).toMatchObject({ type: 'integer', minimum: 1 });
     expect(ok('/v1/api-keys', 'post').properties).toHaveProperty('apiKeyId');
     expect(ok('/v1/log', 'get').properties.logEntries.items.properties).toHaveProperty('messageTemplate');

@@ -3,9 +3,24 @@ import { Code, INT32_MAX, Permission, ROLES, type Order, type Role } from '../..
 import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
 
 const ORDER_FIELDS = [
-  'id', 'orderNumber', 'status', 'processedBy', 'purchaseOrder', 'total', 'currency', 'createdAt', 'updatedAt',
-  'invoiceNumber', 'paymentType', 'paymentNumber', 'paymentStatus', 'paymentDate', 'description', 'customerId',
-  'resellerId', 'createdById',
+  'id',
+  'orderNumber',
+  'status',
+  'processedBy',
+  'purchaseOrder',
+  'total',
+  'currency',
+  'createdAt',
+  'updatedAt',
+  'invoiceNumber',
+  'paymentType',
+  'paymentNumber',
+  'paymentStatus',
+  'paymentDate',
+  'description',
+  'customerId',
+  'resellerId',
+  'createdById',
 ];
 const RFC3339_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -71,7 +86,10 @@ beforeAll(async () => {
       noRead: await addUserWithKey(svc, `orders-${role}`, role, Permission.Write | Permission.Delete, cc),
     };
   }
-  busiest = svc.db.prepare('SELECT customer_id FROM orders GROUP BY customer_id ORDER BY count(*) DESC, customer_id LIMIT 1').pluck().get() as number;
+  busiest = svc.db
+    .prepare('SELECT customer_id FROM orders GROUP BY customer_id ORDER BY count(*) DESC, customer_id LIMIT 1')
+    .pluck()
+    .get() as number;
 });
 afterAll(() => svc?.close());
 
@@ -201,7 +219,10 @@ describe('GET /v1/customers/{customerId}/orders: filter, sort, select, take, ski
     http(svc, 'GET', path(busiest, `?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`), { key: svc.adminKey });
 
   it('Status = "Pending" gives exactly the pending orders', async () => {
-    const pending = svc.db.prepare("SELECT customer_id FROM orders WHERE status = 'Pending' GROUP BY customer_id ORDER BY count(*) DESC LIMIT 1").pluck().get() as number;
+    const pending = svc.db
+      .prepare("SELECT customer_id FROM orders WHERE status = 'Pending' GROUP BY customer_id ORDER BY count(*) DESC LIMIT 1")
+      .pluck()
+      .get() as number;
     const r = await http(svc, 'GET', path(pending, `?filter=${encodeURIComponent('Status = "Pending"')}`), { key: svc.adminKey });
     expect(r.status).toBe(200);
     const want = rows("SELECT * FROM orders WHERE customer_id = ? AND status = 'Pending' ORDER BY id", pending).map(expected);
@@ -221,7 +242,10 @@ describe('GET /v1/customers/{customerId}/orders: filter, sort, select, take, ski
   });
 
   it('a timestamp filter compares as a time; string methods and logic work', async () => {
-    const cutoff = svc.db.prepare('SELECT created_at FROM orders WHERE customer_id = ? ORDER BY created_at LIMIT 1 OFFSET 3').pluck().get(busiest) as number;
+    const cutoff = svc.db
+      .prepare('SELECT created_at FROM orders WHERE customer_id = ? ORDER BY created_at LIMIT 1 OFFSET 3')
+      .pluck()
+      .get(busiest) as number;
     const iso = new Date(cutoff).toISOString();
     const r = await get({ filter: `CreatedAt >= "${iso}" and (PaymentType = "CreditCard" or OrderNumber.StartsWith("ORD-"))` });
     expect(r.status).toBe(200);

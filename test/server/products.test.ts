@@ -2,7 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Code, Permission, ROLES, type CustomerProduct, type Role } from '../../src/wire.js';
 import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
 
-const PRODUCT_FIELDS = ['id', 'code', 'name', 'description', 'url', 'copyright', 'createdAt', 'image', 'price', 'resellerPrice', 'currency', 'signatureKeysId'];
+const PRODUCT_FIELDS = [
+  'id',
+  'code',
+  'name',
+  'description',
+  'url',
+  'copyright',
+  'createdAt',
+  'image',
+  'price',
+  'resellerPrice',
+  'currency',
+  'signatureKeysId',
+];
 
 interface Row {
   id: number;
@@ -115,7 +128,7 @@ describe('GET /v1/customer/{customerCode}/products: own code only (contract §3,
     expect(a.body.message.replace(other.code, 'X')).toBe(b.body.message.replace('C-ZZZZZZZZ', 'X'));
   });
 
-  it("a Customer user of a different customer gets a 404 for this one, and its own products for its own", async () => {
+  it('a Customer user of a different customer gets a 404 for this one, and its own products for its own', async () => {
     const key = await addUserWithKey(svc, 'cp-other-customer', 'Customer', Permission.Read, other.code);
     const r = await http(svc, 'GET', path(mine.code), { key });
     expect(r.status).toBe(404);

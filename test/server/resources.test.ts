@@ -17,7 +17,10 @@ const post = (resource: unknown, key = svc.adminKey) => http(svc, 'POST', '/v1/r
 const put = (resource: unknown, key = svc.adminKey) => http(svc, 'PUT', '/v1/resources', { key, body: { resource } });
 const list = (query = '', key = svc.adminKey) => http(svc, 'GET', `/v1/resources${query}`, { key });
 const q = (params: Record<string, string | number>) =>
-  '?' + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+  '?' +
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
 
 async function getResource(id: number) {
   const r = await list(q({ filter: `Id = ${id}` }));
@@ -31,7 +34,8 @@ async function create(fields: Record<string, unknown> = {}): Promise<number> {
 }
 const count = async () => (await list(q({ take: 0 }))).body.totalResourcesCount as number;
 /** The password as stored, opened with the test key: what the service keeps (sealed at rest) */
-const storedPassword = (id: number) => openStoredSecret(svc.db.prepare('SELECT password FROM resources WHERE id = ?').pluck().get(id) as string);
+const storedPassword = (id: number) =>
+  openStoredSecret(svc.db.prepare('SELECT password FROM resources WHERE id = ?').pluck().get(id) as string);
 
 describe('roles and permission bits (contract §3)', () => {
   itChecksAccess({
@@ -57,7 +61,16 @@ describe('roles and permission bits (contract §3)', () => {
 describe('insert and list', () => {
   it('stores the bytes of data; lists them as base64 with timestamps from the clock and password ""', async () => {
     const bytes = randomBytes(300);
-    const r = await post({ name: 'key pair', type: 'RSA', code: 'kp-1', description: 'd', source: 's', password: 'hunter2', data: bytes.toString('base64'), dataFormat: 'SNK' });
+    const r = await post({
+      name: 'key pair',
+      type: 'RSA',
+      code: 'kp-1',
+      description: 'd',
+      source: 's',
+      password: 'hunter2',
+      data: bytes.toString('base64'),
+      dataFormat: 'SNK',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, code: 0, message: 'OK', resourceId: expect.any(Number) });
     const rec = await getResource(r.body.resourceId);
@@ -75,7 +88,10 @@ describe('insert and list', () => {
       dataFormat: 'SNK',
       dataSize: 300,
     });
-    const stored = svc.db.prepare('SELECT data, password FROM resources WHERE id = ?').get(r.body.resourceId) as { data: Buffer; password: string };
+    const stored = svc.db.prepare('SELECT data, password FROM resources WHERE id = ?').get(r.body.resourceId) as {
+      data: Buffer;
+      password: string;
+    };
     expect(Buffer.compare(stored.data, bytes)).toBe(0);
     expect(stored.password).toMatch(/^enc:v1:/);
     expect(openStoredSecret(stored.password)).toBe('hunter2');
@@ -107,7 +123,11 @@ describe('insert and list', () => {
     const id = await create({ password: 'p4ss' });
     const sel = await list(q({ select: 'Id, Password', filter: `Id = ${id}` }));
     expect(sel.body.resources).toEqual([{ id, password: '' }]);
-    for (const [param, value] of [['filter', 'Password = "p4ss"'], ['filter', 'Password.StartsWith("p")'], ['sort', 'Password']] as const) {
+    for (const [param, value] of [
+      ['filter', 'Password = "p4ss"'],
+      ['filter', 'Password.StartsWith("p")'],
+      ['sort', 'Password'],
+    ] as const) {
       const r = await list(q({ [param]: value }));
       expect(r.status).toBe(400);
       expect(r.body.code).toBe(3);
@@ -123,7 +143,10 @@ describe('insert and list', () => {
     const onlyData = await list(q({ select: 'Data', filter: `Id = ${big}` }));
     expect(Buffer.from(onlyData.body.resources[0].data, 'base64').length).toBe(5000);
     expect(Object.keys(onlyData.body.resources[0])).toEqual(['data']);
-    for (const [param, value] of [['filter', 'Data = ""'], ['sort', 'Data desc']] as const) {
+    for (const [param, value] of [
+      ['filter', 'Data = ""'],
+      ['sort', 'Data desc'],
+    ] as const) {
       const r = await list(q({ [param]: value }));
       expect(r.status).toBe(400);
       expect(r.body.message).toMatch(/data/i);
@@ -188,7 +211,12 @@ describe('insert and list', () => {
 
 describe('update', () => {
   it('changes only the fields present, bumps updatedAt, keeps createdAt', async () => {
-    const id = await create({ type: 'email', description: 'before', data: Buffer.from('<p>hi</p>').toString('base64'), dataFormat: 'html' });
+    const id = await create({
+      type: 'email',
+      description: 'before',
+      data: Buffer.from('<p>hi</p>').toString('base64'),
+      dataFormat: 'html',
+    });
     t += 60_000;
     try {
       const r = await put({ id, description: 'after' });
@@ -232,7 +260,13 @@ describe('update', () => {
     const r = await put({ id: 2147483647, description: 'x' });
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({ success: false, code: 5, message: 'no resource with id 2147483647' });
-    for (const [body, field] of [[{ id: 0 }, 'resource.id'], [{ id: 2147483648 }, 'resource.id'], [{ id: -1 }, 'resource.id'], [{ name: 'x' }, 'resource.id'], [{ id: '3' }, 'resource.id']] as const) {
+    for (const [body, field] of [
+      [{ id: 0 }, 'resource.id'],
+      [{ id: 2147483648 }, 'resource.id'],
+      [{ id: -1 }, 'resource.id'],
+      [{ name: 'x' }, 'resource.id'],
+      [{ id: '3' }, 'resource.id'],
+    ] as const) {
       const bad = await put(body);
       expect(bad.status, JSON.stringify(body)).toBe(400);
       expect(bad.body.code).toBe(3);
@@ -294,7 +328,11 @@ describe('audit (contract §6)', () => {
     const id = await create({ password: secret, data: payload.toString('base64') });
     expect((await put({ id, password: `${secret}-2`, data: payload.toString('base64') })).status).toBe(200);
     expect((await http(svc, 'DELETE', `/v1/resources/${id}`, { key: svc.adminKey })).status).toBe(200);
-    const rows = svc.db.prepare('SELECT level, message, properties FROM log WHERE id > ? ORDER BY id').all(before) as { level: string; message: string; properties: string }[];
+    const rows = svc.db.prepare('SELECT level, message, properties FROM log WHERE id > ? ORDER BY id').all(before) as {
+      level: string;
+      message: string;
+      properties: string;
+    }[];
     const props = rows.map((r) => JSON.parse(r.properties));
     expect(props.map((p) => [p.Method, p.Path, p.RecordId])).toEqual([
       ['POST', '/v1/resources', id],

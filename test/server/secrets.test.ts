@@ -28,7 +28,10 @@ describe('resource passwords at rest', () => {
     const db = join(dir, 'lic.db');
     const { svc, key } = await withPassword(db);
     expect(svc.secretKeySource).toEqual({ kind: 'file', path: `${db}.key`, created: true });
-    const r = await http(svc, 'POST', '/v1/resources', { key, body: { resource: { name: 'pfx', type: 'RSA', dataFormat: 'PFX', data: 'AAEC', password: PASSWORD } } });
+    const r = await http(svc, 'POST', '/v1/resources', {
+      key,
+      body: { resource: { name: 'pfx', type: 'RSA', dataFormat: 'PFX', data: 'AAEC', password: PASSWORD } },
+    });
     expect(r.status).toBe(200);
     await http(svc, 'PUT', '/v1/resources', { key, body: { resource: { id: r.body.resourceId, password: `${PASSWORD}-2` } } });
     const stored = svc.db.prepare('SELECT password FROM resources WHERE id = ?').pluck().get(r.body.resourceId) as string;
@@ -52,9 +55,13 @@ describe('resource passwords at rest', () => {
     await http(svc, 'POST', '/v1/resources', { key, body: { resource: { name: 'pfx', password: PASSWORD } } });
     await svc.close();
     rmSync(`${db}.key`);
-    await expect(startService({ dbPath: db, port: 0 })).rejects.toThrow(`holds encrypted resource passwords but their key file ${db}.key is missing`);
+    await expect(startService({ dbPath: db, port: 0 })).rejects.toThrow(
+      `holds encrypted resource passwords but their key file ${db}.key is missing`,
+    );
     // the wrong key is refused too
-    await expect(startService({ dbPath: db, port: 0, secretKey: Buffer.alloc(32, 7).toString('base64') })).rejects.toThrow('not the key the database was sealed with');
+    await expect(startService({ dbPath: db, port: 0, secretKey: Buffer.alloc(32, 7).toString('base64') })).rejects.toThrow(
+      'not the key the database was sealed with',
+    );
   });
 
   it('LIC_SECRET_KEY instead of a file: no key file is made; a malformed one is refused', async () => {
@@ -65,7 +72,9 @@ describe('resource passwords at rest', () => {
     expect(svc.secretKeySource).toEqual({ kind: 'env' });
     expect(existsSync(`${db}.key`)).toBe(false);
     await svc.close();
-    await expect(startService({ dbPath: join(dir, 'b.db'), port: 0, secretKey: 'short' })).rejects.toThrow('LIC_SECRET_KEY must hold 32 bytes');
+    await expect(startService({ dbPath: join(dir, 'b.db'), port: 0, secretKey: 'short' })).rejects.toThrow(
+      'LIC_SECRET_KEY must hold 32 bytes',
+    );
   });
 
   it('passwords of an older database (plain text) and of a seed file are sealed', async () => {

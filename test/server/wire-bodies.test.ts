@@ -16,7 +16,13 @@ function send(method: string, path: string, body: Buffer, headers: Record<string
   return new Promise((resolve, reject) => {
     const u = new URL(svc.url + path);
     const req = rawRequest(
-      { host: u.hostname, port: u.port, method, path: u.pathname + u.search, headers: { 'x-api-key': svc.adminKey, 'content-length': String(body.length), ...headers } },
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path: u.pathname + u.search,
+        headers: { 'x-api-key': svc.adminKey, 'content-length': String(body.length), ...headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -33,7 +39,10 @@ const json = { 'content-type': 'application/json' };
 
 describe('empty bodies', () => {
   it('DELETE and GET with content-type application/json and no body are served', async () => {
-    const made = await http(svc, 'POST', '/v1/assemblies', { key: svc.adminKey, body: { assembly: { name: 'EmptyBody', version: '1.0.0.0' } } });
+    const made = await http(svc, 'POST', '/v1/assemblies', {
+      key: svc.adminKey,
+      body: { assembly: { name: 'EmptyBody', version: '1.0.0.0' } },
+    });
     const del = await send('DELETE', `/v1/assemblies/${made.body.assemblyId}`, Buffer.alloc(0), json);
     expect(del).toMatchObject({ status: 200, body: { success: true } });
     expect((await send('GET', '/v1/assemblies?take=1', Buffer.alloc(0), json)).status).toBe(200);
@@ -48,7 +57,11 @@ describe('empty bodies', () => {
 
 describe('hostile keys and bytes', () => {
   it('a __proto__ key is a 400 that says so, not "not valid JSON"', async () => {
-    for (const body of ['{"assembly":{"name":"x","__proto__":{"admin":true}}}', '{"__proto__":{"x":1},"assembly":{"name":"x"}}', '{"assembly":{"name":"x","constructor":{"prototype":{"x":1}}}}']) {
+    for (const body of [
+      '{"assembly":{"name":"x","__proto__":{"admin":true}}}',
+      '{"__proto__":{"x":1},"assembly":{"name":"x"}}',
+      '{"assembly":{"name":"x","constructor":{"prototype":{"x":1}}}}',
+    ]) {
       const r = await send('POST', '/v1/assemblies', Buffer.from(body), json);
       expect(r.status, body).toBe(400);
       expect(r.body.code).toBe(3);

@@ -97,7 +97,13 @@ function canonical(name: string, known: readonly string[] | undefined, what: str
  * to `prev` so the flag repeats: `--sort level --sort id:desc` → level asc, id desc.
  * Throws InvalidArgumentError (exit 2) for a bad form, direction, or unknown/repeated field.
  */
-export function parseSortItems(value: string, prev: SortItem[] | undefined, known?: readonly string[], what = 'the records', selectOnly: readonly string[] = []): SortItem[] {
+export function parseSortItems(
+  value: string,
+  prev: SortItem[] | undefined,
+  known?: readonly string[],
+  what = 'the records',
+  selectOnly: readonly string[] = [],
+): SortItem[] {
   const out = [...(prev ?? [])];
   const items = value.split(',').map((s) => s.trim());
   for (const item of items) {
@@ -111,9 +117,12 @@ export function parseSortItems(value: string, prev: SortItem[] | undefined, know
     }
     const field = canonical(m[1]!, known, what);
     if (selectOnly.some((f) => f.toLowerCase() === field.toLowerCase())) {
-      throw new InvalidArgumentError(`${what} cannot be sorted by ${field} (it can only be selected with --fields); not sortable: ${selectOnly.join(', ')}.`);
+      throw new InvalidArgumentError(
+        `${what} cannot be sorted by ${field} (it can only be selected with --fields); not sortable: ${selectOnly.join(', ')}.`,
+      );
     }
-    if (out.some((s) => s.field.toLowerCase() === field.toLowerCase())) throw new InvalidArgumentError(`field "${field}" is sorted on twice.`);
+    if (out.some((s) => s.field.toLowerCase() === field.toLowerCase()))
+      throw new InvalidArgumentError(`field "${field}" is sorted on twice.`);
     out.push({ field, desc: dir === 'desc' });
   }
   return out;
@@ -129,7 +138,9 @@ export const sortParam = (items: readonly SortItem[]): string => items.map((s) =
 export function parseFieldList(value: string, known?: readonly string[], what = 'the records'): string[] {
   const names = value.split(',').map((s) => s.trim());
   if (names.some((n) => !NAME.test(n))) {
-    throw new InvalidArgumentError(`expected comma-separated field names such as ${known ? known.slice(0, 3).join(',') : 'id,name'}${known ? `; fields: ${known.join(', ')}` : ''}.`);
+    throw new InvalidArgumentError(
+      `expected comma-separated field names such as ${known ? known.slice(0, 3).join(',') : 'id,name'}${known ? `; fields: ${known.join(', ')}` : ''}.`,
+    );
   }
   const out: string[] = [];
   for (const n of names) {
@@ -154,12 +165,19 @@ export interface ListOptionsHelp {
  */
 export function addListOptions<R>(cmd: Command, def: ListDef<R>, help: ListOptionsHelp = {}): Command {
   const fieldsList = def.fields ? ` (${def.fields.join(', ')})` : '';
-  cmd.option('--fields <list>', `comma-separated fields${fieldsList}: the records carry only these, in this order, and the table/csv/tsv columns are exactly these (gh style: --json FIELDS = -o json --fields FIELDS)`, (v) => parseFieldList(v, def.fields, def.what));
+  cmd.option(
+    '--fields <list>',
+    `comma-separated fields${fieldsList}: the records carry only these, in this order, and the table/csv/tsv columns are exactly these (gh style: --json FIELDS = -o json --fields FIELDS)`,
+    (v) => parseFieldList(v, def.fields, def.what),
+  );
   cmd.option('--limit <n>', 'at most this many records in all, fetched over as many pages as needed', parseCount);
   if (def.paged === false) return cmd;
   const keyed = def.key !== false;
   cmd
-    .option('--where <expr>', `filter expression in the service's query language (Field = "x", < > !=, and/or/not, Field.Contains("x")), AND-ed with the other filter flags${help.whereExample ? `; e.g. '${help.whereExample}'` : ''}`)
+    .option(
+      '--where <expr>',
+      `filter expression in the service's query language (Field = "x", < > !=, and/or/not, Field.Contains("x")), AND-ed with the other filter flags${help.whereExample ? `; e.g. '${help.whereExample}'` : ''}`,
+    )
     .option(
       '--sort <field[:asc|desc]>',
       `sort by a field, ascending unless :desc; repeat for more keys${help.sortExample ? ` (e.g. --sort ${help.sortExample})` : ''}`,
@@ -172,9 +190,11 @@ export function addListOptions<R>(cmd: Command, def: ListDef<R>, help: ListOptio
   const order = def.keyOrder ?? 'asc';
   cmd.addHelpText(
     'after',
-    `\nPaging: --all and a --limit above one page fetch page after page. ${keyed
-      ? `Without --sort (or sorted by ${key} only) they page by key: sorted by ${key} ${order}${help.allNote ? ` (${help.allNote})` : ''}, each page asking for ${key} ${order === 'desc' ? '<' : '>'} the last one seen, so records added or deleted meanwhile cause no repeats and no gaps. With another --sort they page by skip, which can repeat or miss records if the list changes while it runs.`
-      : 'They page by skip, which can repeat or miss records if the list changes while it runs.'}`,
+    `\nPaging: --all and a --limit above one page fetch page after page. ${
+      keyed
+        ? `Without --sort (or sorted by ${key} only) they page by key: sorted by ${key} ${order}${help.allNote ? ` (${help.allNote})` : ''}, each page asking for ${key} ${order === 'desc' ? '<' : '>'} the last one seen, so records added or deleted meanwhile cause no repeats and no gaps. With another --sort they page by skip, which can repeat or miss records if the list changes while it runs.`
+        : 'They page by skip, which can repeat or miss records if the list changes while it runs.'
+    }`,
   );
   return cmd;
 }

@@ -17,7 +17,17 @@
  * each item normalised), `{ record }` one nested record (null when absent, else
  * normalised).
  */
-export type FieldType = 'int' | 'optionalInt' | 'number' | 'string' | 'time' | 'bool' | 'array' | 'object' | { readonly of: FieldTypes } | { readonly record: FieldTypes };
+export type FieldType =
+  | 'int'
+  | 'optionalInt'
+  | 'number'
+  | 'string'
+  | 'time'
+  | 'bool'
+  | 'array'
+  | 'object'
+  | { readonly of: FieldTypes }
+  | { readonly record: FieldTypes };
 
 /** A record's fields in their documented order, name → wire type. */
 export type FieldTypes = Readonly<Record<string, FieldType>>;
@@ -113,7 +123,10 @@ export interface NormalShape {
  * sent), `code` (0), `message` ("") first, then the other fields the service sent except
  * the list's array and total, which the caller places.
  */
-export function normalizeEnvelope(body: Record<string, unknown>, shape: Pick<NormalShape, 'arrayField' | 'totalField'>): Record<string, unknown> {
+export function normalizeEnvelope(
+  body: Record<string, unknown>,
+  shape: Pick<NormalShape, 'arrayField' | 'totalField'>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     success: body.success ?? true,
     code: normalizeValue('int', body.code),
@@ -137,9 +150,16 @@ export function normalTotal(v: unknown): number {
  * present, records normalised against `shape.types` and `selected`), then the total
  * (always present when the list has one).
  */
-export function normalizeListBody(body: Record<string, unknown>, records: readonly unknown[], shape: NormalShape, selected?: readonly string[]): Record<string, unknown> {
+export function normalizeListBody(
+  body: Record<string, unknown>,
+  records: readonly unknown[],
+  shape: NormalShape,
+  selected?: readonly string[],
+): Record<string, unknown> {
   const out = normalizeEnvelope(body, shape);
-  out[shape.arrayField] = shape.types ? records.map((r) => normalizeRecord(r as Record<string, unknown>, shape.types!, selected)) : [...records];
+  out[shape.arrayField] = shape.types
+    ? records.map((r) => normalizeRecord(r as Record<string, unknown>, shape.types!, selected))
+    : [...records];
   if (shape.totalField) out[shape.totalField] = normalTotal(body[shape.totalField]);
   return out;
 }

@@ -58,7 +58,12 @@ export interface ListPlan {
  * `columnFields` when given (the fields the default columns need). Throws UsageError
  * for combinations that cannot work (`--take 0` with several pages).
  */
-export function planList<R>(def: ListDef<R>, flags: ListFlags, filters: ListRun<R>['filters'] = [], columnFields?: readonly string[]): ListPlan {
+export function planList<R>(
+  def: ListDef<R>,
+  flags: ListFlags,
+  filters: ListRun<R>['filters'] = [],
+  columnFields?: readonly string[],
+): ListPlan {
   const filter = allOf([...filters, flags.where]);
   const selected = flags.fields?.length ? flags.fields : columnFields;
   const select = selected?.join(', ');
@@ -75,14 +80,26 @@ export function planList<R>(def: ListDef<R>, flags: ListFlags, filters: ListRun<
       wanted: flags.limit ?? Infinity,
     };
   }
-  if (flags.take === 0) throw new UsageError(`--take 0 asks for no records per page; drop it or give 1..${TAKE_MAX} with ${flags.all ? '--all' : '--limit'}`);
+  if (flags.take === 0)
+    throw new UsageError(`--take 0 asks for no records per page; drop it or give 1..${TAKE_MAX} with ${flags.all ? '--all' : '--limit'}`);
   const take = flags.take ?? TAKE_MAX;
   const wanted = flags.limit ?? Infinity;
   const key = def.key === false ? undefined : (def.key ?? 'id');
-  const byKeyOnly = key !== undefined && (sortItems.length === 0 || (sortItems.length === 1 && sortItems[0]!.field.toLowerCase() === key.toLowerCase()));
+  const byKeyOnly =
+    key !== undefined && (sortItems.length === 0 || (sortItems.length === 1 && sortItems[0]!.field.toLowerCase() === key.toLowerCase()));
   if (!byKeyOnly) {
     const keyed = key !== undefined && selected !== undefined && !selected.some((f) => f.toLowerCase() === key.toLowerCase());
-    return { single: false, filter, sort: sortItems.length ? sortParam(sortItems) : undefined, select: keyed ? `${select}, ${key}` : select, take, skip: flags.skip, wanted, skipKey: key, stripKey: keyed };
+    return {
+      single: false,
+      filter,
+      sort: sortItems.length ? sortParam(sortItems) : undefined,
+      select: keyed ? `${select}, ${key}` : select,
+      take,
+      skip: flags.skip,
+      wanted,
+      skipKey: key,
+      stripKey: keyed,
+    };
   }
   const desc = sortItems.length ? sortItems[0]!.desc : def.keyOrder === 'desc';
   const keyName = sortItems[0]?.field ?? key!;
@@ -131,7 +148,11 @@ export function listRecords<R>(body: object, arrayField: string, path = arrayFie
   if (arr === undefined || arr === null) return [];
   if (!Array.isArray(arr)) {
     const kind = typeof arr === 'object' ? 'an object' : `a ${typeof arr}`;
-    throw new ProtocolError(`the list reply has no "${arrayField}" array: the service replied with "${arrayField}" that is not a list but ${kind}`, 'GET', path);
+    throw new ProtocolError(
+      `the list reply has no "${arrayField}" array: the service replied with "${arrayField}" that is not a list but ${kind}`,
+      'GET',
+      path,
+    );
   }
   return arr as R[];
 }
@@ -189,7 +210,11 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
     if (!ks && records.length) {
       const mark = JSON.stringify([records[0], records[records.length - 1]]);
       if (mark === previous) {
-        throw new ProtocolError(`the service ignored the paging skip: page ${n} (skip ${query.skip ?? 0}) repeated the ${def.what} of page ${n - 1}; stopped so that no record is printed twice`, 'GET', def.arrayField);
+        throw new ProtocolError(
+          `the service ignored the paging skip: page ${n} (skip ${query.skip ?? 0}) repeated the ${def.what} of page ${n - 1}; stopped so that no record is printed twice`,
+          'GET',
+          def.arrayField,
+        );
       }
       previous = mark;
     }
@@ -207,19 +232,37 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
  * `last` (the previous page's last key; `>` ascending, `<` descending) and strictly
  * ordered within the page. Returns the page's last key; throws ProtocolError otherwise.
  */
-function checkKeyPage<R>(def: ListDef<R>, ks: { key: string; desc: boolean }, records: readonly R[], last: number | undefined, n: number): number {
+function checkKeyPage<R>(
+  def: ListDef<R>,
+  ks: { key: string; desc: boolean },
+  records: readonly R[],
+  last: number | undefined,
+  n: number,
+): number {
   const dir = ks.desc ? '<' : '>';
   let prev = last;
   for (const r of records) {
     const k = intKey(fieldOf(r as Record<string, unknown>, ks.key));
     if (k === undefined) {
-      throw new ProtocolError(`cannot page ${def.what} by ${ks.key}: a record has no integer "${ks.key}" (use --sort with another field to page by skip)`, 'GET', def.arrayField);
+      throw new ProtocolError(
+        `cannot page ${def.what} by ${ks.key}: a record has no integer "${ks.key}" (use --sort with another field to page by skip)`,
+        'GET',
+        def.arrayField,
+      );
     }
     if (prev !== undefined && (ks.desc ? k >= prev : k <= prev)) {
       if (prev === last) {
-        throw new ProtocolError(`the service ignored the paging filter (${ks.key} ${dir} ${last}): page ${n} repeated ${ks.key}s up to ${last} (got ${k}); stopped so that no record is printed twice`, 'GET', def.arrayField);
+        throw new ProtocolError(
+          `the service ignored the paging filter (${ks.key} ${dir} ${last}): page ${n} repeated ${ks.key}s up to ${last} (got ${k}); stopped so that no record is printed twice`,
+          'GET',
+          def.arrayField,
+        );
       }
-      throw new ProtocolError(`the service did not sort page ${n} by ${ks.key} ${ks.desc ? 'desc' : 'asc'} as asked (${ks.key} ${k} after ${prev}); stopped so that no record is printed twice or missed`, 'GET', def.arrayField);
+      throw new ProtocolError(
+        `the service did not sort page ${n} by ${ks.key} ${ks.desc ? 'desc' : 'asc'} as asked (${ks.key} ${k} after ${prev}); stopped so that no record is printed twice or missed`,
+        'GET',
+        def.arrayField,
+      );
     }
     prev = k;
   }
@@ -276,14 +319,21 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
   const shown = fields ?? dataFields;
   const columns = shown && (delimited || fields) ? fieldColumns<R>(shown) : def.columns;
   const raw = rt.out.opts.raw === true;
-  const norm = (records: R[]): R[] => (raw || !def.types ? records : (records.map((r) => normalizeRecord(r as Record<string, unknown>, def.types!, shown)) as R[]));
+  const norm = (records: R[]): R[] =>
+    raw || !def.types ? records : (records.map((r) => normalizeRecord(r as Record<string, unknown>, def.types!, shown)) as R[]);
   if (def.paged === false) return runUnpaged(rt, run, flags, columns, norm);
   // json and ndjson print the records themselves: whole records unless --fields; csv/tsv
   // select their fields only when some are left out (blobs), the table its columns' fields
   const selectFor = format === 'table' ? def.columnFields : delimited && def.blobs?.length ? dataFields : undefined;
   const plan = planList(def, flags, run.filters, selectFor);
   if (plan.single) {
-    const body = (await run.fetch({ filter: plan.filter, sort: plan.sort, select: plan.select, take: plan.take, skip: plan.skip })) as Record<string, unknown>;
+    const body = (await run.fetch({
+      filter: plan.filter,
+      sort: plan.sort,
+      select: plan.select,
+      take: plan.take,
+      skip: plan.skip,
+    })) as Record<string, unknown>;
     const records = norm(listRecords<R>(body, def.arrayField));
     await rt.out.list(raw ? body : normalizeListBody(body, records, { ...def, types: undefined }), records, columns);
     // notes for a person (stderr a terminal, not --quiet; never stdout): nothing matched, or
@@ -352,7 +402,13 @@ export function shortOfTotal(done: number, total: number | undefined, plan: Pick
 }
 
 /** An endpoint without rule-3 parameters: one request; --limit and --fields apply to the reply. */
-async function runUnpaged<R>(rt: Runtime, run: ListRun<R>, flags: ListFlags, columns: Column<R>[], norm: (records: R[]) => R[]): Promise<void> {
+async function runUnpaged<R>(
+  rt: Runtime,
+  run: ListRun<R>,
+  flags: ListFlags,
+  columns: Column<R>[],
+  norm: (records: R[]) => R[],
+): Promise<void> {
   const def = run.def;
   const body = (await run.fetch({})) as Record<string, unknown>;
   let records = listRecords<R>(body, def.arrayField);
@@ -363,5 +419,9 @@ async function runUnpaged<R>(rt: Runtime, run: ListRun<R>, flags: ListFlags, col
   }
   records = norm(records);
   if (rt.out.opts.raw && flags.limit === undefined && !flags.fields?.length) return rt.out.list(body, records, columns);
-  await rt.out.list(rt.out.opts.raw ? { ...body, [def.arrayField]: records } : normalizeListBody(body, records, { ...def, types: undefined }), records, columns);
+  await rt.out.list(
+    rt.out.opts.raw ? { ...body, [def.arrayField]: records } : normalizeListBody(body, records, { ...def, types: undefined }),
+    records,
+    columns,
+  );
 }

@@ -22,7 +22,12 @@ export const listApiKeys = (c: ApiClient, query?: ListQuery) => c.request<ApiKey
  * ProtocolError when the reply lacks an integer id or a non-empty key.
  */
 export const createApiKey = async (c: ApiClient, apiKey: ApiKeyInput) => {
-  const reply = requireId(await c.request<Envelope & { apiKeyId: number; key: string }>('POST', '/v1/api-keys', { body: { apiKey } }), 'apiKeyId', 'POST', '/v1/api-keys');
+  const reply = requireId(
+    await c.request<Envelope & { apiKeyId: number; key: string }>('POST', '/v1/api-keys', { body: { apiKey } }),
+    'apiKeyId',
+    'POST',
+    '/v1/api-keys',
+  );
   if (typeof reply.key !== 'string' || !reply.key) {
     throw new ProtocolError('the service replied to POST /v1/api-keys without the new "key"', 'POST', '/v1/api-keys');
   }
@@ -33,4 +38,3 @@ export const updateApiKey = (c: ApiClient, apiKey: ApiKeyInput & { id: number })
   c.request<Envelope>('PUT', '/v1/api-keys', { body: { apiKey } });
 /** DELETE /v1/api-keys/{apiKeyId}. */
 export const deleteApiKey = (c: ApiClient, id: number) => c.request<Envelope>('DELETE', `/v1/api-keys/${id}`);
-

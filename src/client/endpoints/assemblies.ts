@@ -19,7 +19,12 @@ export const listAssemblies = (c: ApiClient, query?: ListQuery) =>
   c.request<AssemblyList>('GET', '/v1/assemblies', { query: toQuery(query) });
 /** POST /v1/assemblies → `assemblyId` (contract §7); ProtocolError when the reply lacks an integer id. */
 export const createAssembly = async (c: ApiClient, assembly: AssemblyInput) =>
-  requireId(await c.request<Envelope & { assemblyId: number }>('POST', '/v1/assemblies', { body: { assembly } }), 'assemblyId', 'POST', '/v1/assemblies');
+  requireId(
+    await c.request<Envelope & { assemblyId: number }>('POST', '/v1/assemblies', { body: { assembly } }),
+    'assemblyId',
+    'POST',
+    '/v1/assemblies',
+  );
 /** PUT /v1/assemblies: only the fields present change; a missing id is a 404 (contract §7). */
 export const updateAssembly = (c: ApiClient, assembly: AssemblyInput & { id: number }) =>
   c.request<Envelope>('PUT', '/v1/assemblies', { body: { assembly } });

@@ -13,7 +13,11 @@ export function requireId<T extends object>(reply: T, field: string, method: str
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > INT32_MAX) {
     const got = raw === undefined ? 'no' : `an invalid (${JSON.stringify(raw).slice(0, 40)})`;
-    throw new ProtocolError(`the service replied to ${method} ${path} with ${got} "${field}": expected the new record's id, an integer 1..${INT32_MAX}`, method, path);
+    throw new ProtocolError(
+      `the service replied to ${method} ${path} with ${got} "${field}": expected the new record's id, an integer 1..${INT32_MAX}`,
+      method,
+      path,
+    );
   }
   (reply as Record<string, unknown>)[field] = n;
   return reply;

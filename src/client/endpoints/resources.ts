@@ -21,7 +21,12 @@ export const listResources = (c: ApiClient, query?: ListQuery) =>
   c.request<ResourceList>('GET', '/v1/resources', { query: toQuery(query) });
 /** POST /v1/resources → `resourceId` (contract §7); ProtocolError when the reply lacks an integer id. */
 export const createResource = async (c: ApiClient, resource: ResourceInput) =>
-  requireId(await c.request<Envelope & { resourceId: number }>('POST', '/v1/resources', { body: { resource } }), 'resourceId', 'POST', '/v1/resources');
+  requireId(
+    await c.request<Envelope & { resourceId: number }>('POST', '/v1/resources', { body: { resource } }),
+    'resourceId',
+    'POST',
+    '/v1/resources',
+  );
 /** PUT /v1/resources: only the fields present change; a missing id is a 404 (contract §7). */
 export const updateResource = (c: ApiClient, resource: ResourceInput & { id: number }) =>
   c.request<Envelope>('PUT', '/v1/resources', { body: { resource } });

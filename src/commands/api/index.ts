@@ -41,10 +41,13 @@ export function parseHeader(value: string, previous: [string, string][] = []): [
   const i = value.indexOf(':');
   const name = value.slice(0, Math.max(i, 0)).trim().toLowerCase();
   const v = value.slice(i + 1).trim();
-  if (i <= 0 || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) throw new InvalidArgumentError("expected 'Name: value', e.g. -H 'Accept-Language: de'.");
+  if (i <= 0 || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name))
+    throw new InvalidArgumentError("expected 'Name: value', e.g. -H 'Accept-Language: de'.");
   // commander would quote the whole argument, which for x-api-key is a secret: a UsageError quotes only the name
   if (RESERVED_HEADERS.has(name)) {
-    throw new UsageError(`-H ${name}: this header is set by lic itself and can't be replaced${name === 'x-api-key' ? ' (the API key comes from the profile or LIC_API_KEY, never from the command line)' : ''}`);
+    throw new UsageError(
+      `-H ${name}: this header is set by lic itself and can't be replaced${name === 'x-api-key' ? ' (the API key comes from the profile or LIC_API_KEY, never from the command line)' : ''}`,
+    );
   }
   if (/[\x00-\x08\x0a-\x1f\x7f]/.test(v)) throw new InvalidArgumentError(`expected a header value without control characters.`);
   return [...previous, [name, v]];
@@ -73,7 +76,8 @@ export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
     } catch (e) {
       throw new UsageError(`--input ${opts.input}: ${describeFsError(e)}`);
     }
-    if (bytes.length > MAX_INPUT_BYTES) throw new UsageError(`--input ${opts.input}: more than ${MAX_INPUT_BYTES} bytes (10 MiB, the service's body limit)`);
+    if (bytes.length > MAX_INPUT_BYTES)
+      throw new UsageError(`--input ${opts.input}: more than ${MAX_INPUT_BYTES} bytes (10 MiB, the service's body limit)`);
     const text = bytes.toString('utf8');
     try {
       body = JSON.parse(text);
@@ -83,7 +87,8 @@ export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
   }
   const method = opts.method ?? (body === undefined ? 'GET' : 'POST');
   if (body !== undefined && (method === 'GET' || method === 'DELETE')) throw new UsageError(`--input: ${method} sends no body`);
-  if (method === 'DELETE') await rt.confirm(`DELETE ${opts.path}${opts.field.length ? ` (${opts.field.map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}`, opts.yes);
+  if (method === 'DELETE')
+    await rt.confirm(`DELETE ${opts.path}${opts.field.length ? ` (${opts.field.map(([k, v]) => `${k}=${v}`).join(', ')})` : ''}`, opts.yes);
   const client = await rt.client();
   const headers = opts.header?.length ? Object.fromEntries(opts.header) : undefined;
   const request = { query: Object.fromEntries(opts.field), body, ...(headers ? { headers } : {}) };
@@ -100,9 +105,13 @@ export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
 export function registerApi(program: Command, cli: Cli): void {
   program
     .command('api')
-    .description('Call the management API directly with the profile\'s key; prints the reply as JSON')
+    .description("Call the management API directly with the profile's key; prints the reply as JSON")
     .argument('<path>', 'API path, e.g. /v1/log', parseApiPath)
-    .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST with --input)').choices(API_METHODS).argParser(choiceOf(API_METHODS)))
+    .addOption(
+      new Option('-X, --method <method>', 'HTTP method (default GET, or POST with --input)')
+        .choices(API_METHODS)
+        .argParser(choiceOf(API_METHODS)),
+    )
     .option('-f, --field <key=value>', 'a query parameter; repeat for more', parseQueryPair, [])
     .option('--input <file>', 'JSON request body from a file, or - for stdin (at most 10 MiB)')
     .option('-H, --header <name:value>', "a request header, 'Name: value'; repeat for more (not x-api-key)", parseHeader, [])
@@ -111,7 +120,7 @@ export function registerApi(program: Command, cli: Cli): void {
     .addHelpText(
       'after',
       '\nExamples:\n' +
-        "  lic api /v1/log -f take=5 -f filter='Level = \"Error\"'\n" +
+        '  lic api /v1/log -f take=5 -f filter=\'Level = "Error"\'\n' +
         '  lic api /v1/resources -f select=Id,Name | jq .resources\n' +
         "  lic api /v1/log -H 'Accept-Language: de'\n" +
         '  echo \'{"assembly":{"name":"MyLib","version":"1.0.0.0"}}\' | lic api /v1/assemblies --input -\n' +

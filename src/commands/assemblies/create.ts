@@ -36,5 +36,7 @@ export function registerAssembliesCreate(parent: Command, cli: Cli): void {
         '  lic assemblies create --name MyLib --version 1.2.0.0 --culture neutral --public-key-token 0738eb9f132ed756\n' +
         '  lic assemblies create --from-dll MyLib.dll --dry-run',
     )
-    .action(async ({ dryRun: _dryRun, ...o }: AssembliesCreateOptions & { dryRun?: boolean }, c: Command) => runAssembliesCreate(o, cli.runtimeOf(c)));
+    .action(async ({ dryRun: _dryRun, ...o }: AssembliesCreateOptions & { dryRun?: boolean }, c: Command) =>
+      runAssembliesCreate(o, cli.runtimeOf(c)),
+    );
 }

@@ -28,6 +28,9 @@ export function registerAssembliesDelete(parent: Command, cli: Cli): void {
     .argument('<id>', 'assembly id', parseId)
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--dry-run', DRY_RUN_HELP)
-    .addHelpText('after', '\nExamples:\n  lic assemblies delete 3\n  lic assemblies delete 3 --dry-run\n  lic assemblies list --name Folio.Pdf --all --fields id -o tsv | tail -n +2 | xargs -n1 lic assemblies delete --yes')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic assemblies delete 3\n  lic assemblies delete 3 --dry-run\n  lic assemblies list --name Folio.Pdf --all --fields id -o tsv | tail -n +2 | xargs -n1 lic assemblies delete --yes',
+    )
     .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runAssembliesDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

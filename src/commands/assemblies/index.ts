@@ -7,8 +7,13 @@ import { registerAssembliesUpdate } from './update.js';
 
 /** `lic assemblies`: .NET assemblies under licensing (spec Assemblies; contract §7). */
 export function registerAssemblies(program: Command, cli: Cli): void {
-  const assemblies = program.command('assemblies').description('Manage .NET assemblies under licensing (Administrator, LicenseManager)')
-    .addHelpText('after', '\nExamples:\n  lic assemblies list --name System.Xml.Linq\n  lic assemblies create --from-dll bin/Release/MyLib.dll\n  lic assemblies delete 3 --yes');
+  const assemblies = program
+    .command('assemblies')
+    .description('Manage .NET assemblies under licensing (Administrator, LicenseManager)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic assemblies list --name System.Xml.Linq\n  lic assemblies create --from-dll bin/Release/MyLib.dll\n  lic assemblies delete 3 --yes',
+    );
   registerAssembliesList(assemblies, cli);
   registerAssembliesCreate(assemblies, cli);
   registerAssembliesUpdate(assemblies, cli);

@@ -49,7 +49,8 @@ export function parsePublicKeyToken(value: string): string {
 export function parseCulture(value: string): string {
   const v = value.trim();
   if (v === '' || v.toLowerCase() === 'neutral') return '';
-  if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(v)) throw new InvalidArgumentError('expected a culture name such as de or zh-Hans, or "neutral".');
+  if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(v))
+    throw new InvalidArgumentError('expected a culture name such as de or zh-Hans, or "neutral".');
   return v;
 }
 
@@ -72,7 +73,10 @@ export function parseAssemblyName(value: string): string {
 /** Adds the identity flags shared by create and update to `cmd`. */
 export function addAssemblyFieldOptions(cmd: Command): Command {
   return cmd
-    .option('--from-dll <path>', 'read name, version, culture and public key token from this .NET assembly, at most 256 MiB (the flags below override)')
+    .option(
+      '--from-dll <path>',
+      'read name, version, culture and public key token from this .NET assembly, at most 256 MiB (the flags below override)',
+    )
     .option('--name <name>', 'simple name, e.g. System.Xml.Linq', parseAssemblyName)
     .option('--version <a.b.c.d>', 'version, each part 0..65535', parseAssemblyVersion)
     .addOption(new Option('--assembly-version <a.b.c.d>', 'same as --version').argParser(parseAssemblyVersion).hideHelp())
@@ -83,12 +87,15 @@ export function addAssemblyFieldOptions(cmd: Command): Command {
 }
 
 /** Reads the identity of the assembly at `path` (at most MAX_DLL_BYTES). UsageError naming `--from-dll` and the file, with the reason, for anything else. */
-export async function identityFromDll(path: string): Promise<Required<Pick<AssemblyInput, 'name' | 'version' | 'culture' | 'publicKeyToken'>>> {
+export async function identityFromDll(
+  path: string,
+): Promise<Required<Pick<AssemblyInput, 'name' | 'version' | 'culture' | 'publicKeyToken'>>> {
   let bytes: Buffer;
   try {
     const st = await stat(path);
     if (st.isDirectory()) throw new UsageError(`--from-dll ${path}: is a directory, not a file`);
-    if (st.isFile() && st.size > MAX_DLL_BYTES) throw new UsageError(`--from-dll ${path}: ${st.size} bytes is more than the limit of ${MAX_DLL_BYTES} bytes (256 MiB)`);
+    if (st.isFile() && st.size > MAX_DLL_BYTES)
+      throw new UsageError(`--from-dll ${path}: ${st.size} bytes is more than the limit of ${MAX_DLL_BYTES} bytes (256 MiB)`);
     // devices and FIFOs have no size up front: read one byte past the limit at most
     bytes = await readFileBounded(path, MAX_DLL_BYTES);
   } catch (e) {

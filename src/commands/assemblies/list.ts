@@ -1,7 +1,16 @@
 import type { Command } from 'commander';
 import { listAssemblies } from '../../client/endpoints/assemblies.js';
 import type { Assembly } from '../../wire.js';
-import { parseFilterValue, addListOptions, fieldNames, type FieldTypes, equalsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import {
+  parseFilterValue,
+  addListOptions,
+  fieldNames,
+  type FieldTypes,
+  equalsClause,
+  runList,
+  type ListDef,
+  type ListFlags,
+} from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { ASSEMBLY_COLUMNS } from './columns.js';
@@ -72,7 +81,11 @@ export function registerAssembliesList(parent: Command, cli: Cli): void {
     .alias('ls')
     .description('List assemblies')
     .option('--name <name>', 'only assemblies with this name, exactly (case-sensitive), e.g. Folio.Pdf', parseFilterValue)
-    .option('--public-key-token <hex>', 'only assemblies with this public key token (16 hex digits, any case), or null for those not strong-named', parsePublicKeyToken);
+    .option(
+      '--public-key-token <hex>',
+      'only assemblies with this public key token (16 hex digits, any case), or null for those not strong-named',
+      parsePublicKeyToken,
+    );
   addListOptions(cmd, ASSEMBLY_LIST, { sortExample: 'name', whereExample: 'Name.Contains("Folio") and Version != "8.1.0.0"' })
     .addHelpText(
       'after',

@@ -29,6 +29,11 @@ export function registerAssembliesUpdate(parent: Command, cli: Cli): void {
     .description('Change an assembly: only the fields given are sent (--from-dll sends the identity read from the file)')
     .argument('<id>', 'assembly id', parseId);
   addDryRunOption(addAssemblyFieldOptions(cmd))
-    .addHelpText('after', '\nExamples:\n  lic assemblies update 3 --from-dll bin/Release/MyLib.dll\n  lic assemblies update 3 --mapping-file-id 0\n  lic assemblies update 3 --mapping-file-id 0 --dry-run')
-    .action(async (id: number, { dryRun: _dryRun, ...o }: AssemblyFieldOptions & { dryRun?: boolean }, c: Command) => runAssembliesUpdate({ ...o, id }, cli.runtimeOf(c)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic assemblies update 3 --from-dll bin/Release/MyLib.dll\n  lic assemblies update 3 --mapping-file-id 0\n  lic assemblies update 3 --mapping-file-id 0 --dry-run',
+    )
+    .action(async (id: number, { dryRun: _dryRun, ...o }: AssemblyFieldOptions & { dryRun?: boolean }, c: Command) =>
+      runAssembliesUpdate({ ...o, id }, cli.runtimeOf(c)),
+    );
 }

@@ -8,7 +8,10 @@ export function registerCompletion(program: Command, cli: Cli): void {
     .command('completion')
     .description('Print a shell completion script (bash, zsh, fish)')
     .addArgument(new Argument('<shell>', 'shell').choices(SHELLS))
-    .addHelpText('after', '\nExamples:\n  lic completion bash > ~/.local/share/bash-completion/completions/lic\n  lic completion zsh > "${fpath[1]}/_lic"\n  lic completion fish > ~/.config/fish/completions/lic.fish')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic completion bash > ~/.local/share/bash-completion/completions/lic\n  lic completion zsh > "${fpath[1]}/_lic"\n  lic completion fish > ~/.config/fish/completions/lic.fish',
+    )
     .action((shell: Shell) => {
       cli.ctx.stdout.write(completionScript(program, shell));
     });

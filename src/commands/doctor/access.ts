@@ -35,7 +35,12 @@ export const PROBE_ENDPOINTS: ProbeEndpoint[] = [
   { name: 'assemblies', path: '/v1/assemblies', query: { take: 0 }, roles: ['Administrator', 'LicenseManager'] },
   { name: 'log', path: '/v1/log', query: { take: 0 }, roles: ['Administrator', 'LicenseManager', 'Sales'] },
   { name: 'orders', path: `/v1/customers/${NO_ID}/orders`, query: { take: 0 }, roles: ['Administrator', 'Sales'] },
-  { name: 'templates', path: `/v1/products/${NO_ID}/releases/${NO_ID}/license-templates`, query: { take: 0 }, roles: ['Administrator', 'LicenseManager'] },
+  {
+    name: 'templates',
+    path: `/v1/products/${NO_ID}/releases/${NO_ID}/license-templates`,
+    query: { take: 0 },
+    roles: ['Administrator', 'LicenseManager'],
+  },
   { name: 'products', path: '/v1/customer/C-00000000/products', roles: ['Customer'] },
 ];
 
@@ -69,7 +74,13 @@ export async function probeAll(client: ApiClient, endpoints: ProbeEndpoint[], co
       try {
         const r = await client.probe(e.path, e.query);
         const access = classify(r.status);
-        results[i] = { endpoint: e.name, path: e.path, status: r.status, access, ...(access === 'error' ? { detail: `HTTP ${r.status}` } : {}) };
+        results[i] = {
+          endpoint: e.name,
+          path: e.path,
+          status: r.status,
+          access,
+          ...(access === 'error' ? { detail: `HTTP ${r.status}` } : {}),
+        };
       } catch (err) {
         results[i] = { endpoint: e.name, path: e.path, access: 'error', detail: (err as Error).message };
       }
@@ -98,6 +109,8 @@ export function inferAccess(results: ProbeResult[], endpoints: ProbeEndpoint[] =
   const readBit = !results.every((r) => r.access === 'denied');
   const roles: Role[] = ['Administrator', 'LicenseManager', 'Sales', 'Customer'];
   const key = (names: string[]) => [...names].sort().join(',');
-  const role = allowed.length ? roles.find((role) => key(endpoints.filter((e) => e.roles.includes(role)).map((e) => e.name)) === key(allowed)) : undefined;
+  const role = allowed.length
+    ? roles.find((role) => key(endpoints.filter((e) => e.roles.includes(role)).map((e) => e.name)) === key(allowed))
+    : undefined;
   return { role, readBit, allowed };
 }

@@ -42,7 +42,11 @@ export function nodeCheck(version: string): Check {
   const okay = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
   return okay
     ? pass('node', `Node.js ${version}`)
-    : warn('node', `Node.js ${version} is older than the supported ${MIN_NODE.join('.')}`, `install Node.js ${MIN_NODE.join('.')} or newer (20, 22 or 24)`);
+    : warn(
+        'node',
+        `Node.js ${version} is older than the supported ${MIN_NODE.join('.')}`,
+        `install Node.js ${MIN_NODE.join('.')} or newer (20, 22 or 24)`,
+      );
 }
 
 /** `config file`: the profile store's path and mode; anything but 0600 (on POSIX) is a warning. */
@@ -71,7 +75,13 @@ async function settingsCheck(rt: Runtime): Promise<{ check: Check; target?: Targ
     const detail = `${profile}; base URL ${s.baseUrl.value} (from ${s.baseUrl.from}); ${key}; timeout ${net.timeoutMs.value / 1000}s (from ${net.timeoutMs.from}), retries ${net.retries.value} (from ${net.retries.from})${ca}`;
     return { check: pass('settings', detail), target };
   } catch (e) {
-    return { check: fail('settings', (e as Error).message, 'run `lic profile list` and pick an existing profile (--profile, LIC_PROFILE), or fix the profile store') };
+    return {
+      check: fail(
+        'settings',
+        (e as Error).message,
+        'run `lic profile list` and pick an existing profile (--profile, LIC_PROFILE), or fix the profile store',
+      ),
+    };
   }
 }
 
@@ -81,7 +91,10 @@ async function probeClient(rt: Runtime, target: Target): Promise<{ client: ApiCl
     return { client: await rt.client() };
   } catch (e) {
     const addFix = `lic profile add ${target.profileName ?? 'NAME'} --base-url ${target.baseUrl}   (or set LIC_API_KEY)`;
-    const keyProblem = e instanceof AuthError ? fail('API key', e.message, addFix) : fail('API key', (e as Error).message, 'fix the setting named in the message');
+    const keyProblem =
+      e instanceof AuthError
+        ? fail('API key', e.message, addFix)
+        : fail('API key', (e as Error).message, 'fix the setting named in the message');
     const { ApiClient } = await import('../../client/request.js');
     // the same timeout as every command (flag > env > profile > default); a bad setting: the default
     const net = await rt.network().catch(() => undefined);
@@ -120,11 +133,26 @@ export async function runDoctor(rt: Runtime): Promise<DoctorReport> {
       const https = new URL(t.baseUrl).protocol === 'https:';
       const tlsFailed = netError !== undefined && ((netError as { kind?: string }).kind === 'tls' || TLS_ERROR.test(netError.message));
       if (reply) checks.push(pass('reachable', `${new URL(t.baseUrl).origin} answered (HTTP ${reply.status})`));
-      else if (!tlsFailed) checks.push(fail('reachable', netError!.message, `check the base URL (--base-url, LIC_BASE_URL or \`lic profile add\`) and that the service runs there (locally: \`lic serve\`)`));
+      else if (!tlsFailed)
+        checks.push(
+          fail(
+            'reachable',
+            netError!.message,
+            `check the base URL (--base-url, LIC_BASE_URL or \`lic profile add\`) and that the service runs there (locally: \`lic serve\`)`,
+          ),
+        );
       if (https) {
-        checks.push(tlsFailed
-          ? fail('TLS', netError!.message, "the service's certificate is not trusted: fix the certificate, or trust its CA (--ca-file ca.pem, saved in the profile, or NODE_EXTRA_CA_CERTS=ca.pem)")
-          : reply ? pass('TLS', 'certificate verified') : pass('TLS', 'not reached'));
+        checks.push(
+          tlsFailed
+            ? fail(
+                'TLS',
+                netError!.message,
+                "the service's certificate is not trusted: fix the certificate, or trust its CA (--ca-file ca.pem, saved in the profile, or NODE_EXTRA_CA_CERTS=ca.pem)",
+              )
+            : reply
+              ? pass('TLS', 'certificate verified')
+              : pass('TLS', 'not reached'),
+        );
       } else {
         checks.push(pass('TLS', 'not used (http://)'));
       }
@@ -132,11 +160,29 @@ export async function runDoctor(rt: Runtime): Promise<DoctorReport> {
         checks.push(clockCheck(reply.headers.date, rt.ctx.now()));
         if (keyProblem) checks.push(keyProblem);
         else if (reply.status === 401) {
-          checks.push(fail('API key', `${maskKey(t.apiKey)} not accepted (HTTP 401: unknown, revoked or expired)`, 'have an Administrator create a new key (`lic keys create`), then save it: `lic profile add NAME --base-url URL --api-key-stdin`'));
+          checks.push(
+            fail(
+              'API key',
+              `${maskKey(t.apiKey)} not accepted (HTTP 401: unknown, revoked or expired)`,
+              'have an Administrator create a new key (`lic keys create`), then save it: `lic profile add NAME --base-url URL --api-key-stdin`',
+            ),
+          );
         } else if (reply.status === 429) {
-          checks.push(fail('API key', 'the service refused with 429 (too many requests or failed authentications)', 'wait a while and run `lic doctor` again'));
+          checks.push(
+            fail(
+              'API key',
+              'the service refused with 429 (too many requests or failed authentications)',
+              'wait a while and run `lic doctor` again',
+            ),
+          );
         } else if (classify(reply.status) === 'error') {
-          checks.push(fail('API key', `could not tell: GET ${first.path} answered HTTP ${reply.status}`, 'check the service (its log), or that the base URL points at the API and not at another server'));
+          checks.push(
+            fail(
+              'API key',
+              `could not tell: GET ${first.path} answered HTTP ${reply.status}`,
+              'check the service (its log), or that the base URL points at the API and not at another server',
+            ),
+          );
         } else {
           checks.push(pass('API key', `${maskKey(t.apiKey)} accepted`));
           const rest = await probeAll(client, PROBE_ENDPOINTS.slice(1));
@@ -164,7 +210,11 @@ export function clockCheck(date: string | undefined, now: Date): Check {
   const skew = Math.floor(now.getTime() / 1000) - Math.floor(at / 1000);
   const detail = skew === 0 ? 'in step with the service' : `${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the service`;
   return Math.abs(skew) > MAX_SKEW_S
-    ? warn('clock', `${detail} (more than ${MAX_SKEW_S} s): relative times (--expires 90d, --since 24h) and key expiry will be off`, 'synchronise the clock (NTP: e.g. `timedatectl set-ntp true`)')
+    ? warn(
+        'clock',
+        `${detail} (more than ${MAX_SKEW_S} s): relative times (--expires 90d, --since 24h) and key expiry will be off`,
+        'synchronise the clock (NTP: e.g. `timedatectl set-ntp true`)',
+      )
     : pass('clock', detail);
 }
 
@@ -172,10 +222,18 @@ export function clockCheck(date: string | undefined, now: Date): Check {
 function permissionsCheck(v: ReturnType<typeof inferAccess>, endpoints: ProbeResult[]): Check {
   const errors = endpoints.filter((e) => e.access === 'error');
   if (errors.length) {
-    return fail('permissions', `could not probe ${errors.map((e) => `${e.endpoint} (${e.detail})`).join(', ')}`, 'run `lic doctor -v` to see the requests; check the service');
+    return fail(
+      'permissions',
+      `could not probe ${errors.map((e) => `${e.endpoint} (${e.detail})`).join(', ')}`,
+      'run `lic doctor -v` to see the requests; check the service',
+    );
   }
   if (!v.readBit) {
-    return fail('permissions', 'every list endpoint answered 403: the key lacks the Read bit (1), or its owner has no role', 'give the key Read: `lic keys update ID --perm read` (with an Administrator key), or create a new key');
+    return fail(
+      'permissions',
+      'every list endpoint answered 403: the key lacks the Read bit (1), or its owner has no role',
+      'give the key Read: `lic keys update ID --perm read` (with an Administrator key), or create a new key',
+    );
   }
   if (!v.role) return pass('permissions', `allowed: ${v.allowed.join(', ')} (matches no single role)`);
   return pass('permissions', `role ${v.role} (likely); Read bit set`);
@@ -213,7 +271,7 @@ export function registerDoctor(program: Command, cli: Cli): void {
     .addHelpText(
       'after',
       '\nExit 0 when every check passes, 1 otherwise; each failed check says how to fix it.\n' +
-        '\nExamples:\n  lic doctor\n  lic doctor --profile prod -o json | jq \'.checks[] | select(.ok | not)\'',
+        "\nExamples:\n  lic doctor\n  lic doctor --profile prod -o json | jq '.checks[] | select(.ok | not)'",
     )
     .action(async (_o: unknown, cmd: Command) => {
       const rt = cli.runtimeOf(cmd);

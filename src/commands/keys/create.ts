@@ -44,6 +44,9 @@ export function registerKeysCreate(parent: Command, cli: Cli): void {
     .option('--description <text>', 'free text')
     .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, cli.ctx.now()))
     .option('--force', 'accept an --expires in the past (the key is expired at once)')
-    .addHelpText('after', '\nExamples:\n  lic keys create --perm 7\n  lic keys create --perm rw --name ci --expires 90d\n  KEY=$(lic keys create --perm read -o json | jq -r .key)\n  lic keys create --perm read --name audit --dry-run     # prints the request, sends nothing');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic keys create --perm 7\n  lic keys create --perm rw --name ci --expires 90d\n  KEY=$(lic keys create --perm read -o json | jq -r .key)\n  lic keys create --perm read --name audit --dry-run     # prints the request, sends nothing',
+    );
   addDryRunOption(cmd).action(async (o: KeysCreateOptions, c: Command) => runKeysCreate(o, cli.runtimeOf(c)));
 }

@@ -28,6 +28,9 @@ export function registerKeysDelete(parent: Command, cli: Cli): void {
     .argument('<id>', 'API key id', parseId)
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--dry-run', DRY_RUN_HELP)
-    .addHelpText('after', '\nExamples:\n  lic keys delete 12\n  lic keys delete 12 --dry-run\n  lic keys list --revoked --all --fields id -o tsv | tail -n +2 | xargs -n1 lic keys delete --yes')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic keys delete 12\n  lic keys delete 12 --dry-run\n  lic keys list --revoked --all --fields id -o tsv | tail -n +2 | xargs -n1 lic keys delete --yes',
+    )
     .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runKeysDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

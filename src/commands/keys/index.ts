@@ -7,8 +7,13 @@ import { registerKeysUpdate } from './update.js';
 
 /** `lic keys`: API keys (contract §4). */
 export function registerKeys(program: Command, cli: Cli): void {
-  const keys = program.command('keys').description('Manage API keys (Administrator)')
-    .addHelpText('after', '\nExamples:\n  lic keys list --active\n  lic keys create --perm rw --name ci --expires 90d\n  lic keys update 5 --revoke');
+  const keys = program
+    .command('keys')
+    .description('Manage API keys (Administrator)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic keys list --active\n  lic keys create --perm rw --name ci --expires 90d\n  lic keys update 5 --revoke',
+    );
   registerKeysList(keys, cli);
   registerKeysCreate(keys, cli);
   registerKeysUpdate(keys, cli);

@@ -1,7 +1,17 @@
 import { Option, type Command } from 'commander';
 import { listApiKeys } from '../../client/endpoints/api-keys.js';
 import type { ApiKey } from '../../wire.js';
-import { addListOptions, allOf, fieldNames, type FieldTypes, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import {
+  addListOptions,
+  allOf,
+  fieldNames,
+  type FieldTypes,
+  equalsClause,
+  filterString,
+  runList,
+  type ListDef,
+  type ListFlags,
+} from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { API_KEY_COLUMNS } from './columns.js';

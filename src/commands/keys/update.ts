@@ -48,11 +48,18 @@ export function registerKeysUpdate(parent: Command, cli: Cli): void {
     .option('--perm <perm>', 'permission bitmask: 0..7, letters rwd, or names read,write,delete', parsePermissions)
     .option('--name <name>', 'display name')
     .option('--description <text>', 'free text')
-    .option('--expires <time>', 'expiry: RFC 3339, a date, a relative age ahead such as 90d, or never to clear it', (v) => parseExpiryOrNever(v, cli.ctx.now()))
+    .option('--expires <time>', 'expiry: RFC 3339, a date, a relative age ahead such as 90d, or never to clear it', (v) =>
+      parseExpiryOrNever(v, cli.ctx.now()),
+    )
     .option('--force', 'accept an --expires in the past (the key is expired at once)')
     .option('--revoke', 'revoke the key (calls with it get 401 at once)')
     .option('--unrevoke', 'lift a revocation')
     .option('--dry-run', DRY_RUN_HELP)
-    .addHelpText('after', '\nExamples:\n  lic keys update 12 --perm rw --expires 30d\n  lic keys update 12 --name ci-deploy --description "CI pipeline"\n  lic keys update 12 --revoke\n  lic keys update 12 --expires never\n  lic keys update 12 --perm read --dry-run')
-    .action(async (id: number, { dryRun: _dryRun, ...o }: Omit<KeysUpdateOptions, 'id'> & { dryRun?: boolean }, cmd: Command) => runKeysUpdate({ ...o, id }, cli.runtimeOf(cmd)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic keys update 12 --perm rw --expires 30d\n  lic keys update 12 --name ci-deploy --description "CI pipeline"\n  lic keys update 12 --revoke\n  lic keys update 12 --expires never\n  lic keys update 12 --perm read --dry-run',
+    )
+    .action(async (id: number, { dryRun: _dryRun, ...o }: Omit<KeysUpdateOptions, 'id'> & { dryRun?: boolean }, cmd: Command) =>
+      runKeysUpdate({ ...o, id }, cli.runtimeOf(cmd)),
+    );
 }

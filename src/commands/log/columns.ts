@@ -1,7 +1,13 @@
 import type { Column } from '../../cli/output.js';
 import type { LogEntry } from '../../wire.js';
 
-const TONE: Record<string, 'bad' | 'warn' | 'dim' | undefined> = { Fatal: 'bad', Error: 'bad', Warning: 'warn', Debug: 'dim', Verbose: 'dim' };
+const TONE: Record<string, 'bad' | 'warn' | 'dim' | undefined> = {
+  Fatal: 'bad',
+  Error: 'bad',
+  Warning: 'warn',
+  Debug: 'dim',
+  Verbose: 'dim',
+};
 
 /** Table columns of a log entry: the rendered message, never the raw properties. */
 export const LOG_COLUMNS: Column<LogEntry>[] = [

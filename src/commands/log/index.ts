@@ -6,8 +6,13 @@ import { registerLogTail } from './tail.js';
 
 /** `lic log`: the audit and transaction log (contract §6). */
 export function registerLog(program: Command, cli: Cli): void {
-  const log = program.command('log').description('Read, follow and purge the audit and transaction log')
-    .addHelpText('after', '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log tail -f --level Error\n  lic log purge --before 90d --yes');
+  const log = program
+    .command('log')
+    .description('Read, follow and purge the audit and transaction log')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log tail -f --level Error\n  lic log purge --before 90d --yes',
+    );
   registerLogList(log, cli);
   registerLogTail(log, cli);
   registerLogPurge(log, cli);

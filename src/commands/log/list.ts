@@ -1,7 +1,16 @@
 import type { Command } from 'commander';
 import { listLog } from '../../client/endpoints/log.js';
 import type { LogEntry } from '../../wire.js';
-import { addListOptions, containsClause, fieldNames, type FieldTypes, equalsClause, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import {
+  addListOptions,
+  containsClause,
+  fieldNames,
+  type FieldTypes,
+  equalsClause,
+  runList,
+  type ListDef,
+  type ListFlags,
+} from '../../cli/list/index.js';
 import { checkRange, parseLevel, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -42,7 +51,10 @@ export const LOG_LIST: ListDef<LogEntry> = {
 
 /** The log's friendly filter flags → filter clauses (contract §5): --level, --contains. */
 export function logFilters(o: { level?: string; contains?: string }): (string | undefined)[] {
-  return [o.level ? equalsClause('Level', o.level) : undefined, o.contains !== undefined ? containsClause('Message', o.contains) : undefined];
+  return [
+    o.level ? equalsClause('Level', o.level) : undefined,
+    o.contains !== undefined ? containsClause('Message', o.contains) : undefined,
+  ];
 }
 
 /** `lic log list`: GET /v1/log, newest first; --since/--until become startDate/endDate. */
@@ -68,7 +80,11 @@ export function registerLogList(parent: Command, cli: Cli): void {
     .option('--since <time>', 'from this time (RFC 3339, date, or 30m/24h/7d ago)', time)
     .option('--until <time>', 'before this time (same forms)', time)
     .option('--contains <text>', 'only entries whose message contains this text (exact, case-sensitive)');
-  addListOptions(cmd, LOG_LIST, { sortExample: 'level --sort timeStamp:desc', whereExample: 'Level != "Information" and Message.Contains("key")', allNote: 'newest first by id rather than by time stamp' })
+  addListOptions(cmd, LOG_LIST, {
+    sortExample: 'level --sort timeStamp:desc',
+    whereExample: 'Level != "Information" and Message.Contains("key")',
+    allNote: 'newest first by id rather than by time stamp',
+  })
     .addHelpText(
       'after',
       '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log list --since 2025-01-18 --until 2025-01-19 -o json | jq .logEntries[].message\n  lic log list --all --contains "api-keys" -o ndjson > audit.ndjson\n  lic log list --all --fields id,timeStamp,message -o csv > log.csv',

@@ -29,7 +29,8 @@ export function purgeCriteria(o: LogPurgeOptions, count?: number): { query: LogP
   if (kinds.length === 0) throw new UsageError('say what to purge: --all, --id N, --before T, --since T / --until T, or --where EXPR');
   if (kinds.length > 1) throw new UsageError(`choose one of --all, --id, or the filter/date flags (got ${kinds.join(' and ')})`);
   if (o.before && o.until) throw new UsageError('--before and --until both set the end of the range; give one');
-  if (o.where !== undefined && o.where.trim() === '') throw new UsageError('--where needs a filter expression, e.g. --where \'Level = "Debug"\'');
+  if (o.where !== undefined && o.where.trim() === '')
+    throw new UsageError('--where needs a filter expression, e.g. --where \'Level = "Debug"\'');
   const n = count === undefined ? '' : `${count.toLocaleString('en-US')} `;
   const entries = count === 1 ? 'log entry' : 'log entries';
   if (o.all) return { query: { deleteAll: true }, what: `delete ALL ${n}${entries}` };
@@ -67,7 +68,9 @@ export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<v
   const body = await purgeLog(client, query);
   // the original omits a zero deletedLogCount (contract §1): the documented shape has it
   const deleted = normalTotal(body.deletedLogCount);
-  const shown = rt.out.opts.raw ? body : { ...normalizeEnvelope(body as unknown as Record<string, unknown>, { arrayField: 'deletedLogCount' }), deletedLogCount: deleted };
+  const shown = rt.out.opts.raw
+    ? body
+    : { ...normalizeEnvelope(body as unknown as Record<string, unknown>, { arrayField: 'deletedLogCount' }), deletedLogCount: deleted };
   await rt.out.record(shown, [['deletedLogCount', deleted]], { record: shown, fields: [['deletedLogCount', deleted]] });
 }
 

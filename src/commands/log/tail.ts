@@ -28,12 +28,14 @@ export const TAIL_RECONNECT_FIRST_MS = 500;
 export const TAIL_RECONNECT_MAX_MS = 30_000;
 
 /** The wait before reconnect attempt `attempt` (0-based), ms: capped exponential backoff. */
-export const reconnectDelay = (attempt: number): number => Math.min(TAIL_RECONNECT_MAX_MS, TAIL_RECONNECT_FIRST_MS * 2 ** Math.min(attempt, 16));
+export const reconnectDelay = (attempt: number): number =>
+  Math.min(TAIL_RECONNECT_MAX_MS, TAIL_RECONNECT_FIRST_MS * 2 ** Math.min(attempt, 16));
 
 /** The id of an entry; ProtocolError when the service sent none (tail follows by id). */
 const idOf = (e: LogEntry): number => {
   const id = fieldOf(e as unknown as Record<string, unknown>, 'id');
-  if (typeof id !== 'number' || !Number.isInteger(id)) throw new ProtocolError('a log entry in the reply has no integer "id", so new entries cannot be followed', 'GET', '/v1/log');
+  if (typeof id !== 'number' || !Number.isInteger(id))
+    throw new ProtocolError('a log entry in the reply has no integer "id", so new entries cannot be followed', 'GET', '/v1/log');
   return id;
 };
 
@@ -95,7 +97,10 @@ export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<voi
     const want = Math.max(opts.lines, opts.follow ? 1 : 0);
     while (newest.length < want) {
       const take = Math.min(TAKE_MAX, want - newest.length);
-      const body = await unlessAborted(listLog(client, { filter: allOf([filter, before !== undefined && `Id < ${before}`]), sort: 'Id desc', take }), ac.signal);
+      const body = await unlessAborted(
+        listLog(client, { filter: allOf([filter, before !== undefined && `Id < ${before}`]), sort: 'Id desc', take }),
+        ac.signal,
+      );
       const page = listRecords<LogEntry>(body, 'logEntries');
       checkPage(page, 'desc', before, before === undefined ? 'sort=Id desc' : `Id < ${before}, sort=Id desc`);
       lastBody = body;
@@ -113,10 +118,15 @@ export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<voi
       // every entry after the last one seen, oldest first, page after page
       try {
         for (;;) {
-          const body = await unlessAborted(listLog(client, { filter: allOf([filter, `Id > ${lastSeen}`]), sort: 'Id asc', take: TAKE_MAX }), ac.signal);
+          const body = await unlessAborted(
+            listLog(client, { filter: allOf([filter, `Id > ${lastSeen}`]), sort: 'Id asc', take: TAKE_MAX }),
+            ac.signal,
+          );
           if (down) {
             down = 0;
-            rt.out.info(`lic: the service at ${(await rt.target()).baseUrl} is back${lastSeen ? `; going on after log entry ${lastSeen}` : ''}`);
+            rt.out.info(
+              `lic: the service at ${(await rt.target()).baseUrl} is back${lastSeen ? `; going on after log entry ${lastSeen}` : ''}`,
+            );
           }
           const page = listRecords<LogEntry>(body, 'logEntries');
           const ids = checkPage(page, 'asc', lastSeen, `Id > ${lastSeen}, sort=Id asc`);
@@ -152,7 +162,7 @@ export function registerLogTail(parent: Command, cli: Cli): void {
     .option('-n, --lines <n>', 'newest entries to print first', parseCount, TAIL_DEFAULT_LINES)
     .option('--level <level>', 'only this level: Verbose, Debug, Information, Warning, Error, Fatal', parseLevel)
     .option('--contains <text>', 'only entries whose message contains this text (exact, case-sensitive)')
-    .option('--where <expr>', 'filter expression in the service\'s query language, AND-ed with --level/--contains')
+    .option('--where <expr>', "filter expression in the service's query language, AND-ed with --level/--contains")
     .option('--interval <duration>', 'how often --follow asks for new entries: 500ms, 2s, 1m (default 2s)', parseDuration)
     .addHelpText(
       'after',

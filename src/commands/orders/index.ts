@@ -4,7 +4,9 @@ import { registerOrdersList } from './list.js';
 
 /** `lic orders`: a customer's orders, read-only (spec Customer orders; contract §8). */
 export function registerOrders(program: Command, cli: Cli): void {
-  const orders = program.command('orders').description("Read customers' orders (Administrator, Sales)")
+  const orders = program
+    .command('orders')
+    .description("Read customers' orders (Administrator, Sales)")
     .addHelpText('after', '\nExamples:\n  lic orders list --customer 7\n  lic orders list --customer 7 --status Pending -o csv');
   registerOrdersList(orders, cli);
 }

@@ -1,7 +1,17 @@
 import type { Command } from 'commander';
 import { listOrders } from '../../client/endpoints/orders.js';
 import type { Order } from '../../wire.js';
-import { parseFilterValue, addListOptions, fieldNames, type FieldTypes, equalsClause, filterString, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import {
+  parseFilterValue,
+  addListOptions,
+  fieldNames,
+  type FieldTypes,
+  equalsClause,
+  filterString,
+  runList,
+  type ListDef,
+  type ListFlags,
+} from '../../cli/list/index.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -103,9 +113,21 @@ export function registerOrdersList(parent: Command, cli: Cli): void {
     .alias('ls')
     .description("List a customer's orders (Administrator, Sales)")
     .requiredOption('--customer <id>', 'customer id (1..2147483647)', parseId)
-    .option('--status <status>', 'only orders with this status, exactly (case-sensitive): Pending, Processing, Completed, Cancelled, Refunded, …', parseFilterValue)
-    .option('--payment-status <status>', 'only this payment status, exactly: Paid, PartiallyPaid, Unpaid, Failed, Refunded, …', parseFilterValue)
-    .option('--payment-type <type>', 'only this payment type, exactly: CreditCard, PayPal, BankTransfer, Invoice, PurchaseOrder, …', parseFilterValue)
+    .option(
+      '--status <status>',
+      'only orders with this status, exactly (case-sensitive): Pending, Processing, Completed, Cancelled, Refunded, …',
+      parseFilterValue,
+    )
+    .option(
+      '--payment-status <status>',
+      'only this payment status, exactly: Paid, PartiallyPaid, Unpaid, Failed, Refunded, …',
+      parseFilterValue,
+    )
+    .option(
+      '--payment-type <type>',
+      'only this payment type, exactly: CreditCard, PayPal, BankTransfer, Invoice, PurchaseOrder, …',
+      parseFilterValue,
+    )
     .option('--currency <code>', 'only orders in this currency, exactly (e.g. EUR)', parseFilterValue)
     .option('--since <time>', 'created at or after this time (RFC 3339, date, or 30m/24h/7d ago)', time)
     .option('--until <time>', 'created before this time (same forms)', time);

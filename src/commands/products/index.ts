@@ -4,7 +4,12 @@ import { registerProductsList } from './list.js';
 
 /** `lic products`: the products of the caller's own customer (spec Products of a customer; contract §3, §8). */
 export function registerProducts(program: Command, cli: Cli): void {
-  const products = program.command('products').description('Read the products of your own customer (role Customer)')
-    .addHelpText('after', '\nExamples:\n  lic products list --customer C-7K2M9Q4X\n  lic products list --customer C-7K2M9Q4X -o csv > products.csv');
+  const products = program
+    .command('products')
+    .description('Read the products of your own customer (role Customer)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic products list --customer C-7K2M9Q4X\n  lic products list --customer C-7K2M9Q4X -o csv > products.csv',
+    );
   registerProductsList(products, cli);
 }

@@ -85,7 +85,7 @@ export function registerProductsList(parent: Command, cli: Cli): void {
     .addHelpText(
       'after',
       "\nThe service returns a customer's products in one reply and takes no query: there is no --where, --sort, --take/--skip or --all here; filter with jq instead.\n" +
-        "\nExamples:\n  lic products list --customer C-7K2M9Q4X\n  lic products list --customer C-7K2M9Q4X --fields code,name,price -o csv\n  lic products list --customer C-7K2M9Q4X -o json | jq -r '.products[] | select(.currency == \"EUR\") | .code'",
+        '\nExamples:\n  lic products list --customer C-7K2M9Q4X\n  lic products list --customer C-7K2M9Q4X --fields code,name,price -o csv\n  lic products list --customer C-7K2M9Q4X -o json | jq -r \'.products[] | select(.currency == "EUR") | .code\'',
     )
     .action(async (o: ProductsListOptions, cmd: Command) => runProductsList(o, cli.runtimeOf(cmd)));
 }

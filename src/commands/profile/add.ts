@@ -35,7 +35,8 @@ export async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promi
   let key: string;
   if (opts.apiKeyStdin) {
     const bytes = await rt.ctx.stdin.readAll(MAX_API_KEY_BYTES);
-    if (bytes.length > MAX_API_KEY_BYTES) throw new UsageError(`--api-key-stdin: more than ${MAX_API_KEY_BYTES} bytes on stdin; an API key is far shorter`);
+    if (bytes.length > MAX_API_KEY_BYTES)
+      throw new UsageError(`--api-key-stdin: more than ${MAX_API_KEY_BYTES} bytes on stdin; an API key is far shorter`);
     key = bytes.toString('utf8').trim();
   } else if (rt.ctx.stdin.isTTY && rt.ctx.stderr.isTTY) {
     key = (await rt.ctx.prompter.secret(`API key for ${opts.name}:`)).trim();
@@ -47,10 +48,14 @@ export async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promi
   const store = await rt.profiles();
   const existed = Boolean(store.get(opts.name));
   store.set(opts.name, { baseUrl: opts.baseUrl, apiKey: key, ...profileSettings(rt) }, opts.default);
-  rt.out.info(`${existed ? 'Updated' : 'Added'} profile "${opts.name}" (${opts.baseUrl})${store.defaultName() === opts.name ? ', the default' : ''}.`);
+  rt.out.info(
+    `${existed ? 'Updated' : 'Added'} profile "${opts.name}" (${opts.baseUrl})${store.defaultName() === opts.name ? ', the default' : ''}.`,
+  );
   const url = new URL(opts.baseUrl);
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !rt.globals.insecureHttp) {
-    rt.out.warn(`${url.host} is not a loopback address: commands will refuse to send the key over plain http:// to it; use https://, or add the profile again with --insecure-http if the network is trusted.`);
+    rt.out.warn(
+      `${url.host} is not a loopback address: commands will refuse to send the key over plain http:// to it; use https://, or add the profile again with --insecure-http if the network is trusted.`,
+    );
   }
 }
 
@@ -73,7 +78,8 @@ function profileSettings(rt: Runtime): Partial<Profile> {
     } catch (e) {
       throw new UsageError(`--ca-file ${g.caFile}: ${describeFsError(e)}`);
     }
-    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca-file ${g.caFile}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
+    if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+      throw new UsageError(`--ca-file ${g.caFile}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
     s.caFile = path;
   }
   return s;
@@ -87,7 +93,10 @@ export function registerProfileAdd(parent: Command, cli: Cli): void {
     .argument('<name>', 'profile name')
     .option('--api-key-stdin', 'read the API key from stdin instead of prompting')
     .option('--default', 'make it the default profile')
-    .addHelpText('after', '\nThe base URL is the global --base-url flag; the global --timeout, --retries, --ca-file and\n--insecure-http given here are saved with the profile.\n\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile add corp --base-url https://lic.corp.example --ca-file ./corp-ca.pem --timeout 1m\n  printf %s "$KEY" | lic profile add ci --base-url http://127.0.0.1:8765 --api-key-stdin')
+    .addHelpText(
+      'after',
+      '\nThe base URL is the global --base-url flag; the global --timeout, --retries, --ca-file and\n--insecure-http given here are saved with the profile.\n\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile add corp --base-url https://lic.corp.example --ca-file ./corp-ca.pem --timeout 1m\n  printf %s "$KEY" | lic profile add ci --base-url http://127.0.0.1:8765 --api-key-stdin',
+    )
     .action(async (name: string, o: Omit<ProfileAddOptions, 'name' | 'baseUrl'>, cmd: Command) => {
       const rt = cli.runtimeOf(cmd);
       await runProfileAdd({ ...o, name, baseUrl: rt.globals.baseUrl }, rt);

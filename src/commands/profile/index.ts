@@ -8,8 +8,13 @@ import { registerProfileUse } from './use.js';
 
 /** `lic profile`: named base URL + API key pairs on this machine. */
 export function registerProfile(program: Command, cli: Cli): void {
-  const p = program.command('profile').description('Manage profiles: base URL and API key per service')
-    .addHelpText('after', '\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile use prod\n  lic profile show');
+  const p = program
+    .command('profile')
+    .description('Manage profiles: base URL and API key per service')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile use prod\n  lic profile show',
+    );
   registerProfileAdd(p, cli);
   registerProfileList(p, cli);
   registerProfileUse(p, cli);

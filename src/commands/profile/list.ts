@@ -13,7 +13,9 @@ interface ProfileRow {
 /** `lic profile list`: names, URLs, masked keys, which is the default. */
 export async function runProfileList(rt: Runtime): Promise<void> {
   const store = readProfiles(rt.ctx.configDir);
-  const rows: ProfileRow[] = store.list().map((p) => ({ name: p.name, baseUrl: p.profile.baseUrl, apiKey: maskKey(p.profile.apiKey), default: p.isDefault }));
+  const rows: ProfileRow[] = store
+    .list()
+    .map((p) => ({ name: p.name, baseUrl: p.profile.baseUrl, apiKey: maskKey(p.profile.apiKey), default: p.isDefault }));
   await rt.out.list({ profiles: rows }, rows, [
     { header: 'NAME', get: (r) => r.name },
     { header: 'BASE URL', get: (r) => r.baseUrl },
@@ -28,6 +30,6 @@ export function registerProfileList(parent: Command, cli: Cli): void {
     .command('list')
     .alias('ls')
     .description('List profiles (keys masked)')
-    .addHelpText('after', '\nExamples:\n  lic profile list\n  lic profile list -o json | jq -r \'.profiles[].name\'')
+    .addHelpText('after', "\nExamples:\n  lic profile list\n  lic profile list -o json | jq -r '.profiles[].name'")
     .action(async (_o: unknown, cmd: Command) => runProfileList(cli.runtimeOf(cmd)));
 }

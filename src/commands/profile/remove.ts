@@ -7,7 +7,9 @@ import type { Runtime } from '../../cli/runtime.js';
 export async function runProfileRemove(name: string, rt: Runtime): Promise<void> {
   const store = await rt.profiles();
   if (!store.remove(name)) throw new UsageError(`no profile named "${name}"`);
-  rt.out.info(`Removed profile "${name}". The API key itself is still valid on the service; revoke it with \`lic keys update ID --revoke\`.`);
+  rt.out.info(
+    `Removed profile "${name}". The API key itself is still valid on the service; revoke it with \`lic keys update ID --revoke\`.`,
+  );
 }
 
 /** Registers `lic profile remove` on `parent`. */

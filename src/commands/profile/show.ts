@@ -8,7 +8,13 @@ export async function runProfileShow(rt: Runtime): Promise<void> {
   const t = await rt.target();
   const net = await rt.network();
   const env = rt.ctx.env;
-  const urlFrom = rt.globals.baseUrl ? '--base-url' : env.LIC_BASE_URL ? 'LIC_BASE_URL' : t.profileName ? `profile ${t.profileName}` : 'built-in default';
+  const urlFrom = rt.globals.baseUrl
+    ? '--base-url'
+    : env.LIC_BASE_URL
+      ? 'LIC_BASE_URL'
+      : t.profileName
+        ? `profile ${t.profileName}`
+        : 'built-in default';
   const keyFrom = env.LIC_API_KEY ? 'LIC_API_KEY' : t.apiKey ? `profile ${t.profileName}` : 'none';
   const body = {
     profile: t.profileName ?? null,

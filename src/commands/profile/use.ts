@@ -6,7 +6,15 @@ import type { Runtime } from '../../cli/runtime.js';
 /** `lic profile use NAME`: makes NAME the default profile. */
 export async function runProfileUse(name: string, rt: Runtime): Promise<void> {
   const store = await rt.profiles();
-  if (!store.get(name)) throw new UsageError(`no profile named "${name}"; profiles: ${store.list().map((p) => p.name).join(', ') || '(none)'}`);
+  if (!store.get(name))
+    throw new UsageError(
+      `no profile named "${name}"; profiles: ${
+        store
+          .list()
+          .map((p) => p.name)
+          .join(', ') || '(none)'
+      }`,
+    );
   store.use(name);
   rt.out.info(`Default profile is now "${name}".`);
 }

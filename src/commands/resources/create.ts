@@ -18,14 +18,15 @@ export async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runti
 /** Declares `resources create` and its flags (parse only; the work is runResourcesCreate). */
 export function registerResourcesCreate(parent: Command, cli: Cli): void {
   const cmd = parent.command('create').description('Create a resource from a file (or stdin); the password only from stdin or a prompt');
-  addResourceFieldOptions(cmd, true)
-    .addHelpText(
-      'after',
-      '\nExamples:\n' +
-        '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n' +
-        '  lic resources create --name "New license" --type email --format html --data-file - < new-license-email.html\n' +
-        '  printf %s "$PFX_PASSWORD" | lic resources create --name key2 --type RSA --format PFX --data-file key.pfx --password-stdin\n' +
-        '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk --dry-run',
-    );
-  addDryRunOption(cmd).action(async ({ dryRun: _dryRun, ...o }: ResourcesCreateOptions & { dryRun?: boolean }, c: Command) => runResourcesCreate(o, cli.runtimeOf(c)));
+  addResourceFieldOptions(cmd, true).addHelpText(
+    'after',
+    '\nExamples:\n' +
+      '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n' +
+      '  lic resources create --name "New license" --type email --format html --data-file - < new-license-email.html\n' +
+      '  printf %s "$PFX_PASSWORD" | lic resources create --name key2 --type RSA --format PFX --data-file key.pfx --password-stdin\n' +
+      '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk --dry-run',
+  );
+  addDryRunOption(cmd).action(async ({ dryRun: _dryRun, ...o }: ResourcesCreateOptions & { dryRun?: boolean }, c: Command) =>
+    runResourcesCreate(o, cli.runtimeOf(c)),
+  );
 }

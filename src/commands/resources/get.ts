@@ -78,7 +78,9 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
     throw new NotFoundError(`no resource with id ${opts.id}`);
   }
   const raw = rt.out.opts.raw === true;
-  const r = (raw ? found : normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, fields)) as unknown as Resource;
+  const r = (raw
+    ? found
+    : normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, fields)) as unknown as Resource;
   const bytes = opts.dataOut !== undefined ? Buffer.from(r.data ?? '', 'base64') : undefined;
   if (toStdout) {
     rt.out.raw(bytes!);
@@ -88,30 +90,44 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
     await writeWhole(opts.dataOut, bytes!);
     rt.out.info(`Wrote ${bytes!.length} bytes of resource ${r.id} to ${opts.dataOut}.`);
   }
-  const machine = normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, fields ?? defaultDataFields(RESOURCE_LIST));
+  const machine = normalizeRecord(
+    found as unknown as Record<string, unknown>,
+    RESOURCE_FIELD_TYPES,
+    fields ?? defaultDataFields(RESOURCE_LIST),
+  );
   const shown = raw ? body : normalizeListBody(body as unknown as Record<string, unknown>, [r], { ...RESOURCE_LIST, types: undefined });
-  await rt.out.record(shown, [
-    ['id', r.id],
-    ['name', r.name],
-    ['type', r.type],
-    ['format', r.dataFormat],
-    ['code', r.code],
-    ['size', resourceSize(r)],
-    ['description', r.description],
-    ['source', r.source],
-    ['created', r.createdAt],
-    ['updated', r.updatedAt],
-  ], { record: raw ? found : r, fields: Object.entries(machine) });
+  await rt.out.record(
+    shown,
+    [
+      ['id', r.id],
+      ['name', r.name],
+      ['type', r.type],
+      ['format', r.dataFormat],
+      ['code', r.code],
+      ['size', resourceSize(r)],
+      ['description', r.description],
+      ['source', r.source],
+      ['created', r.createdAt],
+      ['updated', r.updatedAt],
+    ],
+    { record: raw ? found : r, fields: Object.entries(machine) },
+  );
 }
 
 /** Declares `resources get ID [--data-out PATH|-]`. */
 export function registerResourcesGet(parent: Command, cli: Cli): void {
   // one record: fields, json, ndjson (the record on one line), or a csv/tsv header and row
-  parent.command('get')
+  parent
+    .command('get')
     .description('Show one resource (the size of its data; -o json carries it as base64; never the password); --data-out writes the bytes')
     .argument('<id>', 'resource id', parseId)
     .option('--data-out <path>', 'write the data bytes to this new file, or - for stdout (then nothing else goes to stdout)')
     .option('--clobber', 'let --data-out replace an existing file')
-    .addHelpText('after', '\nExamples:\n  lic resources get 1\n  lic resources get 1 --data-out Keys.snk --clobber\n  lic resources get 2 --data-out - > new-license-email.html')
-    .action(async (id: number, o: { dataOut?: string; clobber?: boolean }, cmd: Command) => runResourcesGet({ id, dataOut: o.dataOut, clobber: o.clobber }, cli.runtimeOf(cmd)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic resources get 1\n  lic resources get 1 --data-out Keys.snk --clobber\n  lic resources get 2 --data-out - > new-license-email.html',
+    )
+    .action(async (id: number, o: { dataOut?: string; clobber?: boolean }, cmd: Command) =>
+      runResourcesGet({ id, dataOut: o.dataOut, clobber: o.clobber }, cli.runtimeOf(cmd)),
+    );
 }

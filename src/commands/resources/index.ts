@@ -11,7 +11,10 @@ export function registerResources(program: Command, cli: Cli): void {
   const resources = program
     .command('resources')
     .description('Manage resources: signing keys, e-mail templates, mapping files (Administrator, LicenseManager, Sales)')
-    .addHelpText('after', '\nExamples:\n  lic resources list --type RSA\n  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n  lic resources get 1 --data-out Keys.snk');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic resources list --type RSA\n  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n  lic resources get 1 --data-out Keys.snk',
+    );
   registerResourcesList(resources, cli);
   registerResourcesGet(resources, cli);
   registerResourcesCreate(resources, cli);

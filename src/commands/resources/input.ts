@@ -81,7 +81,9 @@ export async function readDataFile(path: string, rt: Runtime, allowEmpty = false
     if (bytes.length > MAX_DATA_BYTES) throw tooBig();
   }
   if (bytes.length === 0 && !allowEmpty) {
-    throw new UsageError(`--data-file ${path}: ${path === '-' ? 'stdin' : 'the file'} is empty; nothing was sent (add --allow-empty to store empty data)`);
+    throw new UsageError(
+      `--data-file ${path}: ${path === '-' ? 'stdin' : 'the file'} is empty; nothing was sent (add --allow-empty to store empty data)`,
+    );
   }
   return bytes;
 }
@@ -91,7 +93,8 @@ async function readPassword(o: ResourceFieldOptions, rt: Runtime, label: string)
   let password: string;
   if (o.passwordStdin) {
     const bytes = await rt.ctx.stdin.readAll(MAX_PASSWORD_BYTES);
-    if (bytes.length > MAX_PASSWORD_BYTES) throw new UsageError(`--password-stdin: more than ${MAX_PASSWORD_BYTES} bytes on stdin; a password is at most that`);
+    if (bytes.length > MAX_PASSWORD_BYTES)
+      throw new UsageError(`--password-stdin: more than ${MAX_PASSWORD_BYTES} bytes on stdin; a password is at most that`);
     password = bytes.toString('utf8').replace(/\n$/, '').replace(/\r$/, '');
     if (!password) throw new UsageError('--password-stdin: stdin was empty');
   } else {

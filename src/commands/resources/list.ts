@@ -2,7 +2,17 @@ import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { ApiError } from '../../client/errors.js';
 import type { ListQuery, Resource, ResourceList } from '../../wire.js';
-import { addListOptions, containsClause, fieldNames, type FieldTypes, equalsClause, parseFilterValue, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import {
+  addListOptions,
+  containsClause,
+  fieldNames,
+  type FieldTypes,
+  equalsClause,
+  parseFilterValue,
+  runList,
+  type ListDef,
+  type ListFlags,
+} from '../../cli/list/index.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { RESOURCE_COLUMN_FIELDS, RESOURCE_COLUMNS, resourceSize } from './columns.js';
@@ -93,7 +103,10 @@ export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime):
         // it in select: ask for `data` instead and measure it
         if (e instanceof ApiError && e.status === 400 && q.select?.includes('dataSize')) {
           const fields = q.select.split(', ').filter((f) => f !== 'dataSize');
-          return measured(q, await listResources(client, { ...q, select: (fields.includes('data') ? fields : [...fields, 'data']).join(', ') }));
+          return measured(
+            q,
+            await listResources(client, { ...q, select: (fields.includes('data') ? fields : [...fields, 'data']).join(', ') }),
+          );
         }
         throw e;
       }
@@ -106,7 +119,9 @@ export function registerResourcesList(parent: Command, cli: Cli): void {
   const cmd = parent
     .command('list')
     .alias('ls')
-    .description('List resources: signing keys, e-mail templates, mapping files (tables show sizes, never the data; -o json carries the base64 data; passwords never)')
+    .description(
+      'List resources: signing keys, e-mail templates, mapping files (tables show sizes, never the data; -o json carries the base64 data; passwords never)',
+    )
     .option('--type <type>', 'only this type, exactly (case-sensitive): RSA, email, MappingFile, or any other', parseFilterValue)
     .option('--format <format>', 'only this data format, exactly (case-sensitive): SNK, html, xml, or any other', parseFilterValue)
     .option('--name-contains <text>', 'only resources whose name contains this text (case-sensitive)', parseFilterValue);

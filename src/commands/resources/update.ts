@@ -31,6 +31,11 @@ export function registerResourcesUpdate(parent: Command, cli: Cli): void {
     .description('Change a resource: only the fields given are sent')
     .argument('<id>', 'resource id', parseId);
   addDryRunOption(addResourceFieldOptions(cmd, false))
-    .addHelpText('after', '\nExamples:\n  lic resources update 2 --data-file new-license-email.html\n  lic resources update 1 --password-prompt\n  lic resources update 2 --description "v2" --dry-run')
-    .action(async (id: number, { dryRun: _dryRun, ...o }: ResourceFieldOptions & { dryRun?: boolean }, c: Command) => runResourcesUpdate({ ...o, id }, cli.runtimeOf(c)));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic resources update 2 --data-file new-license-email.html\n  lic resources update 1 --password-prompt\n  lic resources update 2 --description "v2" --dry-run',
+    )
+    .action(async (id: number, { dryRun: _dryRun, ...o }: ResourceFieldOptions & { dryRun?: boolean }, c: Command) =>
+      runResourcesUpdate({ ...o, id }, cli.runtimeOf(c)),
+    );
 }

@@ -49,17 +49,29 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const { startService, SeedError, parseAuthFailLimit } = await import('../../server/index.js');
   const authFailLimit = opts.authFailLimit === undefined ? undefined : parseAuthFailLimit(opts.authFailLimit);
   if (opts.authFailLimit !== undefined && !authFailLimit) {
-    throw new UsageError('--auth-fail-limit: expected N/DURATION, failures allowed per window, such as 5/60s or 20/10m (window 1s..24h); 0 turns the guard off');
+    throw new UsageError(
+      '--auth-fail-limit: expected N/DURATION, failures allowed per window, such as 5/60s or 20/10m (window 1s..24h); 0 turns the guard off',
+    );
   }
   const dbPath = opts.db ?? join(ctx.dataDir, 'lic.db');
   if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true });
   let svc;
   try {
-    svc = await startService({ dbPath, host: opts.host, port: opts.port, seed: opts.seed, now: ctx.now, authFailLimit, secretKey: ctx.env.LIC_SECRET_KEY || undefined, logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false });
+    svc = await startService({
+      dbPath,
+      host: opts.host,
+      port: opts.port,
+      seed: opts.seed,
+      now: ctx.now,
+      authFailLimit,
+      secretKey: ctx.env.LIC_SECRET_KEY || undefined,
+      logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false,
+    });
   } catch (e) {
     if (e instanceof SeedError) throw new UsageError(e.message);
     const code = (e as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new Error(`port ${opts.port} on ${opts.host} is already in use; choose another with --port (0 = any free port)`);
+    if (code === 'EADDRINUSE')
+      throw new Error(`port ${opts.port} on ${opts.host} is already in use; choose another with --port (0 = any free port)`);
     if (code === 'EACCES') throw new Error(`not allowed to listen on ${opts.host}:${opts.port}`);
     throw e;
   }
@@ -73,7 +85,9 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   try {
     rt.out.info(`lic serve: listening on ${svc.url} (database ${dbPath}); Ctrl-C stops it`);
     if (svc.secretKeySource.created) {
-      rt.out.warn(`lic serve: resource passwords are encrypted with the key in ${svc.secretKeySource.path} (0600): back it up apart from the database; without it they can't be recovered`);
+      rt.out.warn(
+        `lic serve: resource passwords are encrypted with the key in ${svc.secretKeySource.path} (0600): back it up apart from the database; without it they can't be recovered`,
+      );
     }
     if (svc.seedSkipped) rt.out.warn(`lic serve: --seed ignored: the database ${dbPath} already holds data (use a new --db)`);
     if (svc.issuedKeys.length > 0) {
@@ -102,10 +116,14 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
         try {
           const store = await rt.profiles();
           store.set('local', { baseUrl: svc.url, apiKey: admin.key });
-          rt.out.warn(`lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}`);
+          rt.out.warn(
+            `lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}`,
+          );
         } catch (e) {
           if (saved) rt.out.warn(`  Administrator  user ${admin.userId.padEnd(12)} ${admin.key}`);
-          rt.out.warn(`lic serve: cannot save profile "local" (${(e as Error).message}); add it yourself with \`lic profile add local --base-url ${svc.url} --api-key-stdin\``);
+          rt.out.warn(
+            `lic serve: cannot save profile "local" (${(e as Error).message}); add it yourself with \`lic profile add local --base-url ${svc.url} --api-key-stdin\``,
+          );
         }
       }
     } else {
@@ -152,8 +170,14 @@ export function registerServe(program: Command, cli: Cli): void {
     .option('--keys-file <path>', 'write the API keys made on this start to this file (0600) instead of stderr')
     .option('--no-profile', 'do not save the Administrator key as profile "local"')
     .option('--log-requests', 'log each request to stderr')
-    .option('--auth-fail-limit <n/window>', 'failed authentications allowed per address and window before it is refused with 429 for a while (default 5/60s; 0 = off)')
-    .addHelpText('after', '\nExamples:\n  lic serve                      # http://127.0.0.1:8765, profile "local"\n  lic serve --seed demo --db /tmp/demo.db --port 0')
+    .option(
+      '--auth-fail-limit <n/window>',
+      'failed authentications allowed per address and window before it is refused with 429 for a while (default 5/60s; 0 = off)',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic serve                      # http://127.0.0.1:8765, profile "local"\n  lic serve --seed demo --db /tmp/demo.db --port 0',
+    )
     .action(async (o: ServeOptions, cmd: Command) => {
       // serve's own --no-profile shadows the global --profile, so build the runtime from the root's flags
       await runServe(o, cli.runtimeOf(cmd.parent!));

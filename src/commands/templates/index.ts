@@ -5,8 +5,13 @@ import { registerTemplatesShow } from './show.js';
 
 /** `lic templates`: license templates of a product release, read-only (spec License templates; contract §8). */
 export function registerTemplates(program: Command, cli: Cli): void {
-  const templates = program.command('templates').description('Read the license templates of a product release (Administrator, LicenseManager)')
-    .addHelpText('after', '\nExamples:\n  lic templates list --product 1 --release 2\n  lic templates show 3 --product 1 --release 2 > license-template.xml');
+  const templates = program
+    .command('templates')
+    .description('Read the license templates of a product release (Administrator, LicenseManager)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic templates list --product 1 --release 2\n  lic templates show 3 --product 1 --release 2 > license-template.xml',
+    );
   registerTemplatesList(templates, cli);
   registerTemplatesShow(templates, cli);
 }

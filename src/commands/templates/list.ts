@@ -1,7 +1,17 @@
 import type { Command } from 'commander';
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
 import type { LicenseTemplate, LicenseTemplateList } from '../../wire.js';
-import { parseFilterValue, addListOptions, fieldNames, type FieldTypes, containsClause, listRecords, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import {
+  parseFilterValue,
+  addListOptions,
+  fieldNames,
+  type FieldTypes,
+  containsClause,
+  listRecords,
+  runList,
+  type ListDef,
+  type ListFlags,
+} from '../../cli/list/index.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/program.js';
 import type { Runtime } from '../../cli/runtime.js';

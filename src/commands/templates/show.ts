@@ -29,7 +29,11 @@ export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime):
   if (rt.out.opts.format === 'json') {
     const fields = chosenFields(rt, LICENSE_TEMPLATE_LIST, {});
     const rec = normalizeRecord(t as unknown as Record<string, unknown>, LICENSE_TEMPLATE_FIELD_TYPES, fields);
-    rt.out.json(rt.out.opts.raw ? body : normalizeListBody(body as unknown as Record<string, unknown>, [rec], { ...LICENSE_TEMPLATE_LIST, types: undefined }));
+    rt.out.json(
+      rt.out.opts.raw
+        ? body
+        : normalizeListBody(body as unknown as Record<string, unknown>, [rec], { ...LICENSE_TEMPLATE_LIST, types: undefined }),
+    );
     return;
   }
   if (typeof t.template !== 'string' || t.template === '') {
@@ -47,6 +51,9 @@ export function registerTemplatesShow(parent: Command, cli: Cli): void {
     .argument('<id>', 'license template id', parseId)
     .requiredOption('--product <id>', 'product id (1..2147483647)', parseId)
     .requiredOption('--release <id>', 'release id, a release of that product (1..2147483647)', parseId)
-    .addHelpText('after', '\nExamples:\n  lic templates show 12 --product 1 --release 4 > license-template.xml\n  lic templates show 12 --product 1 --release 4 -o json | jq .licenseTemplates[0].features')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  lic templates show 12 --product 1 --release 4 > license-template.xml\n  lic templates show 12 --product 1 --release 4 -o json | jq .licenseTemplates[0].features',
+    )
     .action(async (id: number, o: TemplateScope, cmd: Command) => runTemplatesShow({ ...o, id }, cli.runtimeOf(cmd)));
 }

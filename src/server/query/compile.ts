@@ -73,7 +73,10 @@ function indexSpec(spec: ListSpec): SpecIndex {
     idField,
     defaultSort: withIdTiebreak(defaultSort, idField),
     allNames: spec.fields.map((f) => f.name).join(', '),
-    queryableNames: spec.fields.filter((f) => f.queryable !== false).map((f) => f.name).join(', '),
+    queryableNames: spec.fields
+      .filter((f) => f.queryable !== false)
+      .map((f) => f.name)
+      .join(', '),
   };
   specCache.set(spec, ix);
   return ix;
@@ -168,7 +171,12 @@ class FilterCompiler {
         if (o.kind === 'field') {
           const f = this.field(o);
           if (f.type !== 'bool') {
-            throw queryError('filter', o.pos, `"not" needs a condition but field "${f.name}" is ${TYPE_DESC[f.type]}`, `not binds tighter than comparisons: write not (${f.name} = …)`);
+            throw queryError(
+              'filter',
+              o.pos,
+              `"not" needs a condition but field "${f.name}" is ${TYPE_DESC[f.type]}`,
+              `not binds tighter than comparisons: write not (${f.name} = …)`,
+            );
           }
         }
         const c = this.cond(o);
@@ -181,7 +189,12 @@ class FilterCompiler {
       case 'field': {
         const f = this.field(node);
         if (f.type !== 'bool') {
-          throw queryError('filter', node.pos, `expected a condition but field "${f.name}" is ${TYPE_DESC[f.type]}`, `compare it, e.g. ${f.name} = ${f.type === 'string' ? '"…"' : '…'}`);
+          throw queryError(
+            'filter',
+            node.pos,
+            `expected a condition but field "${f.name}" is ${TYPE_DESC[f.type]}`,
+            `compare it, e.g. ${f.name} = ${f.type === 'string' ? '"…"' : '…'}`,
+          );
         }
         return { sql: `${f.column} = 1`, params: [], nullable: true };
       }
@@ -228,7 +241,9 @@ class FilterCompiler {
     if (o.kind === 'field') return { sql: o.field.column, params: [], nullable: true };
     if (o.kind === 'cond') {
       const c = o.cond;
-      return c.nullable ? { sql: `coalesce(${c.sql}, 0)`, params: c.params, nullable: false } : { sql: `(${c.sql})`, params: c.params, nullable: false };
+      return c.nullable
+        ? { sql: `coalesce(${c.sql}, 0)`, params: c.params, nullable: false }
+        : { sql: `(${c.sql})`, params: c.params, nullable: false };
     }
     const v = o.node.value;
     if (asTime && typeof v === 'string') {
@@ -309,7 +324,12 @@ class FilterCompiler {
     }
     const arg = node.arg;
     if (arg.kind !== 'literal' || typeof arg.value !== 'string') {
-      const found = arg.kind === 'literal' ? describeOperand({ kind: 'literal', node: arg }) : arg.kind === 'field' ? `field "${arg.name}"` : 'a condition';
+      const found =
+        arg.kind === 'literal'
+          ? describeOperand({ kind: 'literal', node: arg })
+          : arg.kind === 'field'
+            ? `field "${arg.name}"`
+            : 'a condition';
       throw queryError('filter', arg.pos, `expected a "string" argument for ${name} but found ${found}`);
     }
     const s = arg.value;
@@ -399,7 +419,8 @@ export function compileSort(spec: ListSpec, sort: string | undefined): { orderBy
           throw queryError('sort', dir.pos, `expected asc or desc after ${field.name} but found ${quoteForMessage(dir.w)}`);
         }
       }
-      if (extra) throw queryError('sort', extra.pos, `expected "," or the end after ${field.name} ${dir!.w} but found ${quoteForMessage(extra.w)}`);
+      if (extra)
+        throw queryError('sort', extra.pos, `expected "," or the end after ${field.name} ${dir!.w} but found ${quoteForMessage(extra.w)}`);
       keys.push({ field, desc });
     }
     keys = withIdTiebreak(keys, ix.idField);

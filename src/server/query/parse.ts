@@ -295,17 +295,17 @@ class Parser {
       let logical: 'and' | 'or' | undefined;
       let cmp: CompareOp | undefined;
       if (tok.t === 'punct') {
-        if (tok.v === '||') (bp = 1), (logical = 'or');
-        else if (tok.v === '&&') (bp = 2), (logical = 'and');
+        if (tok.v === '||') ((bp = 1), (logical = 'or'));
+        else if (tok.v === '&&') ((bp = 2), (logical = 'and'));
         else if ((cmp = COMPARE_OPS.get(tok.v)) !== undefined) bp = 3;
       } else if (tok.t === 'id') {
-        if (tok.lower === 'or') (bp = 1), (logical = 'or');
-        else if (tok.lower === 'and') (bp = 2), (logical = 'and');
+        if (tok.lower === 'or') ((bp = 1), (logical = 'or'));
+        else if (tok.lower === 'and') ((bp = 2), (logical = 'and'));
       }
       if (bp === 0 || bp < minBp) break;
       this.next();
       if (cmp !== undefined) {
-        if (compared) this.fail(tok.pos, 'comparisons can\'t be chained', 'combine them with and / or');
+        if (compared) this.fail(tok.pos, "comparisons can't be chained", 'combine them with and / or');
         const right = this.parseExpr(4, 'a value');
         left = { kind: 'compare', op: cmp, left, right, pos: left.pos, opPos: tok.pos };
         compared = true;
@@ -398,7 +398,10 @@ export function parseFilter(text: string): FilterNode | undefined {
   const node = p.parseExpr(0, 'a condition');
   const end = p.peek();
   if (end.t !== 'eof') {
-    const what = end.t === 'punct' && end.v === ')' ? 'unbalanced ")"' : `expected and, or, a comparison or the end of the filter but found ${describe(end)}`;
+    const what =
+      end.t === 'punct' && end.v === ')'
+        ? 'unbalanced ")"'
+        : `expected and, or, a comparison or the end of the filter but found ${describe(end)}`;
     throw queryError('filter', end.pos, what);
   }
   return node;

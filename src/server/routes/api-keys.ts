@@ -53,7 +53,9 @@ function checkGrant(caller: Caller, permissions: number | undefined): void {
   if (permissions === undefined) return;
   const extra = permissions & ~caller.permissions;
   if (extra) {
-    throw forbidden(`apiKey.permissions ${permissions} would grant ${permissionNames(extra)}, which the calling API key (permissions ${caller.permissions}) does not hold; a key can only grant bits it holds`);
+    throw forbidden(
+      `apiKey.permissions ${permissions} would grant ${permissionNames(extra)}, which the calling API key (permissions ${caller.permissions}) does not hold; a key can only grant bits it holds`,
+    );
   }
 }
 
@@ -62,131 +64,161 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
   const { db } = ctx;
   const config = { roles: ADMIN_ONLY };
 
-  app.get<{ Querystring: ListParams }>('/v1/api-keys', {
-    config,
-    schema: {
-      querystring: { type: 'object', properties: listQuerySchema },
-      response: {
-        200: listResponse('apiKeys', 'totalApiKeysCount', recordSchema('ApiKey', apiKeySource.spec.fields, {
-          keyPrefix: 'the first 8 characters of the key, e.g. api_u3o7 (never the key)',
-          permissions: { type: 'integer', minimum: 0, maximum: 7, description: 'bitmask: Read 1, Write 2, Delete 4' },
-        })),
+  app.get<{ Querystring: ListParams }>(
+    '/v1/api-keys',
+    {
+      config,
+      schema: {
+        querystring: { type: 'object', properties: listQuerySchema },
+        response: {
+          200: listResponse(
+            'apiKeys',
+            'totalApiKeysCount',
+            recordSchema('ApiKey', apiKeySource.spec.fields, {
+              keyPrefix: 'the first 8 characters of the key, e.g. api_u3o7 (never the key)',
+              permissions: { type: 'integer', minimum: 0, maximum: 7, description: 'bitmask: Read 1, Write 2, Delete 4' },
+            }),
+          ),
+        },
       },
     },
-  }, async (req) => {
-    const { records, total } = listPage(db, apiKeySource, req.query);
-    return { ...OK, apiKeys: records, totalApiKeysCount: total };
-  });
+    async (req) => {
+      const { records, total } = listPage(db, apiKeySource, req.query);
+      return { ...OK, apiKeys: records, totalApiKeysCount: total };
+    },
+  );
 
   const expireMs = (v: string | null | undefined) => (v ? parseTimestamp(v, 'apiKey.expireDate') : null);
   const userExists = db.prepare<[string], number>('SELECT 1 FROM users WHERE id = ?').pluck();
 
-  app.post<{ Body: { apiKey: ApiKeyBody } }>('/v1/api-keys', {
-    config,
-    schema: {
-      body: {
-        type: 'object',
-        required: ['apiKey'],
-        properties: {
-          apiKey: {
-            type: 'object',
-            required: ['permissions'],
-            // an insert ignores an id (the service assigns ids) and takes no `revoked`: a key is born usable (contract §4)
-            properties: { ...apiKeyFields, id: { type: 'integer', description: 'on insert: ignored (the service assigns ids)' } },
-            additionalProperties: false,
-          },
-        },
-        additionalProperties: false,
-      },
-      response: {
-        200: {
+  app.post<{ Body: { apiKey: ApiKeyBody } }>(
+    '/v1/api-keys',
+    {
+      config,
+      schema: {
+        body: {
           type: 'object',
+          required: ['apiKey'],
           properties: {
-            ...envelopeProperties,
-            apiKeyId: { type: 'integer', minimum: 1 },
-            key: { type: 'string', description: 'the API key, `api_` + 24 of [a-z0-9]: returned this once, never again' },
+            apiKey: {
+              type: 'object',
+              required: ['permissions'],
+              // an insert ignores an id (the service assigns ids) and takes no `revoked`: a key is born usable (contract §4)
+              properties: { ...apiKeyFields, id: { type: 'integer', description: 'on insert: ignored (the service assigns ids)' } },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              ...envelopeProperties,
+              apiKeyId: { type: 'integer', minimum: 1 },
+              key: { type: 'string', description: 'the API key, `api_` + 24 of [a-z0-9]: returned this once, never again' },
+            },
           },
         },
       },
     },
-  }, async (req) => audited(ctx, req, () => {
-    const caller = callerOf(req);
-    const k = req.body.apiKey;
-    checkGrant(caller, k.permissions);
-    const ownerId = k.ownerId || caller.ownerId;
-    if (!userExists.get(ownerId)) throw badRequest(`apiKey.ownerId "${ownerId}" is not a known user`, 'apiKey.ownerId');
-    const expire = expireMs(k.expireDate);
-    const now = ctx.now().getTime();
-    for (let attempt = 0; ; attempt++) {
-      const key = ctx.generateKey();
-      try {
-        const r = db.prepare(
-          `INSERT INTO api_keys (name, owner_id, permissions, description, created_at, expire_date, revoked, key_prefix, key_hash)
+    async (req) =>
+      audited(ctx, req, () => {
+        const caller = callerOf(req);
+        const k = req.body.apiKey;
+        checkGrant(caller, k.permissions);
+        const ownerId = k.ownerId || caller.ownerId;
+        if (!userExists.get(ownerId)) throw badRequest(`apiKey.ownerId "${ownerId}" is not a known user`, 'apiKey.ownerId');
+        const expire = expireMs(k.expireDate);
+        const now = ctx.now().getTime();
+        for (let attempt = 0; ; attempt++) {
+          const key = ctx.generateKey();
+          try {
+            const r = db
+              .prepare(
+                `INSERT INTO api_keys (name, owner_id, permissions, description, created_at, expire_date, revoked, key_prefix, key_hash)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(k.name ?? '', ownerId, k.permissions, k.description ?? '', now, expire, 0, keyPrefix(key), hashApiKey(key));
-        const id = Number(r.lastInsertRowid);
+              )
+              .run(k.name ?? '', ownerId, k.permissions, k.description ?? '', now, expire, 0, keyPrefix(key), hashApiKey(key));
+            const id = Number(r.lastInsertRowid);
+            req.audit = { recordId: id };
+            ctx.invalidateKeys();
+            return { ...OK, apiKeyId: id, key };
+          } catch (e) {
+            // a hash collision of two fresh random keys: astronomically unlikely; retry once
+            if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && attempt < 2) continue;
+            throw e;
+          }
+        }
+      }),
+  );
+
+  app.put<{ Body: { apiKey: ApiKeyBody & { id: number } } }>(
+    '/v1/api-keys',
+    {
+      config,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['apiKey'],
+          properties: {
+            apiKey: {
+              type: 'object',
+              required: ['id'],
+              // expireDate: null clears the expiry (contract §2: an unset timestamp is null)
+              properties: {
+                ...apiKeyFields,
+                expireDate: { type: ['string', 'null'], maxLength: 64 },
+                id: idSchema,
+                revoked: { type: 'boolean' },
+              },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+        response: { 200: envelopeSchema },
+      },
+    },
+    async (req) =>
+      audited(ctx, req, () => {
+        const k = req.body.apiKey;
+        checkGrant(callerOf(req), k.permissions);
+        const sets: string[] = [];
+        const params: unknown[] = [];
+        const set = (col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v));
+        if (k.name !== undefined) set('name', k.name);
+        if (k.ownerId !== undefined) {
+          if (!userExists.get(k.ownerId)) throw badRequest(`apiKey.ownerId "${k.ownerId}" is not a known user`, 'apiKey.ownerId');
+          set('owner_id', k.ownerId);
+        }
+        if (k.permissions !== undefined) set('permissions', k.permissions);
+        if (k.description !== undefined) set('description', k.description);
+        if (k.expireDate !== undefined) set('expire_date', expireMs(k.expireDate));
+        if (k.revoked !== undefined) set('revoked', k.revoked ? 1 : 0);
+        const exists = db.prepare('SELECT 1 FROM api_keys WHERE id = ?').pluck().get(k.id);
+        if (!exists) throw notFound(`no API key with id ${k.id}`);
+        if (sets.length > 0) db.prepare(`UPDATE api_keys SET ${sets.join(', ')} WHERE id = ?`).run(...params, k.id);
+        req.audit = { recordId: k.id, properties: { Changed: Object.keys(k).filter((f) => f !== 'id') } };
+        ctx.invalidateKeys();
+        return { ...OK };
+      }),
+  );
+
+  app.delete<{ Params: { apiKeyId: number } }>(
+    '/v1/api-keys/:apiKeyId',
+    {
+      config,
+      schema: { params: { type: 'object', properties: { apiKeyId: idSchema }, required: ['apiKeyId'] }, response: { 200: envelopeSchema } },
+    },
+    async (req) =>
+      audited(ctx, req, () => {
+        const id = req.params.apiKeyId;
+        const r = db.prepare('DELETE FROM api_keys WHERE id = ?').run(id);
+        if (r.changes === 0) throw notFound(`no API key with id ${id}`);
         req.audit = { recordId: id };
         ctx.invalidateKeys();
-        return { ...OK, apiKeyId: id, key };
-      } catch (e) {
-        // a hash collision of two fresh random keys: astronomically unlikely; retry once
-        if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && attempt < 2) continue;
-        throw e;
-      }
-    }
-  }));
-
-  app.put<{ Body: { apiKey: ApiKeyBody & { id: number } } }>('/v1/api-keys', {
-    config,
-    schema: {
-      body: {
-        type: 'object',
-        required: ['apiKey'],
-        properties: {
-          apiKey: {
-            type: 'object',
-            required: ['id'],
-            // expireDate: null clears the expiry (contract §2: an unset timestamp is null)
-            properties: { ...apiKeyFields, expireDate: { type: ['string', 'null'], maxLength: 64 }, id: idSchema, revoked: { type: 'boolean' } },
-            additionalProperties: false,
-          },
-        },
-        additionalProperties: false,
-      },
-      response: { 200: envelopeSchema },
-    },
-  }, async (req) => audited(ctx, req, () => {
-    const k = req.body.apiKey;
-    checkGrant(callerOf(req), k.permissions);
-    const sets: string[] = [];
-    const params: unknown[] = [];
-    const set = (col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v));
-    if (k.name !== undefined) set('name', k.name);
-    if (k.ownerId !== undefined) {
-      if (!userExists.get(k.ownerId)) throw badRequest(`apiKey.ownerId "${k.ownerId}" is not a known user`, 'apiKey.ownerId');
-      set('owner_id', k.ownerId);
-    }
-    if (k.permissions !== undefined) set('permissions', k.permissions);
-    if (k.description !== undefined) set('description', k.description);
-    if (k.expireDate !== undefined) set('expire_date', expireMs(k.expireDate));
-    if (k.revoked !== undefined) set('revoked', k.revoked ? 1 : 0);
-    const exists = db.prepare('SELECT 1 FROM api_keys WHERE id = ?').pluck().get(k.id);
-    if (!exists) throw notFound(`no API key with id ${k.id}`);
-    if (sets.length > 0) db.prepare(`UPDATE api_keys SET ${sets.join(', ')} WHERE id = ?`).run(...params, k.id);
-    req.audit = { recordId: k.id, properties: { Changed: Object.keys(k).filter((f) => f !== 'id') } };
-    ctx.invalidateKeys();
-    return { ...OK };
-  }));
-
-  app.delete<{ Params: { apiKeyId: number } }>('/v1/api-keys/:apiKeyId', {
-    config,
-    schema: { params: { type: 'object', properties: { apiKeyId: idSchema }, required: ['apiKeyId'] }, response: { 200: envelopeSchema } },
-  }, async (req) => audited(ctx, req, () => {
-    const id = req.params.apiKeyId;
-    const r = db.prepare('DELETE FROM api_keys WHERE id = ?').run(id);
-    if (r.changes === 0) throw notFound(`no API key with id ${id}`);
-    req.audit = { recordId: id };
-    ctx.invalidateKeys();
-    return { ...OK };
-  }));
+        return { ...OK };
+      }),
+  );
 }

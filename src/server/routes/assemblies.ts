@@ -33,7 +33,12 @@ const assemblyWriteProps = {
   version: { type: 'string', maxLength: 64, description: 'a.b.c.d, each 0..65535, or "" for none' },
   culture: { type: 'string', maxLength: 256, description: 'culture name such as de or zh-Hans; "" or "neutral" for none (stored as "")' },
   publicKeyToken: { type: 'string', maxLength: 64, description: '16 hex digits, or "" when not strong-named; stored lowercase' },
-  mappingFileId: { type: 'integer', minimum: 0, maximum: INT32_MAX, description: 'id of a resource (the obfuscation mapping file), or 0 for none' },
+  mappingFileId: {
+    type: 'integer',
+    minimum: 0,
+    maximum: INT32_MAX,
+    description: 'id of a resource (the obfuscation mapping file), or 0 for none',
+  },
   debugSymbolsKey: { type: 'string', maxLength: 4096 },
 } as const;
 
@@ -72,7 +77,10 @@ export function normalizeToken(t: string): string {
 export function normalizeCulture(c: string): string {
   if (c === '' || c.toLowerCase() === 'neutral') return '';
   if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(c)) {
-    throw badRequest(`assembly.culture must be a culture name such as de or zh-Hans, or "neutral"/"" for none, got "${c}"`, 'assembly.culture');
+    throw badRequest(
+      `assembly.culture must be a culture name such as de or zh-Hans, or "neutral"/"" for none, got "${c}"`,
+      'assembly.culture',
+    );
   }
   return c;
 }
@@ -115,108 +123,129 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     }
   }
 
-  app.get<{ Querystring: ListParams }>('/v1/assemblies', {
-    config,
-    schema: {
-      summary: 'List assemblies',
-      querystring: { type: 'object', properties: listQuerySchema },
-      response: { 200: listResponse('assemblies', 'totalAssembliesCount', recordSchema('Assembly', assemblySource.spec.fields)) },
-    },
-  }, async (req) => {
-    const { records, total } = listPage(db, assemblySource, req.query);
-    return { ...OK, assemblies: records, totalAssembliesCount: total };
-  });
-
-  app.post<{ Body: { assembly: AssemblyBody & { name: string } } }>('/v1/assemblies', {
-    config,
-    schema: {
-      summary: 'Insert an assembly',
-      body: {
-        type: 'object',
-        required: ['assembly'],
-        properties: {
-          assembly: { type: 'object', required: ['name'], properties: assemblyWriteProps, additionalProperties: false },
-        },
-        additionalProperties: false,
+  app.get<{ Querystring: ListParams }>(
+    '/v1/assemblies',
+    {
+      config,
+      schema: {
+        summary: 'List assemblies',
+        querystring: { type: 'object', properties: listQuerySchema },
+        response: { 200: listResponse('assemblies', 'totalAssembliesCount', recordSchema('Assembly', assemblySource.spec.fields)) },
       },
-      response: { 200: { type: 'object', properties: { ...envelopeProperties, assemblyId: { type: 'integer' } } } },
     },
-  }, async (req) => audited(ctx, req, () => {
-    const a = req.body.assembly;
-    const identity: Identity = {
-      name: a.name,
-      version: normalizeVersion(a.version ?? ''),
-      culture: normalizeCulture(a.culture ?? ''),
-      publicKeyToken: normalizeToken(a.publicKeyToken ?? ''),
-    };
-    checkMappingFile(a.mappingFileId);
-    checkIdentity(identity, null);
-    const r = db.prepare(
-      `INSERT INTO assemblies (name, version, culture, public_key_token, mapping_file_id, debug_symbols_key)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(identity.name, identity.version, identity.culture, identity.publicKeyToken, a.mappingFileId ?? 0, a.debugSymbolsKey ?? '');
-    const id = Number(r.lastInsertRowid);
-    req.audit = { recordId: id };
-    return { ...OK, assemblyId: id };
-  }));
+    async (req) => {
+      const { records, total } = listPage(db, assemblySource, req.query);
+      return { ...OK, assemblies: records, totalAssembliesCount: total };
+    },
+  );
 
-  app.put<{ Body: { assembly: AssemblyBody & { id: number } } }>('/v1/assemblies', {
-    config,
-    schema: {
-      summary: 'Update an assembly: only the fields present change',
-      body: {
-        type: 'object',
-        required: ['assembly'],
-        properties: {
-          assembly: {
-            type: 'object',
-            required: ['id'],
-            properties: { ...assemblyWriteProps, id: idSchema },
-            additionalProperties: false,
+  app.post<{ Body: { assembly: AssemblyBody & { name: string } } }>(
+    '/v1/assemblies',
+    {
+      config,
+      schema: {
+        summary: 'Insert an assembly',
+        body: {
+          type: 'object',
+          required: ['assembly'],
+          properties: {
+            assembly: { type: 'object', required: ['name'], properties: assemblyWriteProps, additionalProperties: false },
           },
+          additionalProperties: false,
         },
-        additionalProperties: false,
+        response: { 200: { type: 'object', properties: { ...envelopeProperties, assemblyId: { type: 'integer' } } } },
       },
-      response: { 200: envelopeSchema },
     },
-  }, async (req) => audited(ctx, req, () => {
-    const a = req.body.assembly;
-    const change: Partial<Identity> = {};
-    if (a.name !== undefined) change.name = a.name;
-    if (a.version !== undefined) change.version = normalizeVersion(a.version);
-    if (a.culture !== undefined) change.culture = normalizeCulture(a.culture);
-    if (a.publicKeyToken !== undefined) change.publicKeyToken = normalizeToken(a.publicKeyToken);
-    checkMappingFile(a.mappingFileId);
-    const before = current.get(a.id);
-    if (!before) throw notFound(`no assembly with id ${a.id}`);
-    checkIdentity({ ...before, ...change }, a.id);
-    const sets: string[] = [];
-    const params: unknown[] = [];
-    const changed: string[] = [];
-    const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
-    if (change.name !== undefined) set('name', 'name', change.name);
-    if (change.version !== undefined) set('version', 'version', change.version);
-    if (change.culture !== undefined) set('culture', 'culture', change.culture);
-    if (change.publicKeyToken !== undefined) set('publicKeyToken', 'public_key_token', change.publicKeyToken);
-    if (a.mappingFileId !== undefined) set('mappingFileId', 'mapping_file_id', a.mappingFileId);
-    if (a.debugSymbolsKey !== undefined) set('debugSymbolsKey', 'debug_symbols_key', a.debugSymbolsKey);
-    if (sets.length > 0) db.prepare(`UPDATE assemblies SET ${sets.join(', ')} WHERE id = ?`).run(...params, a.id);
-    req.audit = { recordId: a.id, properties: { Changed: changed } };
-    return { ...OK };
-  }));
+    async (req) =>
+      audited(ctx, req, () => {
+        const a = req.body.assembly;
+        const identity: Identity = {
+          name: a.name,
+          version: normalizeVersion(a.version ?? ''),
+          culture: normalizeCulture(a.culture ?? ''),
+          publicKeyToken: normalizeToken(a.publicKeyToken ?? ''),
+        };
+        checkMappingFile(a.mappingFileId);
+        checkIdentity(identity, null);
+        const r = db
+          .prepare(
+            `INSERT INTO assemblies (name, version, culture, public_key_token, mapping_file_id, debug_symbols_key)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+          )
+          .run(identity.name, identity.version, identity.culture, identity.publicKeyToken, a.mappingFileId ?? 0, a.debugSymbolsKey ?? '');
+        const id = Number(r.lastInsertRowid);
+        req.audit = { recordId: id };
+        return { ...OK, assemblyId: id };
+      }),
+  );
 
-  app.delete<{ Params: { assemblyId: number } }>('/v1/assemblies/:assemblyId', {
-    config,
-    schema: {
-      summary: 'Delete an assembly',
-      params: { type: 'object', properties: { assemblyId: idSchema }, required: ['assemblyId'] },
-      response: { 200: envelopeSchema },
+  app.put<{ Body: { assembly: AssemblyBody & { id: number } } }>(
+    '/v1/assemblies',
+    {
+      config,
+      schema: {
+        summary: 'Update an assembly: only the fields present change',
+        body: {
+          type: 'object',
+          required: ['assembly'],
+          properties: {
+            assembly: {
+              type: 'object',
+              required: ['id'],
+              properties: { ...assemblyWriteProps, id: idSchema },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+        response: { 200: envelopeSchema },
+      },
     },
-  }, async (req) => audited(ctx, req, () => {
-    const id = req.params.assemblyId;
-    const r = db.prepare('DELETE FROM assemblies WHERE id = ?').run(id);
-    if (r.changes === 0) throw notFound(`no assembly with id ${id}`);
-    req.audit = { recordId: id };
-    return { ...OK };
-  }));
+    async (req) =>
+      audited(ctx, req, () => {
+        const a = req.body.assembly;
+        const change: Partial<Identity> = {};
+        if (a.name !== undefined) change.name = a.name;
+        if (a.version !== undefined) change.version = normalizeVersion(a.version);
+        if (a.culture !== undefined) change.culture = normalizeCulture(a.culture);
+        if (a.publicKeyToken !== undefined) change.publicKeyToken = normalizeToken(a.publicKeyToken);
+        checkMappingFile(a.mappingFileId);
+        const before = current.get(a.id);
+        if (!before) throw notFound(`no assembly with id ${a.id}`);
+        checkIdentity({ ...before, ...change }, a.id);
+        const sets: string[] = [];
+        const params: unknown[] = [];
+        const changed: string[] = [];
+        const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
+        if (change.name !== undefined) set('name', 'name', change.name);
+        if (change.version !== undefined) set('version', 'version', change.version);
+        if (change.culture !== undefined) set('culture', 'culture', change.culture);
+        if (change.publicKeyToken !== undefined) set('publicKeyToken', 'public_key_token', change.publicKeyToken);
+        if (a.mappingFileId !== undefined) set('mappingFileId', 'mapping_file_id', a.mappingFileId);
+        if (a.debugSymbolsKey !== undefined) set('debugSymbolsKey', 'debug_symbols_key', a.debugSymbolsKey);
+        if (sets.length > 0) db.prepare(`UPDATE assemblies SET ${sets.join(', ')} WHERE id = ?`).run(...params, a.id);
+        req.audit = { recordId: a.id, properties: { Changed: changed } };
+        return { ...OK };
+      }),
+  );
+
+  app.delete<{ Params: { assemblyId: number } }>(
+    '/v1/assemblies/:assemblyId',
+    {
+      config,
+      schema: {
+        summary: 'Delete an assembly',
+        params: { type: 'object', properties: { assemblyId: idSchema }, required: ['assemblyId'] },
+        response: { 200: envelopeSchema },
+      },
+    },
+    async (req) =>
+      audited(ctx, req, () => {
+        const id = req.params.assemblyId;
+        const r = db.prepare('DELETE FROM assemblies WHERE id = ?').run(id);
+        if (r.changes === 0) throw notFound(`no assembly with id ${id}`);
+        req.audit = { recordId: id };
+        return { ...OK };
+      }),
+  );
 }

@@ -24,7 +24,9 @@ function templateAssemblies(v: unknown): unknown[] {
 
 /** Features and restrictions: an expiry that is not set is null, never "" (contract §2). */
 function withNullExpiry(v: unknown): unknown[] {
-  return jsonArray(v).map((x) => (x && typeof x === 'object' && (x as { expireDate?: unknown }).expireDate === '' ? { ...x, expireDate: null } : x));
+  return jsonArray(v).map((x) =>
+    x && typeof x === 'object' && (x as { expireDate?: unknown }).expireDate === '' ? { ...x, expireDate: null } : x,
+  );
 }
 
 /** A JSON object built in SQL (`json_object`) → the object. */
@@ -99,7 +101,10 @@ export const licenseTemplateSchema = recordSchema('LicenseTemplate', licenseTemp
     },
   },
   fields: { type: 'array', items: { type: 'object', properties: strings(['name', 'value']) } },
-  features: { type: 'array', items: { type: 'object', properties: { ...strings(['id', 'name', 'description', 'key', 'data']), expireDate: nullableTime } } },
+  features: {
+    type: 'array',
+    items: { type: 'object', properties: { ...strings(['id', 'name', 'description', 'key', 'data']), expireDate: nullableTime } },
+  },
   restrictions: {
     type: 'array',
     items: {

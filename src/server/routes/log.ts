@@ -67,7 +67,6 @@ export interface TimeRange {
   end?: number;
 }
 
-
 /** startDate/endDate → ms; 400 naming the parameter when one is not a time (contract §2). */
 function timeRange(q: DateRange): TimeRange {
   return {
@@ -94,12 +93,16 @@ export function countLogEntries(db: Db, range: TimeRange, level?: string): numbe
   }
   if (start !== undefined && end !== undefined && start >= end) return 0;
   const rows = (a: number, b: number) =>
-    cachedStatement(db, `SELECT count(*) FROM log WHERE time_stamp >= ? AND time_stamp < ?${onLevel}`).pluck().get(a, b, ...lp) as number;
+    cachedStatement(db, `SELECT count(*) FROM log WHERE time_stamp >= ? AND time_stamp < ?${onLevel}`)
+      .pluck()
+      .get(a, b, ...lp) as number;
   // whole hours: [lo, hi) in hour numbers; ±Infinity for an open side
   const lo = start === undefined ? -Infinity : Math.ceil(start / HOUR);
   const hi = end === undefined ? Infinity : Math.floor(end / HOUR);
   if (lo >= hi) return rows(start!, end!); // under two hours: count them
-  let n = cachedStatement(db, `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE hour >= ? AND hour < ?${onLevel}`).pluck().get(lo, hi, ...lp) as number;
+  let n = cachedStatement(db, `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE hour >= ? AND hour < ?${onLevel}`)
+    .pluck()
+    .get(lo, hi, ...lp) as number;
   if (start !== undefined && start < lo * HOUR) n += rows(start, lo * HOUR);
   if (end !== undefined && hi * HOUR < end) n += rows(hi * HOUR, end);
   return n;
@@ -189,24 +192,30 @@ async function purgeRange(db: Db, r: TimeRange, filter: { where: string; params:
   const upTo = r.end === undefined ? '' : ' AND l.time_stamp < ?';
   const upToParams = r.end === undefined ? [] : [r.end];
   const next = db
-    .prepare(`SELECT l.time_stamp, l.id FROM log l WHERE (l.time_stamp, l.id) > (?, ?)${upTo} ORDER BY l.time_stamp, l.id LIMIT 1 OFFSET ${PURGE_BATCH - 1}`)
+    .prepare(
+      `SELECT l.time_stamp, l.id FROM log l WHERE (l.time_stamp, l.id) > (?, ?)${upTo} ORDER BY l.time_stamp, l.id LIMIT 1 OFFSET ${PURGE_BATCH - 1}`,
+    )
     .raw();
   const delWindow = db.prepare(
     `DELETE FROM log WHERE id IN (SELECT l.id FROM log l WHERE (l.time_stamp, l.id) > (?, ?) AND (l.time_stamp, l.id) <= (?, ?) AND (${filter.where}))`,
   );
-  const delRest = db.prepare(`DELETE FROM log WHERE id IN (SELECT l.id FROM log l WHERE (l.time_stamp, l.id) > (?, ?)${upTo} AND (${filter.where}))`);
+  const delRest = db.prepare(
+    `DELETE FROM log WHERE id IN (SELECT l.id FROM log l WHERE (l.time_stamp, l.id) > (?, ?)${upTo} AND (${filter.where}))`,
+  );
   let deleted = 0;
   for (;;) {
-    const done = db.transaction(() => {
-      const end = next.get(...last, ...upToParams) as [number, number] | undefined;
-      if (!end) {
-        deleted += delRest.run(...last, ...upToParams, ...filter.params).changes;
-        return true;
-      }
-      deleted += delWindow.run(...last, ...end, ...filter.params).changes;
-      last = end;
-      return false;
-    }).immediate(); // write lock first: a read-then-write on a snapshot another connection committed past fails (SQLITE_BUSY_SNAPSHOT)
+    const done = db
+      .transaction(() => {
+        const end = next.get(...last, ...upToParams) as [number, number] | undefined;
+        if (!end) {
+          deleted += delRest.run(...last, ...upToParams, ...filter.params).changes;
+          return true;
+        }
+        deleted += delWindow.run(...last, ...end, ...filter.params).changes;
+        last = end;
+        return false;
+      })
+      .immediate(); // write lock first: a read-then-write on a snapshot another connection committed past fails (SQLITE_BUSY_SNAPSHOT)
     if (done) break;
     // let other requests run between windows: better-sqlite3 is synchronous
     await new Promise((res) => setImmediate(res));
@@ -238,7 +247,9 @@ const quoteId = (name: string) => `"${name.replaceAll('"', '""')}"`;
  */
 function truncateLog(db: Db, keep?: { sql: string; params: unknown[] }): number | undefined {
   const objects = db
-    .prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'log' AND type IN ('trigger', 'index') AND sql IS NOT NULL ORDER BY type, name")
+    .prepare(
+      "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'log' AND type IN ('trigger', 'index') AND sql IS NOT NULL ORDER BY type, name",
+    )
     .all() as { type: 'trigger' | 'index'; name: string; sql: string }[];
   const triggers = objects.filter((o) => o.type === 'trigger');
   if (triggers.some((t) => !COUNT_TRIGGERS.has(t.name))) return undefined;
@@ -270,17 +281,19 @@ function truncateLog(db: Db, keep?: { sql: string; params: unknown[] }): number 
  */
 function purgeRangeByTruncation(db: Db, r: TimeRange): number | undefined {
   if (r.start !== undefined && r.end !== undefined && r.start >= r.end) return undefined; // an empty range
-  return db.transaction(() => {
-    const inRange = countLogEntries(db, r);
-    const kept = countLogEntries(db, {}) - inRange;
-    if (kept > TRUNCATE_KEEP_MAX || kept * 4 > inRange) return undefined;
-    // the complement of start <= time_stamp < end (time_stamp is NOT NULL): two seeks of log_time
-    const parts: string[] = [];
-    const params: number[] = [];
-    if (r.start !== undefined) (parts.push('time_stamp < ?'), params.push(r.start));
-    if (r.end !== undefined) (parts.push('time_stamp >= ?'), params.push(r.end));
-    return truncateLog(db, { sql: `SELECT * FROM log WHERE ${parts.join(' OR ') || '0'}`, params });
-  }).immediate();
+  return db
+    .transaction(() => {
+      const inRange = countLogEntries(db, r);
+      const kept = countLogEntries(db, {}) - inRange;
+      if (kept > TRUNCATE_KEEP_MAX || kept * 4 > inRange) return undefined;
+      // the complement of start <= time_stamp < end (time_stamp is NOT NULL): two seeks of log_time
+      const parts: string[] = [];
+      const params: number[] = [];
+      if (r.start !== undefined) (parts.push('time_stamp < ?'), params.push(r.start));
+      if (r.end !== undefined) (parts.push('time_stamp >= ?'), params.push(r.end));
+      return truncateLog(db, { sql: `SELECT * FROM log WHERE ${parts.join(' OR ') || '0'}`, params });
+    })
+    .immediate();
 }
 
 /** `GET /v1/log` (alias `/v1/logs`) and `DELETE /v1/log` (spec, Log; contract §6). */
@@ -289,85 +302,105 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
   const dateProps = { startDate: { type: 'string', maxLength: 64 }, endDate: { type: 'string', maxLength: 64 } } as const;
 
   for (const url of ['/v1/log', '/v1/logs']) {
-    app.get<{ Querystring: ListParams & DateRange }>(url, {
-      config: { roles: READ_ROLES },
-      schema: {
-        querystring: { type: 'object', properties: { ...listQuerySchema, ...dateProps } },
-        response: {
-          200: listResponse('logEntries', 'totalLogEntriesCount', recordSchema('LogEntry', logSource.spec.fields, {
-            level: { type: 'string', enum: ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'] },
-            properties: 'a JSON object serialised as a string',
-            messageTemplate: 'the Serilog message template of message',
-          })),
+    app.get<{ Querystring: ListParams & DateRange }>(
+      url,
+      {
+        config: { roles: READ_ROLES },
+        schema: {
+          querystring: { type: 'object', properties: { ...listQuerySchema, ...dateProps } },
+          response: {
+            200: listResponse(
+              'logEntries',
+              'totalLogEntriesCount',
+              recordSchema('LogEntry', logSource.spec.fields, {
+                level: { type: 'string', enum: ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'] },
+                properties: 'a JSON object serialised as a string',
+                messageTemplate: 'the Serilog message template of message',
+              }),
+            ),
+          },
         },
       },
-    }, async (req) => {
-      const range = timeRange(req.query);
-      // compiled here too (cheap) for its sort; listPage compiles again, in the same order, so the same error wins
-      const sortedById = compileOr400(logSource.spec, req.query).sort[0]!.field.name === 'id';
-      const source: ListSource = { ...logSource, count: (d, q) => countByHours(d, q, range) };
-      const { records, total } = listPage(db, source, req.query, rangeScope(db, range, sortedById));
-      return { ...OK, logEntries: records, totalLogEntriesCount: total };
-    });
+      async (req) => {
+        const range = timeRange(req.query);
+        // compiled here too (cheap) for its sort; listPage compiles again, in the same order, so the same error wins
+        const sortedById = compileOr400(logSource.spec, req.query).sort[0]!.field.name === 'id';
+        const source: ListSource = { ...logSource, count: (d, q) => countByHours(d, q, range) };
+        const { records, total } = listPage(db, source, req.query, rangeScope(db, range, sortedById));
+        return { ...OK, logEntries: records, totalLogEntriesCount: total };
+      },
+    );
   }
 
-  app.delete<{ Querystring: DateRange & { id?: number; filter?: string; deleteAll?: boolean } }>('/v1/log', {
-    config: { roles: ADMIN_ONLY },
-    schema: {
-      querystring: {
-        type: 'object',
-        properties: { id: idSchema, filter: { type: 'string', maxLength: 4096 }, deleteAll: { type: 'boolean' }, ...dateProps },
+  app.delete<{ Querystring: DateRange & { id?: number; filter?: string; deleteAll?: boolean } }>(
+    '/v1/log',
+    {
+      config: { roles: ADMIN_ONLY },
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { id: idSchema, filter: { type: 'string', maxLength: 4096 }, deleteAll: { type: 'boolean' }, ...dateProps },
+        },
+        response: { 200: { type: 'object', properties: { ...envelopeProperties, deletedLogCount: { type: 'integer', minimum: 0 } } } },
       },
-      response: { 200: { type: 'object', properties: { ...envelopeProperties, deletedLogCount: { type: 'integer', minimum: 0 } } } },
     },
-  }, async (req) => {
-    const q = req.query;
-    // an empty filter compiles to "everything": it must never stand for a criterion (contract §6)
-    if (q.filter !== undefined && q.filter.trim() === '') {
-      throw badRequest('filter is empty; to delete the whole log use deleteAll=true', 'filter');
-    }
-    const criteria = JSON.stringify(q);
-    const purged = (deleted: number): AuditFacts => ({ properties: { DeletedLogCount: deleted, Criteria: criteria }, note: ': purged {DeletedLogCount} log entries' });
-    const reply = (deleted: number) => ({ ...OK, deletedLogCount: deleted });
-    // each purge that runs in one transaction writes its audit entry in that transaction (audited)
-    if (q.id !== undefined) {
-      return audited(ctx, req, () => {
-        const deleted = db.prepare('DELETE FROM log WHERE id = ?').run(q.id).changes;
-        req.audit = purged(deleted);
-        return reply(deleted);
-      });
-    }
-    if (q.filter !== undefined || q.startDate !== undefined || q.endDate !== undefined) {
-      const range = timeRange(q);
-      const c = compileOr400(logSource.spec, { filter: q.filter });
-      // a range alone that leaves little (purge --before now, or all but the newest day): truncate, put the rest back
-      if (q.filter === undefined) {
-        const deleted = db.transaction(() => {
-          const n = purgeRangeByTruncation(db, range);
-          if (n !== undefined) writeAudit(ctx, req, purged(n));
-          return n;
-        }).immediate();
-        if (deleted !== undefined) return reply(deleted);
+    async (req) => {
+      const q = req.query;
+      // an empty filter compiles to "everything": it must never stand for a criterion (contract §6)
+      if (q.filter !== undefined && q.filter.trim() === '') {
+        throw badRequest('filter is empty; to delete the whole log use deleteAll=true', 'filter');
       }
-      // In windows, each its own transaction, so other requests get turns: an entry before it
-      // starts (criteria, how many will go) and one after (how many went), so a purge cut off
-      // midway (a crash, SIGKILL) still leaves a trace of what it was doing.
-      const source: ListSource = { ...logSource, count: (d, cq) => countByHours(d, cq, range) };
-      // what is in the log now: neither the entry below nor what others write meanwhile is the purge's to delete
-      const lastId = (cachedStatement(db, 'SELECT max(id) FROM log').pluck().get() as number | null) ?? 0;
-      const willGo = listPage(db, source, { filter: q.filter, take: 0 }, rangeScope(db, range, false)).total;
-      writeAudit(ctx, req, { properties: { WillDelete: willGo, Criteria: criteria }, note: ': purging {WillDelete} log entries in windows' });
-      const deleted = await purgeRange(db, range, { where: `(${c.where}) AND l.id <= ?`, params: [...c.params, lastId] });
-      writeAudit(ctx, req, purged(deleted));
-      return reply(deleted);
-    }
-    if (q.deleteAll === true) {
-      return audited(ctx, req, () => {
-        const deleted = truncateLog(db) ?? db.prepare('DELETE FROM log').run().changes;
-        req.audit = purged(deleted);
-        return reply(deleted);
+      const criteria = JSON.stringify(q);
+      const purged = (deleted: number): AuditFacts => ({
+        properties: { DeletedLogCount: deleted, Criteria: criteria },
+        note: ': purged {DeletedLogCount} log entries',
       });
-    }
-    throw badRequest('DELETE /v1/log needs a criterion: id, filter, startDate, endDate or deleteAll=true', 'deleteAll');
-  });
+      const reply = (deleted: number) => ({ ...OK, deletedLogCount: deleted });
+      // each purge that runs in one transaction writes its audit entry in that transaction (audited)
+      if (q.id !== undefined) {
+        return audited(ctx, req, () => {
+          const deleted = db.prepare('DELETE FROM log WHERE id = ?').run(q.id).changes;
+          req.audit = purged(deleted);
+          return reply(deleted);
+        });
+      }
+      if (q.filter !== undefined || q.startDate !== undefined || q.endDate !== undefined) {
+        const range = timeRange(q);
+        const c = compileOr400(logSource.spec, { filter: q.filter });
+        // a range alone that leaves little (purge --before now, or all but the newest day): truncate, put the rest back
+        if (q.filter === undefined) {
+          const deleted = db
+            .transaction(() => {
+              const n = purgeRangeByTruncation(db, range);
+              if (n !== undefined) writeAudit(ctx, req, purged(n));
+              return n;
+            })
+            .immediate();
+          if (deleted !== undefined) return reply(deleted);
+        }
+        // In windows, each its own transaction, so other requests get turns: an entry before it
+        // starts (criteria, how many will go) and one after (how many went), so a purge cut off
+        // midway (a crash, SIGKILL) still leaves a trace of what it was doing.
+        const source: ListSource = { ...logSource, count: (d, cq) => countByHours(d, cq, range) };
+        // what is in the log now: neither the entry below nor what others write meanwhile is the purge's to delete
+        const lastId = (cachedStatement(db, 'SELECT max(id) FROM log').pluck().get() as number | null) ?? 0;
+        const willGo = listPage(db, source, { filter: q.filter, take: 0 }, rangeScope(db, range, false)).total;
+        writeAudit(ctx, req, {
+          properties: { WillDelete: willGo, Criteria: criteria },
+          note: ': purging {WillDelete} log entries in windows',
+        });
+        const deleted = await purgeRange(db, range, { where: `(${c.where}) AND l.id <= ?`, params: [...c.params, lastId] });
+        writeAudit(ctx, req, purged(deleted));
+        return reply(deleted);
+      }
+      if (q.deleteAll === true) {
+        return audited(ctx, req, () => {
+          const deleted = truncateLog(db) ?? db.prepare('DELETE FROM log').run().changes;
+          req.audit = purged(deleted);
+          return reply(deleted);
+        });
+      }
+      throw badRequest('DELETE /v1/log needs a criterion: id, filter, startDate, endDate or deleteAll=true', 'deleteAll');
+    },
+  );
 }

@@ -49,18 +49,22 @@ export async function orderRoutes(app: FastifyInstance, ctx: ServiceContext): Pr
   const { db } = ctx;
   const customerExists = db.prepare<[number], number>('SELECT 1 FROM customers WHERE id = ?').pluck();
 
-  app.get<{ Params: { customerId: number }; Querystring: ListParams }>('/v1/customers/:customerId/orders', {
-    config: { roles: ORDER_ROLES },
-    schema: {
-      summary: "List a customer's orders",
-      params: { type: 'object', properties: { customerId: idSchema }, required: ['customerId'] },
-      querystring: { type: 'object', properties: listQuerySchema },
-      response: { 200: listResponse('orders', 'totalOrdersCount', orderSchema) },
+  app.get<{ Params: { customerId: number }; Querystring: ListParams }>(
+    '/v1/customers/:customerId/orders',
+    {
+      config: { roles: ORDER_ROLES },
+      schema: {
+        summary: "List a customer's orders",
+        params: { type: 'object', properties: { customerId: idSchema }, required: ['customerId'] },
+        querystring: { type: 'object', properties: listQuerySchema },
+        response: { 200: listResponse('orders', 'totalOrdersCount', orderSchema) },
+      },
     },
-  }, async (req) => {
-    const id = req.params.customerId;
-    if (!customerExists.get(id)) throw notFound(`no customer with id ${id}`);
-    const { records, total } = listPage(db, orderSource, req.query, { where: 'o.customer_id = ?', params: [id] });
-    return { ...OK, orders: records, totalOrdersCount: total };
-  });
+    async (req) => {
+      const id = req.params.customerId;
+      if (!customerExists.get(id)) throw notFound(`no customer with id ${id}`);
+      const { records, total } = listPage(db, orderSource, req.query, { where: 'o.customer_id = ?', params: [id] });
+      return { ...OK, orders: records, totalOrdersCount: total };
+    },
+  );
 }

@@ -52,28 +52,39 @@ export async function customerProductRoutes(app: FastifyInstance, ctx: ServiceCo
     .raw();
   const customerExists = db.prepare<[string], number>('SELECT 1 FROM customers WHERE code = ?').pluck();
 
-  app.get<{ Params: { customerCode: string } }>('/v1/customer/:customerCode/products', {
-    config: { roles: CUSTOMER_PRODUCT_ROLES },
-    schema: {
-      summary: "List the products of the caller's own customer",
-      params: {
-        type: 'object',
-        properties: { customerCode: { type: 'string', minLength: 1, maxLength: 256, description: 'customer code, `C-` + 8 of [A-Z0-9] (contract §3)' } },
-        required: ['customerCode'],
+  app.get<{ Params: { customerCode: string } }>(
+    '/v1/customer/:customerCode/products',
+    {
+      config: { roles: CUSTOMER_PRODUCT_ROLES },
+      schema: {
+        summary: "List the products of the caller's own customer",
+        params: {
+          type: 'object',
+          properties: {
+            customerCode: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 256,
+              description: 'customer code, `C-` + 8 of [A-Z0-9] (contract §3)',
+            },
+          },
+          required: ['customerCode'],
+        },
+        querystring: { type: 'object', properties: {}, additionalProperties: false },
+        response: { 200: listResponse('products', undefined, customerProductSchema) },
       },
-      querystring: { type: 'object', properties: {}, additionalProperties: false },
-      response: { 200: listResponse('products', undefined, customerProductSchema) },
     },
-  }, async (req) => {
-    const code = req.params.customerCode;
-    const own = callerOf(req).customerCode;
-    if (own !== code || !customerExists.get(code)) throw notFound(`no customer with code ${JSON.stringify(code)}`);
-    const rows = products.all(code);
-    const list = rows.map((r) => {
-      const rec: Record<string, unknown> = {};
-      customerProductFields.forEach((f, i) => (rec[f.name] = fieldToWire(f, r[i])));
-      return rec as unknown as CustomerProduct;
-    });
-    return { ...OK, products: list };
-  });
+    async (req) => {
+      const code = req.params.customerCode;
+      const own = callerOf(req).customerCode;
+      if (own !== code || !customerExists.get(code)) throw notFound(`no customer with code ${JSON.stringify(code)}`);
+      const rows = products.all(code);
+      const list = rows.map((r) => {
+        const rec: Record<string, unknown> = {};
+        customerProductFields.forEach((f, i) => (rec[f.name] = fieldToWire(f, r[i])));
+        return rec as unknown as CustomerProduct;
+      });
+      return { ...OK, products: list };
+    },
+  );
 }

@@ -118,107 +118,149 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     }
   }
 
-  app.get<{ Querystring: ListParams }>('/v1/resources', {
-    config,
-    schema: {
-      summary: 'List resources',
-      querystring: { type: 'object', properties: listQuerySchema },
-      response: { 200: listResponse('resources', 'totalResourcesCount', recordSchema('Resource', resourceSource.spec.fields, { password: 'always "" (write-only)', data: { type: 'string', contentEncoding: 'base64' }, dataSize: 'bytes of data (lic serve extension)' })) },
-    },
-  }, async (req) => {
-    const { records, total } = listPage(db, resourceSource, req.query);
-    return { ...OK, resources: records, totalResourcesCount: total };
-  });
-
-  app.post<{ Body: { resource: ResourceBody } }>('/v1/resources', {
-    config,
-    schema: {
-      summary: 'Insert a resource',
-      body: {
-        type: 'object',
-        required: ['resource'],
-        properties: {
-          resource: { type: 'object', required: ['name'], properties: resourceWriteProps, additionalProperties: false },
+  app.get<{ Querystring: ListParams }>(
+    '/v1/resources',
+    {
+      config,
+      schema: {
+        summary: 'List resources',
+        querystring: { type: 'object', properties: listQuerySchema },
+        response: {
+          200: listResponse(
+            'resources',
+            'totalResourcesCount',
+            recordSchema('Resource', resourceSource.spec.fields, {
+              password: 'always "" (write-only)',
+              data: { type: 'string', contentEncoding: 'base64' },
+              dataSize: 'bytes of data (lic serve extension)',
+            }),
+          ),
         },
-        additionalProperties: false,
-      },
-      response: {
-        200: { type: 'object', properties: { ...envelopeProperties, resourceId: { type: 'integer' } } },
       },
     },
-  }, async (req) => audited(ctx, req, () => {
-    const r = req.body.resource;
-    const data = r.data === undefined ? Buffer.alloc(0) : decodeBase64Field(r.data, 'resource.data');
-    checkUnique(r, null);
-    const now = ctx.now().getTime();
-    const res = db.prepare(
-      `INSERT INTO resources (name, type, code, description, source, password, created_at, updated_at, data, data_format)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(r.name, r.type ?? '', r.code ?? '', r.description ?? '', r.source ?? '', ctx.sealSecret(r.password ?? ''), now, now, data, r.dataFormat ?? '');
-    const id = Number(res.lastInsertRowid);
-    req.audit = { recordId: id };
-    return { ...OK, resourceId: id };
-  }));
+    async (req) => {
+      const { records, total } = listPage(db, resourceSource, req.query);
+      return { ...OK, resources: records, totalResourcesCount: total };
+    },
+  );
 
-  app.put<{ Body: { resource: ResourceBody & { id: number } } }>('/v1/resources', {
-    config,
-    schema: {
-      summary: 'Update a resource: only the fields present change',
-      body: {
-        type: 'object',
-        required: ['resource'],
-        properties: {
-          resource: {
-            type: 'object',
-            required: ['id'],
-            properties: { ...resourceWriteProps, id: idSchema },
-            additionalProperties: false,
+  app.post<{ Body: { resource: ResourceBody } }>(
+    '/v1/resources',
+    {
+      config,
+      schema: {
+        summary: 'Insert a resource',
+        body: {
+          type: 'object',
+          required: ['resource'],
+          properties: {
+            resource: { type: 'object', required: ['name'], properties: resourceWriteProps, additionalProperties: false },
           },
+          additionalProperties: false,
         },
-        additionalProperties: false,
+        response: {
+          200: { type: 'object', properties: { ...envelopeProperties, resourceId: { type: 'integer' } } },
+        },
       },
-      response: { 200: envelopeSchema },
     },
-  }, async (req) => audited(ctx, req, () => {
-    const r = req.body.resource;
-    const data = r.data === undefined ? undefined : decodeBase64Field(r.data, 'resource.data');
-    if (!exists.get(r.id)) throw notFound(`no resource with id ${r.id}`);
-    checkUnique(r, r.id);
-    const sets: string[] = [];
-    const params: unknown[] = [];
-    const changed: string[] = [];
-    const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
-    if (r.name !== undefined) set('name', 'name', r.name);
-    if (r.type !== undefined) set('type', 'type', r.type);
-    if (r.code !== undefined) set('code', 'code', r.code);
-    if (r.description !== undefined) set('description', 'description', r.description);
-    if (r.source !== undefined) set('source', 'source', r.source);
-    // the password reads back as "": a record sent back unchanged must not wipe it
-    if (r.password !== undefined && r.password !== '') set('password', 'password', ctx.sealSecret(r.password));
-    if (data !== undefined) set('data', 'data', data);
-    if (r.dataFormat !== undefined) set('dataFormat', 'data_format', r.dataFormat);
-    if (sets.length > 0) {
-      sets.push('updated_at = ?');
-      params.push(ctx.now().getTime());
-      db.prepare(`UPDATE resources SET ${sets.join(', ')} WHERE id = ?`).run(...params, r.id);
-    }
-    // field names only: never the data or the password
-    req.audit = { recordId: r.id, properties: { Changed: changed } };
-    return { ...OK };
-  }));
+    async (req) =>
+      audited(ctx, req, () => {
+        const r = req.body.resource;
+        const data = r.data === undefined ? Buffer.alloc(0) : decodeBase64Field(r.data, 'resource.data');
+        checkUnique(r, null);
+        const now = ctx.now().getTime();
+        const res = db
+          .prepare(
+            `INSERT INTO resources (name, type, code, description, source, password, created_at, updated_at, data, data_format)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            r.name,
+            r.type ?? '',
+            r.code ?? '',
+            r.description ?? '',
+            r.source ?? '',
+            ctx.sealSecret(r.password ?? ''),
+            now,
+            now,
+            data,
+            r.dataFormat ?? '',
+          );
+        const id = Number(res.lastInsertRowid);
+        req.audit = { recordId: id };
+        return { ...OK, resourceId: id };
+      }),
+  );
 
-  app.delete<{ Params: { resourceId: number } }>('/v1/resources/:resourceId', {
-    config,
-    schema: {
-      summary: 'Delete a resource',
-      params: { type: 'object', properties: { resourceId: idSchema }, required: ['resourceId'] },
-      response: { 200: envelopeSchema },
+  app.put<{ Body: { resource: ResourceBody & { id: number } } }>(
+    '/v1/resources',
+    {
+      config,
+      schema: {
+        summary: 'Update a resource: only the fields present change',
+        body: {
+          type: 'object',
+          required: ['resource'],
+          properties: {
+            resource: {
+              type: 'object',
+              required: ['id'],
+              properties: { ...resourceWriteProps, id: idSchema },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+        response: { 200: envelopeSchema },
+      },
     },
-  }, async (req) => audited(ctx, req, () => {
-    const id = req.params.resourceId;
-    const r = db.prepare('DELETE FROM resources WHERE id = ?').run(id);
-    if (r.changes === 0) throw notFound(`no resource with id ${id}`);
-    req.audit = { recordId: id };
-    return { ...OK };
-  }));
+    async (req) =>
+      audited(ctx, req, () => {
+        const r = req.body.resource;
+        const data = r.data === undefined ? undefined : decodeBase64Field(r.data, 'resource.data');
+        if (!exists.get(r.id)) throw notFound(`no resource with id ${r.id}`);
+        checkUnique(r, r.id);
+        const sets: string[] = [];
+        const params: unknown[] = [];
+        const changed: string[] = [];
+        const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
+        if (r.name !== undefined) set('name', 'name', r.name);
+        if (r.type !== undefined) set('type', 'type', r.type);
+        if (r.code !== undefined) set('code', 'code', r.code);
+        if (r.description !== undefined) set('description', 'description', r.description);
+        if (r.source !== undefined) set('source', 'source', r.source);
+        // the password reads back as "": a record sent back unchanged must not wipe it
+        if (r.password !== undefined && r.password !== '') set('password', 'password', ctx.sealSecret(r.password));
+        if (data !== undefined) set('data', 'data', data);
+        if (r.dataFormat !== undefined) set('dataFormat', 'data_format', r.dataFormat);
+        if (sets.length > 0) {
+          sets.push('updated_at = ?');
+          params.push(ctx.now().getTime());
+          db.prepare(`UPDATE resources SET ${sets.join(', ')} WHERE id = ?`).run(...params, r.id);
+        }
+        // field names only: never the data or the password
+        req.audit = { recordId: r.id, properties: { Changed: changed } };
+        return { ...OK };
+      }),
+  );
+
+  app.delete<{ Params: { resourceId: number } }>(
+    '/v1/resources/:resourceId',
+    {
+      config,
+      schema: {
+        summary: 'Delete a resource',
+        params: { type: 'object', properties: { resourceId: idSchema }, required: ['resourceId'] },
+        response: { 200: envelopeSchema },
+      },
+    },
+    async (req) =>
+      audited(ctx, req, () => {
+        const id = req.params.resourceId;
+        const r = db.prepare('DELETE FROM resources WHERE id = ?').run(id);
+        if (r.changes === 0) throw notFound(`no resource with id ${id}`);
+        req.audit = { recordId: id };
+        return { ...OK };
+      }),
+  );
 }

@@ -406,7 +406,13 @@ function validator(): ReturnType<Ajv['compile']> {
 
 /** JSON path text (`orders[12].customerId`) of a JSON pointer into `root`. */
 function pathOf(root: unknown, pointer: string, extra?: string): string {
-  const segments = pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments =
+    pointer === ''
+      ? []
+      : pointer
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) segments.push(extra);
   let out = '';
   let node: unknown = root;
@@ -448,8 +454,10 @@ function toDatasetError(root: unknown, e: ErrorObject): DatasetError {
         `must be one of ${(p.allowedValues as unknown[]).map((v) => String(v)).join(', ')}`,
       );
     case 'format':
-      if (p.format === 'rfc3339') return new DatasetError(pathOf(root, e.instancePath), 'must be an RFC 3339 timestamp such as 2025-01-18T14:04:02.659Z');
-      if (p.format === 'rfc3339-or-empty') return new DatasetError(pathOf(root, e.instancePath), 'must be an RFC 3339 timestamp such as 2025-01-18T14:04:02.659Z, or empty');
+      if (p.format === 'rfc3339')
+        return new DatasetError(pathOf(root, e.instancePath), 'must be an RFC 3339 timestamp such as 2025-01-18T14:04:02.659Z');
+      if (p.format === 'rfc3339-or-empty')
+        return new DatasetError(pathOf(root, e.instancePath), 'must be an RFC 3339 timestamp such as 2025-01-18T14:04:02.659Z, or empty');
       break;
     case 'minimum':
     case 'maximum':
@@ -471,7 +479,13 @@ function toDatasetError(root: unknown, e: ErrorObject): DatasetError {
 // Referential checks
 
 /** Indexes `items` by `key`, failing on the first duplicate. */
-function indexUnique<T, K>(items: readonly T[] | undefined, coll: string, field: string, key: (t: T) => K | undefined, what: (k: K) => string): Map<K, number> {
+function indexUnique<T, K>(
+  items: readonly T[] | undefined,
+  coll: string,
+  field: string,
+  key: (t: T) => K | undefined,
+  what: (k: K) => string,
+): Map<K, number> {
   const seen = new Map<K, number>();
   (items ?? []).forEach((item, i) => {
     const k = key(item);
@@ -484,18 +498,90 @@ function indexUnique<T, K>(items: readonly T[] | undefined, coll: string, field:
 }
 
 function checkReferences(d: Dataset): void {
-  const customers = indexUnique(d.customers, 'customers', 'id', (c) => c.id, (k) => `id ${k}`);
-  const customerCodes = indexUnique(d.customers, 'customers', 'code', (c) => c.code, (k) => `code ${k}`);
-  const products = indexUnique(d.products, 'products', 'id', (p) => p.id, (k) => `id ${k}`);
-  indexUnique(d.products, 'products', 'code', (p) => p.code, (k) => `code ${JSON.stringify(k)}`);
-  const releases = indexUnique(d.releases, 'releases', 'id', (r) => r.id, (k) => `id ${k}`);
-  indexUnique(d.licenseTemplates, 'licenseTemplates', 'id', (t) => t.id, (k) => `id ${k}`);
-  indexUnique(d.orders, 'orders', 'id', (o) => o.id, (k) => `id ${k}`);
-  indexUnique(d.orders, 'orders', 'orderNumber', (o) => o.orderNumber, (k) => `order number ${JSON.stringify(k)}`);
-  const resources = indexUnique(d.resources, 'resources', 'id', (r) => r.id, (k) => `id ${k}`);
-  indexUnique(d.resources, 'resources', 'name', (r) => r.name, (k) => `name ${JSON.stringify(k)}`);
-  indexUnique(d.resources, 'resources', 'code', (r) => (r.code === '' ? undefined : r.code), (k) => `code ${JSON.stringify(k)}`);
-  indexUnique(d.assemblies, 'assemblies', 'id', (a) => a.id, (k) => `id ${k}`);
+  const customers = indexUnique(
+    d.customers,
+    'customers',
+    'id',
+    (c) => c.id,
+    (k) => `id ${k}`,
+  );
+  const customerCodes = indexUnique(
+    d.customers,
+    'customers',
+    'code',
+    (c) => c.code,
+    (k) => `code ${k}`,
+  );
+  const products = indexUnique(
+    d.products,
+    'products',
+    'id',
+    (p) => p.id,
+    (k) => `id ${k}`,
+  );
+  indexUnique(
+    d.products,
+    'products',
+    'code',
+    (p) => p.code,
+    (k) => `code ${JSON.stringify(k)}`,
+  );
+  const releases = indexUnique(
+    d.releases,
+    'releases',
+    'id',
+    (r) => r.id,
+    (k) => `id ${k}`,
+  );
+  indexUnique(
+    d.licenseTemplates,
+    'licenseTemplates',
+    'id',
+    (t) => t.id,
+    (k) => `id ${k}`,
+  );
+  indexUnique(
+    d.orders,
+    'orders',
+    'id',
+    (o) => o.id,
+    (k) => `id ${k}`,
+  );
+  indexUnique(
+    d.orders,
+    'orders',
+    'orderNumber',
+    (o) => o.orderNumber,
+    (k) => `order number ${JSON.stringify(k)}`,
+  );
+  const resources = indexUnique(
+    d.resources,
+    'resources',
+    'id',
+    (r) => r.id,
+    (k) => `id ${k}`,
+  );
+  indexUnique(
+    d.resources,
+    'resources',
+    'name',
+    (r) => r.name,
+    (k) => `name ${JSON.stringify(k)}`,
+  );
+  indexUnique(
+    d.resources,
+    'resources',
+    'code',
+    (r) => (r.code === '' ? undefined : r.code),
+    (k) => `code ${JSON.stringify(k)}`,
+  );
+  indexUnique(
+    d.assemblies,
+    'assemblies',
+    'id',
+    (a) => a.id,
+    (k) => `id ${k}`,
+  );
   indexUnique(
     d.assemblies,
     'assemblies',
@@ -503,8 +589,20 @@ function checkReferences(d: Dataset): void {
     (a) => JSON.stringify([a.name, a.version, a.culture, a.publicKeyToken.toLowerCase()]),
     (k) => `identity ${(JSON.parse(k) as string[]).join(', ')}`,
   );
-  const users = indexUnique(d.users, 'users', 'id', (u) => u.id, (k) => `id ${JSON.stringify(k)}`);
-  indexUnique(d.apiKeys, 'apiKeys', 'key', (k) => k.key, () => 'key');
+  const users = indexUnique(
+    d.users,
+    'users',
+    'id',
+    (u) => u.id,
+    (k) => `id ${JSON.stringify(k)}`,
+  );
+  indexUnique(
+    d.apiKeys,
+    'apiKeys',
+    'key',
+    (k) => k.key,
+    () => 'key',
+  );
   indexUnique(
     d.customerProducts,
     'customerProducts',

@@ -22,12 +22,7 @@ import type {
   DatasetResource,
   DatasetUser,
 } from './dataset.js';
-import {
-  DEMO_SNK_BASE64,
-  NEW_LICENSE_EMAIL_HTML,
-  RENEWAL_REMINDER_EMAIL_HTML,
-  SHROUD_ENGINE_MAPPING_XML,
-} from './demo-assets.js';
+import { DEMO_SNK_BASE64, NEW_LICENSE_EMAIL_HTML, RENEWAL_REMINDER_EMAIL_HTML, SHROUD_ENGINE_MAPPING_XML } from './demo-assets.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -126,14 +121,23 @@ const PRODUCTS: ProductSpec[] = [
     code: 'SHROUD',
     name: 'ShroudIL Obfuscator',
     slug: 'shroudil',
-    description: 'Obfuscation and tamper protection for .NET assemblies: symbol renaming, control-flow scrambling, string and resource encryption.',
+    description:
+      'Obfuscation and tamper protection for .NET assemblies: symbol renaming, control-flow scrambling, string and resource encryption.',
     price: 599,
     currency: 'USD',
-    releases: [['3.4.0', 905], ['4.0.0', 612], ['4.1.0', 331], ['4.2.0', 52]],
+    releases: [
+      ['3.4.0', 905],
+      ['4.0.0', 612],
+      ['4.1.0', 331],
+      ['4.2.0', 52],
+    ],
     editions: ['Standard', 'Professional', 'Enterprise', 'Trial'],
     licenseFileName: 'ShroudIL.licenses',
     components: ['ShroudIL.Engine', 'ShroudIL.MSBuild', 'ShroudIL.Console', 'ShroudIL.VisualStudio'],
-    assemblies: [['ShroudIL.Engine', ''], ['ShroudIL.MSBuild', '']],
+    assemblies: [
+      ['ShroudIL.Engine', ''],
+      ['ShroudIL.MSBuild', ''],
+    ],
     features: [
       ['F-RENAME', 'Renaming', 'Renames types, methods and fields to meaningless short names'],
       ['F-CFLOW', 'ControlFlow', 'Scrambles method bodies into equivalent but unreadable control flow'],
@@ -150,11 +154,18 @@ const PRODUCTS: ProductSpec[] = [
     description: 'Report designer and rendering engine for WinForms, WPF and ASP.NET Core, exporting to PDF, Excel, Word and HTML.',
     price: 899,
     currency: 'USD',
-    releases: [['6.0.0', 802], ['6.1.0', 468], ['7.0.0', 118]],
+    releases: [
+      ['6.0.0', 802],
+      ['6.1.0', 468],
+      ['7.0.0', 118],
+    ],
     editions: ['Standard', 'Professional', 'Enterprise', 'Trial'],
     licenseFileName: 'Ledgerline.lic',
     components: ['Ledgerline.Designer', 'Ledgerline.Viewer.WinForms', 'Ledgerline.Viewer.Wpf', 'Ledgerline.Web'],
-    assemblies: [['Ledgerline.Reporting', ''], ['Ledgerline.Reporting.Wpf', '']],
+    assemblies: [
+      ['Ledgerline.Reporting', ''],
+      ['Ledgerline.Reporting.Wpf', ''],
+    ],
     features: [
       ['F-DESIGN', 'Designer', 'End-user report designer control'],
       ['F-PDF', 'PdfExport', 'Export of rendered reports to PDF/A'],
@@ -170,7 +181,10 @@ const PRODUCTS: ProductSpec[] = [
     description: 'Library and server for issuing, validating and activating software licenses, with hardware locking and floating seats.',
     price: 1290,
     currency: 'USD',
-    releases: [['5.0.0', 761], ['5.1.0', 259]],
+    releases: [
+      ['5.0.0', 761],
+      ['5.1.0', 259],
+    ],
     editions: ['Standard', 'Professional', 'Floating', 'Trial'],
     licenseFileName: 'Tessera.license',
     components: ['Tessera.Licensing', 'Tessera.Activation', 'Tessera.FloatingServer'],
@@ -190,11 +204,19 @@ const PRODUCTS: ProductSpec[] = [
     description: 'Create, edit, merge, sign and render PDF documents from .NET without external dependencies.',
     price: 749,
     currency: 'EUR',
-    releases: [['7.2.0', 851], ['7.3.0', 539], ['8.0.0', 204], ['8.1.0', 19]],
+    releases: [
+      ['7.2.0', 851],
+      ['7.3.0', 539],
+      ['8.0.0', 204],
+      ['8.1.0', 19],
+    ],
     editions: ['Standard', 'Professional', 'Enterprise', 'Trial'],
     licenseFileName: 'Folio.Pdf.lic',
     components: ['Folio.Pdf', 'Folio.Pdf.Rendering', 'Folio.Pdf.Forms'],
-    assemblies: [['Folio.Pdf', ''], ['Folio.Pdf.Rendering', '']],
+    assemblies: [
+      ['Folio.Pdf', ''],
+      ['Folio.Pdf.Rendering', ''],
+    ],
     features: [
       ['F-CREATE', 'Create', 'Create documents with text, images and vector graphics'],
       ['F-EDIT', 'Edit', 'Edit and merge existing documents'],
@@ -210,11 +232,18 @@ const PRODUCTS: ProductSpec[] = [
     description: 'Interactive 2D and 3D charting controls for desktop and web dashboards, fast enough for live data.',
     price: 449,
     currency: 'USD',
-    releases: [['11.0.0', 779], ['11.1.0', 402], ['12.0.0', 88]],
+    releases: [
+      ['11.0.0', 779],
+      ['11.1.0', 402],
+      ['12.0.0', 88],
+    ],
     editions: ['Standard', 'Professional', 'Enterprise', 'Trial'],
     licenseFileName: 'Plotwise.lic',
     components: ['Plotwise.Charts', 'Plotwise.Charts.Wpf', 'Plotwise.Charts.Blazor'],
-    assemblies: [['Plotwise.Charts', ''], ['Plotwise.Charts.resources', 'de']],
+    assemblies: [
+      ['Plotwise.Charts', ''],
+      ['Plotwise.Charts.resources', 'de'],
+    ],
     features: [
       ['F-2D', 'Charts2D', 'Line, bar, area, pie and scatter charts'],
       ['F-3D', 'Charts3D', 'Surface and 3D scatter charts'],
@@ -236,8 +265,20 @@ interface EditionSpec {
 const EDITIONS: Record<Edition, EditionSpec> = {
   Standard: { multiplier: 1, licenseType: 'Full', developers: '1', featureCount: 2, blurb: 'one named developer' },
   Professional: { multiplier: 1.8, licenseType: 'Full', developers: '5', featureCount: 4, blurb: 'a team of up to five developers' },
-  Enterprise: { multiplier: 3.5, licenseType: 'Full', developers: 'unlimited', featureCount: 99, blurb: 'every developer of one organisation, royalty-free deployment' },
-  Floating: { multiplier: 4.5, licenseType: 'Floating', developers: '25 concurrent', featureCount: 99, blurb: '25 concurrent seats leased from a license server' },
+  Enterprise: {
+    multiplier: 3.5,
+    licenseType: 'Full',
+    developers: 'unlimited',
+    featureCount: 99,
+    blurb: 'every developer of one organisation, royalty-free deployment',
+  },
+  Floating: {
+    multiplier: 4.5,
+    licenseType: 'Floating',
+    developers: '25 concurrent',
+    featureCount: 99,
+    blurb: '25 concurrent seats leased from a license server',
+  },
   Trial: { multiplier: 0, licenseType: 'Trial', developers: '1', featureCount: 99, blurb: 'a 30-day evaluation with every feature' },
 };
 
@@ -270,7 +311,24 @@ const RESELLER_IDS = [19, 20];
 /** Units of each currency per US dollar (fixed demo rates). */
 const RATES: Record<string, number> = { USD: 1, EUR: 0.92, GBP: 0.79, JPY: 151, CHF: 0.88 };
 
-const SURNAMES = ['weber', 'tanaka', 'dubois', 'smith', 'nowak', 'garcia', 'lindqvist', 'okafor', 'rossi', 'haugen', 'kim', 'novak', 'silva', 'brown', 'schmidt', 'yamamoto'];
+const SURNAMES = [
+  'weber',
+  'tanaka',
+  'dubois',
+  'smith',
+  'nowak',
+  'garcia',
+  'lindqvist',
+  'okafor',
+  'rossi',
+  'haugen',
+  'kim',
+  'novak',
+  'silva',
+  'brown',
+  'schmidt',
+  'yamamoto',
+];
 const INITIALS = 'abcdefghjklmnprst';
 
 // ---------------------------------------------------------------------------------------
@@ -295,7 +353,9 @@ function publicKeyToken(snk: Buffer): string {
   snk.copy(pub, 24, 12, 20); // bitlen, pubexp
   modulus.copy(pub, 32);
   const sha1 = createHash('sha1').update(pub).digest();
-  return Buffer.from(sha1.subarray(sha1.length - 8)).reverse().toString('hex');
+  return Buffer.from(sha1.subarray(sha1.length - 8))
+    .reverse()
+    .toString('hex');
 }
 
 function roundMoney(amount: number, currency: string): number {
@@ -495,11 +555,18 @@ export function buildDemoDataset(now: Date, seed = 1): Dataset {
     const byId = (a: number, b: number): number => a - b;
     if (c.id === 1) return [0, 3, ...custRng.sample([1, 2, 4], custRng.int(0, 1))].sort(byId);
     if (RESELLER_IDS.includes(c.id)) return custRng.sample(all, custRng.int(4, 5)).sort(byId);
-    return custRng.sample(all, custRng.weighted([[1, 5], [2, 4], [3, 2]] as const)).sort(byId);
+    return custRng
+      .sample(
+        all,
+        custRng.weighted([
+          [1, 5],
+          [2, 4],
+          [3, 2],
+        ] as const),
+      )
+      .sort(byId);
   });
-  const customerProducts: DatasetCustomerProduct[] = owned.flatMap((ps, ci) =>
-    ps.map((pi) => ({ customerId: ci + 1, productId: pi + 1 })),
-  );
+  const customerProducts: DatasetCustomerProduct[] = owned.flatMap((ps, ci) => ps.map((pi) => ({ customerId: ci + 1, productId: pi + 1 })));
 
   // --- users and keys
   const customerUser = customers[0]!;
@@ -507,7 +574,13 @@ export function buildDemoDataset(now: Date, seed = 1): Dataset {
     { id: 'admin', name: 'Margit Olsen', email: 'margit.olsen@halvard.example', role: 'Administrator' },
     { id: 'license-manager', name: 'Tomás Herrera', email: 'tomas.herrera@halvard.example', role: 'LicenseManager' },
     { id: 'sales', name: 'Priya Raman', email: 'priya.raman@halvard.example', role: 'Sales' },
-    { id: 'customer', name: 'Jonas Weber', email: 'jonas.weber@mueller-praezision.example', role: 'Customer', customerCode: customerUser.code },
+    {
+      id: 'customer',
+      name: 'Jonas Weber',
+      email: 'jonas.weber@mueller-praezision.example',
+      role: 'Customer',
+      customerCode: customerUser.code,
+    },
   ];
   const apiKeys: DatasetApiKey[] = users.map((u) => ({
     ownerId: u.id,
@@ -582,7 +655,12 @@ function makeTemplate(
 
   const featureXml = features.map((f) => `      <Feature id="${f.id}" name="${f.name}" />`).join('\n');
   const restrictionXml = restrictions
-    .map((r) => `      <${r.name} ${Object.entries(r.properties).map(([k, v]) => `${k}="${xmlEscape(v)}"`).join(' ')} />`)
+    .map(
+      (r) =>
+        `      <${r.name} ${Object.entries(r.properties)
+          .map(([k, v]) => `${k}="${xmlEscape(v)}"`)
+          .join(' ')} />`,
+    )
     .join('\n');
   const issue = iso(releasedAt);
   const supportEnd = iso(releasedAt + (edition === 'Trial' ? 30 : 365) * DAY);
@@ -689,7 +767,17 @@ function makeOrders(
       const t = r.pick(rel.templates.filter((x) => x.edition !== 'Trial'));
       const e = EDITIONS[t.edition];
       const renewal = r.chance(0.18);
-      const qty = t.edition === 'Floating' || renewal ? 1 : r.weighted([[1, 55], [2, 20], [3, 10], [5, 8], [10, 4], [25, 3]] as const);
+      const qty =
+        t.edition === 'Floating' || renewal
+          ? 1
+          : r.weighted([
+              [1, 55],
+              [2, 20],
+              [3, 10],
+              [5, 8],
+              [10, 4],
+              [25, 3],
+            ] as const);
       let unit = p.price * e.multiplier * (resellerId ? 0.78 : 1) * (renewal ? 0.4 : 1);
       unit *= qty >= 10 ? 0.8 : qty >= 5 ? 0.9 : 1;
       const converted = (unit / RATES[p.currency]!) * RATES[currency]!;
@@ -700,10 +788,25 @@ function makeOrders(
 
     const status =
       ageDays < 7
-        ? r.weighted([['Pending', 45], ['Processing', 30], ['Completed', 20], ['Cancelled', 5]] as const)
+        ? r.weighted([
+            ['Pending', 45],
+            ['Processing', 30],
+            ['Completed', 20],
+            ['Cancelled', 5],
+          ] as const)
         : ageDays < 45
-          ? r.weighted([['Pending', 15], ['Processing', 20], ['Completed', 55], ['Cancelled', 6], ['Refunded', 4]] as const)
-          : r.weighted([['Completed', 82], ['Cancelled', 9], ['Refunded', 9]] as const);
+          ? r.weighted([
+              ['Pending', 15],
+              ['Processing', 20],
+              ['Completed', 55],
+              ['Cancelled', 6],
+              ['Refunded', 4],
+            ] as const)
+          : r.weighted([
+              ['Completed', 82],
+              ['Cancelled', 9],
+              ['Refunded', 9],
+            ] as const);
     const paymentType = r.weighted([
       ['CreditCard', 40],
       ['PayPal', 20],
@@ -718,17 +821,32 @@ function makeOrders(
         ? online
           ? 'Paid'
           : ageDays < 30
-            ? r.weighted([['Unpaid', 40], ['PartiallyPaid', 20], ['Paid', 40]] as const)
-            : r.weighted([['Paid', 94], ['PartiallyPaid', 6]] as const)
+            ? r.weighted([
+                ['Unpaid', 40],
+                ['PartiallyPaid', 20],
+                ['Paid', 40],
+              ] as const)
+            : r.weighted([
+                ['Paid', 94],
+                ['PartiallyPaid', 6],
+              ] as const)
         : status === 'Refunded'
           ? 'Refunded'
           : status === 'Pending'
-            ? online && r.chance(0.3) ? 'Failed' : 'Unpaid'
+            ? online && r.chance(0.3)
+              ? 'Failed'
+              : 'Unpaid'
             : status === 'Cancelled'
-              ? online && r.chance(0.5) ? 'Failed' : 'Unpaid'
+              ? online && r.chance(0.5)
+                ? 'Failed'
+                : 'Unpaid'
               : online
                 ? 'Paid'
-                : r.weighted([['Unpaid', 55], ['PartiallyPaid', 20], ['Paid', 25]] as const);
+                : r.weighted([
+                    ['Unpaid', 55],
+                    ['PartiallyPaid', 20],
+                    ['Paid', 25],
+                  ] as const);
 
     const cap = (t: number): number => Math.max(createdAt, Math.min(t, latest));
     const paid = paymentStatus === 'Paid' || paymentStatus === 'PartiallyPaid' || paymentStatus === 'Refunded';
@@ -832,18 +950,26 @@ const FAILURES: [reason: string, exception: (c: Ctx) => string][] = [
   [
     'signature mismatch',
     () =>
-      trace('Halvard.Licensing.LicenseSignatureException', 'The license signature does not match its content; the file was edited after signing.', [
-        'Halvard.Licensing.Validation.SignatureCheck.Verify(LicenseDocument license, RsaPublicKey key) in /src/Licensing/Validation/SignatureCheck.cs:line 72',
-        ...VALIDATE_FRAMES,
-      ]),
+      trace(
+        'Halvard.Licensing.LicenseSignatureException',
+        'The license signature does not match its content; the file was edited after signing.',
+        [
+          'Halvard.Licensing.Validation.SignatureCheck.Verify(LicenseDocument license, RsaPublicKey key) in /src/Licensing/Validation/SignatureCheck.cs:line 72',
+          ...VALIDATE_FRAMES,
+        ],
+      ),
   ],
   [
     'hardware id mismatch',
     (c) =>
-      trace('Halvard.Licensing.HardwareMismatchException', `License is bound to another machine; fingerprint of "${c.machine}" differs in 3 of 5 components.`, [
-        'Halvard.Licensing.Validation.HardwareLock.Check(LicenseDocument license, MachineFingerprint fingerprint) in /src/Licensing/Validation/HardwareLock.cs:line 41',
-        ...VALIDATE_FRAMES,
-      ]),
+      trace(
+        'Halvard.Licensing.HardwareMismatchException',
+        `License is bound to another machine; fingerprint of "${c.machine}" differs in 3 of 5 components.`,
+        [
+          'Halvard.Licensing.Validation.HardwareLock.Check(LicenseDocument license, MachineFingerprint fingerprint) in /src/Licensing/Validation/HardwareLock.cs:line 41',
+          ...VALIDATE_FRAMES,
+        ],
+      ),
   ],
   [
     'license expired',
@@ -856,39 +982,59 @@ const FAILURES: [reason: string, exception: (c: Ctx) => string][] = [
   [
     'unknown product version',
     (c) =>
-      trace('Halvard.Licensing.LicenseValidationException', `License covers ${c.lic.productCode} up to ${c.lic.version}; client reported ${c.lic.version.replace(/^(\d+)/, (m) => String(Number(m) + 1))}.`, [
-        'Halvard.Licensing.Validation.VersionCheck.Check(LicenseDocument license, Version clientVersion) in /src/Licensing/Validation/VersionCheck.cs:line 33',
-        ...VALIDATE_FRAMES,
-      ]),
+      trace(
+        'Halvard.Licensing.LicenseValidationException',
+        `License covers ${c.lic.productCode} up to ${c.lic.version}; client reported ${c.lic.version.replace(/^(\d+)/, (m) => String(Number(m) + 1))}.`,
+        [
+          'Halvard.Licensing.Validation.VersionCheck.Check(LicenseDocument license, Version clientVersion) in /src/Licensing/Validation/VersionCheck.cs:line 33',
+          ...VALIDATE_FRAMES,
+        ],
+      ),
   ],
 ];
 
 const EVENTS: EventDef[] = [
   // Verbose
-  { level: 'Verbose', weight: 30, source: `${SVC}.LicenseStore`, template: 'Loading license {LicenseId} from store', values: (c) => ({ LicenseId: c.lic.id }) },
   {
-    level: 'Verbose', weight: 25, source: 'Halvard.Licensing.Validation.SignatureCheck',
+    level: 'Verbose',
+    weight: 30,
+    source: `${SVC}.LicenseStore`,
+    template: 'Loading license {LicenseId} from store',
+    values: (c) => ({ LicenseId: c.lic.id }),
+  },
+  {
+    level: 'Verbose',
+    weight: 25,
+    source: 'Halvard.Licensing.Validation.SignatureCheck',
     template: 'Verifying signature of license {LicenseId} with key {KeyName}',
     values: (c) => ({ LicenseId: c.lic.id, KeyName: 'Demo signing key' }),
   },
   {
-    level: 'Verbose', weight: 25, source: 'Halvard.Licensing.Validation.LicenseValidator',
+    level: 'Verbose',
+    weight: 25,
+    source: 'Halvard.Licensing.Validation.LicenseValidator',
     template: 'Evaluating {RestrictionCount} restrictions of license {LicenseId}',
     values: (c) => ({ RestrictionCount: c.r.int(1, 4), LicenseId: c.lic.id }),
   },
   // Debug
   {
-    level: 'Debug', weight: 40, source: `${SVC}.LicenseEndpoint`,
+    level: 'Debug',
+    weight: 40,
+    source: `${SVC}.LicenseEndpoint`,
     template: 'License check request from {ClientIp} for {ProductCode} {Version}',
     values: (c) => ({ ClientIp: c.ip, ProductCode: c.lic.productCode, Version: c.lic.version }),
   },
   {
-    level: 'Debug', weight: 30, source: `${SVC}.LicenseCache`,
+    level: 'Debug',
+    weight: 30,
+    source: `${SVC}.LicenseCache`,
     template: 'Cache hit for license {LicenseId} ({AgeSeconds} s old)',
     values: (c) => ({ LicenseId: c.lic.id, AgeSeconds: c.r.int(1, 3600) }),
   },
   {
-    level: 'Debug', weight: 20, source: `${SVC}.FloatingPool`,
+    level: 'Debug',
+    weight: 20,
+    source: `${SVC}.FloatingPool`,
     template: 'Floating pool of license {LicenseId} has {Available} of {Seats} seats free',
     floating: true,
     values: (c) => {
@@ -898,45 +1044,61 @@ const EVENTS: EventDef[] = [
   },
   // Information
   {
-    level: 'Information', weight: 260, source: `${SVC}.LicenseEndpoint`,
+    level: 'Information',
+    weight: 260,
+    source: `${SVC}.LicenseEndpoint`,
     template: 'License {LicenseId} validated for {CustomerCode} on {MachineId}',
     values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, MachineId: c.machine }),
   },
   {
-    level: 'Information', weight: 90, source: `${SVC}.ActivationService`,
+    level: 'Information',
+    weight: 90,
+    source: `${SVC}.ActivationService`,
     template: 'License {LicenseId} activated for {CustomerCode} on {MachineId}',
     values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, MachineId: c.machine }),
   },
   {
-    level: 'Information', weight: 35, source: `${SVC}.ActivationService`,
+    level: 'Information',
+    weight: 35,
+    source: `${SVC}.ActivationService`,
     template: 'License {LicenseId} deactivated for {CustomerCode} on {MachineId}',
     values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, MachineId: c.machine }),
   },
   {
-    level: 'Information', weight: 90, source: `${SVC}.FloatingPool`,
+    level: 'Information',
+    weight: 90,
+    source: `${SVC}.FloatingPool`,
     template: 'Floating license {LicenseId} granted to {UserName} on {MachineId} ({InUse} of {Seats} seats in use)',
     floating: true,
     values: (c) => ({ LicenseId: c.lic.id, UserName: c.user, MachineId: c.machine, InUse: c.r.int(1, c.lic.seats), Seats: c.lic.seats }),
   },
   {
-    level: 'Information', weight: 80, source: `${SVC}.FloatingPool`,
+    level: 'Information',
+    weight: 80,
+    source: `${SVC}.FloatingPool`,
     template: 'Floating license {LicenseId} released by {UserName} on {MachineId} after {Minutes} min',
     floating: true,
     values: (c) => ({ LicenseId: c.lic.id, UserName: c.user, MachineId: c.machine, Minutes: c.r.int(2, 540) }),
   },
   {
-    level: 'Information', weight: 15, source: `${SVC}.IssuingService`,
+    level: 'Information',
+    weight: 15,
+    source: `${SVC}.IssuingService`,
     template: 'License {LicenseId} issued to {CustomerCode} for {ProductName} {Version}',
     values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, ProductName: c.lic.productName, Version: c.lic.version }),
   },
   // Warning
   {
-    level: 'Warning', weight: 40, source: `${SVC}.ExpiryMonitor`,
+    level: 'Warning',
+    weight: 40,
+    source: `${SVC}.ExpiryMonitor`,
     template: 'License {LicenseId} of {CustomerCode} expires in {Days} days',
     values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, Days: c.r.pick([30, 14, 7, 3, 1]) }),
   },
   {
-    level: 'Warning', weight: 35, source: `${SVC}.ActivationService`,
+    level: 'Warning',
+    weight: 35,
+    source: `${SVC}.ActivationService`,
     template: 'Activation refused for license {LicenseId} on {MachineId}: {Activations} of {MaxActivations} activations used',
     values: (c) => {
       const max = c.r.pick([1, 2, 3, 5, 10]);
@@ -944,25 +1106,33 @@ const EVENTS: EventDef[] = [
     },
   },
   {
-    level: 'Warning', weight: 30, source: `${SVC}.FloatingPool`,
+    level: 'Warning',
+    weight: 30,
+    source: `${SVC}.FloatingPool`,
     template: 'Floating license request for {LicenseId} by {UserName} denied: all {Seats} seats in use',
     floating: true,
     values: (c) => ({ LicenseId: c.lic.id, UserName: c.user, Seats: c.lic.seats }),
   },
   {
-    level: 'Warning', weight: 20, source: `${SVC}.LicenseEndpoint`,
+    level: 'Warning',
+    weight: 20,
+    source: `${SVC}.LicenseEndpoint`,
     template: 'Clock of {MachineId} is {SkewSeconds} s off the server clock (license {LicenseId})',
     values: (c) => ({ MachineId: c.machine, SkewSeconds: c.r.pick([-1, 1]) * c.r.int(120, 86_400), LicenseId: c.lic.id }),
   },
   // Error
   {
-    level: 'Error', weight: 50, source: 'Halvard.Licensing.Validation.LicenseValidator',
+    level: 'Error',
+    weight: 50,
+    source: 'Halvard.Licensing.Validation.LicenseValidator',
     template: 'License validation failed for {LicenseId} on {MachineId}: {Reason}',
     values: (c) => ({ LicenseId: c.lic.id, MachineId: c.machine, Reason: c.r.pick(FAILURES)[0] }),
     exception: (c, v) => FAILURES.find(([reason]) => reason === v.Reason)![1](c),
   },
   {
-    level: 'Error', weight: 20, source: `${SVC}.ActivationService`,
+    level: 'Error',
+    weight: 20,
+    source: `${SVC}.ActivationService`,
     template: 'Activation of license {LicenseId} failed for {CustomerCode}',
     values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode }),
     exception: (c) =>
@@ -972,19 +1142,27 @@ const EVENTS: EventDef[] = [
       ]),
   },
   {
-    level: 'Error', weight: 12, source: `${SVC}.FloatingPool`,
+    level: 'Error',
+    weight: 12,
+    source: `${SVC}.FloatingPool`,
     template: 'Could not release floating license {LicenseId} held by {MachineId}',
     floating: true,
     values: (c) => ({ LicenseId: c.lic.id, MachineId: c.machine }),
     exception: (c) =>
-      trace('System.InvalidOperationException', `No lease of license ${c.lic.id} is held by "${c.machine}"; it may have timed out already.`, [
-        `${SVC}.FloatingPool.Release(String licenseId, String machineId) in /src/Licensing.Service/FloatingPool.cs:line 133`,
-        `${SVC}.FloatingEndpoint.Release(ReleaseRequest request, ServerCallContext context) in /src/Licensing.Service/FloatingEndpoint.cs:line 58`,
-      ]),
+      trace(
+        'System.InvalidOperationException',
+        `No lease of license ${c.lic.id} is held by "${c.machine}"; it may have timed out already.`,
+        [
+          `${SVC}.FloatingPool.Release(String licenseId, String machineId) in /src/Licensing.Service/FloatingPool.cs:line 133`,
+          `${SVC}.FloatingEndpoint.Release(ReleaseRequest request, ServerCallContext context) in /src/Licensing.Service/FloatingEndpoint.cs:line 58`,
+        ],
+      ),
   },
   // Fatal
   {
-    level: 'Fatal', weight: 3, source: `${SVC}.LicenseStore`,
+    level: 'Fatal',
+    weight: 3,
+    source: `${SVC}.LicenseStore`,
     template: 'License store unavailable; {Operation} aborted after {Attempts} attempts',
     values: (c) => ({ Operation: c.r.pick(['validation', 'activation', 'floating lease']), Attempts: 5 }),
     exception: () =>
@@ -995,7 +1173,9 @@ const EVENTS: EventDef[] = [
       ]),
   },
   {
-    level: 'Fatal', weight: 1, source: `${SVC}.SigningKeys`,
+    level: 'Fatal',
+    weight: 1,
+    source: `${SVC}.SigningKeys`,
     template: 'Signing key {KeyName} could not be loaded',
     values: () => ({ KeyName: 'Demo signing key' }),
     exception: () =>
@@ -1035,7 +1215,8 @@ function makeLog(r: Rng, nowMs: number, customers: DatasetCustomer[], owned: num
       for (let k = 0; k < count; k++) {
         const rel = r.chance(0.7) ? infos[infos.length - 1]! : r.pick(infos);
         const t = r.pick(rel.templates);
-        const seats = t.edition === 'Floating' ? r.pick([10, 25, 50]) : t.edition === 'Enterprise' ? 20 : Number(EDITIONS[t.edition].developers) || 5;
+        const seats =
+          t.edition === 'Floating' ? r.pick([10, 25, 50]) : t.edition === 'Enterprise' ? 20 : Number(EDITIONS[t.edition].developers) || 5;
         const code = customers[ci]!.code;
         licenses.push({
           id: `LIC-${r.chars(4, UPPER_ALNUM)}-${r.chars(4, UPPER_ALNUM)}-${r.chars(4, UPPER_ALNUM)}`,

@@ -63,8 +63,17 @@ export function loadDataset(db: Db, dataset: Dataset, opts: LoadOptions): { keys
       const created = r.createdAt === undefined ? now : ms(r.createdAt);
       const updated = r.updatedAt === undefined ? created : ms(r.updatedAt);
       insResource.run(
-        r.id ?? null, r.name, r.type, r.code, r.description, r.source, opts.sealSecret ? opts.sealSecret(r.password) : r.password,
-        created, updated, Buffer.from(r.data, 'base64'), r.dataFormat,
+        r.id ?? null,
+        r.name,
+        r.type,
+        r.code,
+        r.description,
+        r.source,
+        opts.sealSecret ? opts.sealSecret(r.password) : r.password,
+        created,
+        updated,
+        Buffer.from(r.data, 'base64'),
+        r.dataFormat,
       );
     }
 
@@ -76,9 +85,7 @@ export function loadDataset(db: Db, dataset: Dataset, opts: LoadOptions): { keys
       insAssembly.run(a.id, a.name, a.version, a.culture, a.publicKeyToken, a.mappingFileId, a.debugSymbolsKey);
     }
 
-    const insCustomer = db.prepare(
-      'INSERT INTO customers (id, code, name, email, country, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    const insCustomer = db.prepare('INSERT INTO customers (id, code, name, email, country, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     for (const c of dataset.customers ?? []) insCustomer.run(c.id, c.code, c.name, c.email, c.country, ms(c.createdAt));
 
     const insProduct = db.prepare(
@@ -87,8 +94,18 @@ export function loadDataset(db: Db, dataset: Dataset, opts: LoadOptions): { keys
     );
     for (const p of dataset.products ?? []) {
       insProduct.run(
-        p.id, p.code, p.name, p.description, p.url, p.copyright, ms(p.createdAt),
-        p.image, p.price, p.resellerPrice, p.currency, p.signatureKeysId,
+        p.id,
+        p.code,
+        p.name,
+        p.description,
+        p.url,
+        p.copyright,
+        ms(p.createdAt),
+        p.image,
+        p.price,
+        p.resellerPrice,
+        p.currency,
+        p.signatureKeysId,
       );
     }
 
@@ -102,10 +119,22 @@ export function loadDataset(db: Db, dataset: Dataset, opts: LoadOptions): { keys
     );
     for (const t of dataset.licenseTemplates ?? []) {
       insTemplate.run(
-        t.id, t.productId, t.releaseId, t.name, t.code, t.format, t.licenseFileName, t.generateKeyInfo ? 1 : 0,
-        t.description, t.template, t.signatureKeysId,
-        JSON.stringify(t.components), JSON.stringify(t.assemblies), JSON.stringify(t.fields),
-        JSON.stringify(t.features), JSON.stringify(t.restrictions),
+        t.id,
+        t.productId,
+        t.releaseId,
+        t.name,
+        t.code,
+        t.format,
+        t.licenseFileName,
+        t.generateKeyInfo ? 1 : 0,
+        t.description,
+        t.template,
+        t.signatureKeysId,
+        JSON.stringify(t.components),
+        JSON.stringify(t.assemblies),
+        JSON.stringify(t.fields),
+        JSON.stringify(t.features),
+        JSON.stringify(t.restrictions),
       );
     }
 
@@ -119,9 +148,24 @@ export function loadDataset(db: Db, dataset: Dataset, opts: LoadOptions): { keys
     );
     for (const o of dataset.orders ?? []) {
       insOrder.run(
-        o.id, o.orderNumber, o.status, o.processedBy, o.purchaseOrder, o.total, o.currency, ms(o.createdAt), ms(o.updatedAt),
-        o.invoiceNumber, o.paymentType, o.paymentNumber, o.paymentStatus, msOrNull(o.paymentDate), o.description,
-        o.customerId, o.resellerId, o.createdById,
+        o.id,
+        o.orderNumber,
+        o.status,
+        o.processedBy,
+        o.purchaseOrder,
+        o.total,
+        o.currency,
+        ms(o.createdAt),
+        ms(o.updatedAt),
+        o.invoiceNumber,
+        o.paymentType,
+        o.paymentNumber,
+        o.paymentStatus,
+        msOrNull(o.paymentDate),
+        o.description,
+        o.customerId,
+        o.resellerId,
+        o.createdById,
       );
     }
 
@@ -140,8 +184,15 @@ export function loadDataset(db: Db, dataset: Dataset, opts: LoadOptions): { keys
     for (const k of dataset.apiKeys ?? []) {
       const key = k.key ?? opts.generateKey();
       const info = insKey.run(
-        k.name, k.ownerId, k.permissions, k.description ?? '', now, msOrNull(k.expireDate), k.revoked ? 1 : 0,
-        key.slice(0, 8), opts.hashKey(key),
+        k.name,
+        k.ownerId,
+        k.permissions,
+        k.description ?? '',
+        now,
+        msOrNull(k.expireDate),
+        k.revoked ? 1 : 0,
+        key.slice(0, 8),
+        opts.hashKey(key),
       );
       const role = roles.get(k.ownerId);
       if (role === undefined) throw new Error(`API key ${JSON.stringify(k.name)}: no user with id ${JSON.stringify(k.ownerId)}`);

@@ -24,7 +24,9 @@ export function seededSummary(db: Db): string[] {
     lines.push(`  lic products list --customer ${c.code}     # with the Customer key above`);
   }
   if (!customers.length) {
-    const busiest = db.prepare('SELECT customer_id AS id, count(*) AS orders FROM orders GROUP BY customer_id ORDER BY orders DESC, customer_id LIMIT 1').get() as { id: number; orders: number } | undefined;
+    const busiest = db
+      .prepare('SELECT customer_id AS id, count(*) AS orders FROM orders GROUP BY customer_id ORDER BY orders DESC, customer_id LIMIT 1')
+      .get() as { id: number; orders: number } | undefined;
     if (busiest) lines.push(`customer id ${busiest.id} (${n(busiest.orders)} orders): lic orders list --customer ${busiest.id}`);
   }
   const products = db
@@ -39,12 +41,18 @@ export function seededSummary(db: Db): string[] {
     lines.push('products (latest release; its license templates):');
     const width = Math.max(...products.map((p) => p.name.length));
     for (const p of products) {
-      lines.push(`  --product ${p.id} --release ${String(p.releaseId).padEnd(3)} ${p.name.padEnd(width)} ${p.version}; templates ${p.templates ?? '(none)'}`);
+      lines.push(
+        `  --product ${p.id} --release ${String(p.releaseId).padEnd(3)} ${p.name.padEnd(width)} ${p.version}; templates ${p.templates ?? '(none)'}`,
+      );
     }
     const first = products.find((p) => p.templates) ?? products[0]!;
     lines.push(`  lic templates list --product ${first.id} --release ${first.releaseId}`);
   }
-  const log = db.prepare('SELECT count(*) AS count, min(time_stamp) AS first, max(time_stamp) AS last FROM log').get() as { count: number; first: number | null; last: number | null };
+  const log = db.prepare('SELECT count(*) AS count, min(time_stamp) AS first, max(time_stamp) AS last FROM log').get() as {
+    count: number;
+    first: number | null;
+    last: number | null;
+  };
   if (log.count && log.first !== null && log.last !== null) {
     lines.push(`log: ${n(log.count)} entries from ${day(log.first)} to ${day(log.last)}`);
     lines.push('  lic log list --since 7d');

@@ -7,7 +7,11 @@ import { parseFilter } from '../../../src/server/query/index.js';
 describe('JsonListStream', () => {
   const shape: ListShape = { arrayField: 'logEntries', totalField: 'totalLogEntriesCount' };
   const envelope = { success: true, code: 0, message: 'OK', logEntries: ['ignored'], totalLogEntriesCount: 99 };
-  const records = [{ id: 3, message: 'a\n"b"', nested: { x: [1, 2] } }, { id: 2, message: '' }, { id: 1, message: 'ü' }];
+  const records = [
+    { id: 3, message: 'a\n"b"', nested: { x: [1, 2] } },
+    { id: 2, message: '' },
+    { id: 1, message: 'ü' },
+  ];
 
   function streamed(pretty: boolean, batches: unknown[][], total?: number, env: Record<string, unknown> = envelope, sh = shape): string {
     const js = new JsonListStream(sh, pretty);
@@ -44,7 +48,16 @@ describe('TSV and CSV cells', () => {
   });
 
   it('renders data cells: booleans true/false, null empty, objects as JSON', () => {
-    expect([true, false, null, undefined, 0, 'x', { a: 1 }, [1]].map(dataCell)).toEqual(['true', 'false', '', '', '0', 'x', '{"a":1}', '[1]']);
+    expect([true, false, null, undefined, 0, 'x', { a: 1 }, [1]].map(dataCell)).toEqual([
+      'true',
+      'false',
+      '',
+      '',
+      '0',
+      'x',
+      '{"a":1}',
+      '[1]',
+    ]);
   });
 });
 

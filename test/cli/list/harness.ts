@@ -140,7 +140,15 @@ export function insertLog(db: Db, n: number, o: { prefix?: string; start?: Date;
   db.transaction(() => {
     for (let i = 0; i < n; i++) {
       const awkward = i % 7 === 0 ? ', "quoted", line1\nline2\ttab \\ back' : '';
-      ids.push(writeLog(db, new Date(start + i * 1000), o.level ?? LEVELS[i % LEVELS.length]!, `${o.prefix ?? 'entry'} {N}${awkward.replace(/[{}]/g, '')}`, { N: i }));
+      ids.push(
+        writeLog(
+          db,
+          new Date(start + i * 1000),
+          o.level ?? LEVELS[i % LEVELS.length]!,
+          `${o.prefix ?? 'entry'} {N}${awkward.replace(/[{}]/g, '')}`,
+          { N: i },
+        ),
+      );
     }
   })();
   return ids;

@@ -29,7 +29,12 @@ describe('--json FIELDS', () => {
   });
 
   it('bare --json still works before the command, after it, and before a verb operand', async () => {
-    for (const args of [['--json', 'keys', 'list'], ['keys', 'list', '--json'], ['keys', '--json', 'list'], ['--json', 'resources', 'get', '1']]) {
+    for (const args of [
+      ['--json', 'keys', 'list'],
+      ['keys', 'list', '--json'],
+      ['keys', '--json', 'list'],
+      ['--json', 'resources', 'get', '1'],
+    ]) {
       const r = await runCli(args, { env });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(() => JSON.parse(r.stdout)).not.toThrow();
@@ -87,7 +92,18 @@ describe('csv and tsv are raw', () => {
     const r = await runCli(['resources', 'get', '1', '-o', 'tsv'], { env });
     expect(r.code, r.stderr).toBe(0);
     const [head, row] = r.stdout.trimEnd().split('\n');
-    expect(head!.split('\t')).toEqual(['id', 'name', 'type', 'code', 'description', 'source', 'createdAt', 'updatedAt', 'dataFormat', 'dataSize']);
+    expect(head!.split('\t')).toEqual([
+      'id',
+      'name',
+      'type',
+      'code',
+      'description',
+      'source',
+      'createdAt',
+      'updatedAt',
+      'dataFormat',
+      'dataSize',
+    ]);
     expect(row!.split('\t')[0]).toBe('1');
     expect(Number(row!.split('\t')[9])).toBeGreaterThan(0);
   });

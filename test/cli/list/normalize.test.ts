@@ -55,7 +55,14 @@ describe('normalizeRecord', () => {
 describe('nested records', () => {
   it('an array of records and a nested record are normalised against their own fields', () => {
     const N: FieldTypes = { id: 'int', items: { of: { id: 'int', on: 'bool' } }, owner: { record: { name: 'string' } } };
-    expect(normalizeRecord({ id: '1', items: [{ id: '2' }, {}], owner: {} }, N)).toEqual({ id: 1, items: [{ id: 2, on: false }, { id: 0, on: false }], owner: { name: '' } });
+    expect(normalizeRecord({ id: '1', items: [{ id: '2' }, {}], owner: {} }, N)).toEqual({
+      id: 1,
+      items: [
+        { id: 2, on: false },
+        { id: 0, on: false },
+      ],
+      owner: { name: '' },
+    });
     expect(normalizeRecord({}, N)).toEqual({ id: 0, items: [], owner: null });
   });
 });
@@ -72,13 +79,25 @@ describe('envelopes and list bodies', () => {
   });
 
   it('the envelope keeps other fields, after success/code/message, without the array and total', () => {
-    expect(Object.keys(normalizeEnvelope({ x: 1, message: 'OK', rows: [], n: 3 }, { arrayField: 'rows', totalField: 'n' }))).toEqual(['success', 'code', 'message', 'x']);
+    expect(Object.keys(normalizeEnvelope({ x: 1, message: 'OK', rows: [], n: 3 }, { arrayField: 'rows', totalField: 'n' }))).toEqual([
+      'success',
+      'code',
+      'message',
+      'x',
+    ]);
   });
 });
 
 describe('paging helpers', () => {
   it('intKey: numbers and canonical integer strings only', () => {
-    expect([intKey(3), intKey('3'), intKey('03'), intKey(3.5), intKey('x'), intKey(null)]).toEqual([3, 3, undefined, undefined, undefined, undefined]);
+    expect([intKey(3), intKey('3'), intKey('03'), intKey(3.5), intKey('x'), intKey(null)]).toEqual([
+      3,
+      3,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('shortOfTotal: the total less --skip, capped by --limit; nothing when complete or unknown', () => {
@@ -91,14 +110,36 @@ describe('paging helpers', () => {
 });
 
 describe('bareJsonFlag', () => {
-  const program = buildProgram({ env: {}, stdout: { write: () => true, isTTY: false }, stderr: { write: () => true, isTTY: false } } as unknown as Context);
+  const program = buildProgram({
+    env: {},
+    stdout: { write: () => true, isTTY: false },
+    stderr: { write: () => true, isTTY: false },
+  } as unknown as Context);
   it.each([
-    [['--json', 'keys', 'list'], ['--json=', 'keys', 'list']],
-    [['keys', '--json', 'list'], ['keys', '--json=', 'list']],
-    [['keys', 'list', '--json', 'id,name'], ['keys', 'list', '--json', 'id,name']],
-    [['keys', 'list', '--json'], ['keys', 'list', '--json']],
-    [['resources', 'get', '--json', '2'], ['resources', 'get', '--json=', '2']],
-    [['keys', 'list', '--json', '--quiet'], ['keys', 'list', '--json', '--quiet']],
+    [
+      ['--json', 'keys', 'list'],
+      ['--json=', 'keys', 'list'],
+    ],
+    [
+      ['keys', '--json', 'list'],
+      ['keys', '--json=', 'list'],
+    ],
+    [
+      ['keys', 'list', '--json', 'id,name'],
+      ['keys', 'list', '--json', 'id,name'],
+    ],
+    [
+      ['keys', 'list', '--json'],
+      ['keys', 'list', '--json'],
+    ],
+    [
+      ['resources', 'get', '--json', '2'],
+      ['resources', 'get', '--json=', '2'],
+    ],
+    [
+      ['keys', 'list', '--json', '--quiet'],
+      ['keys', 'list', '--json', '--quiet'],
+    ],
   ])('%j → %j', (args, want) => {
     expect(bareJsonFlag(args, program)).toEqual(want);
   });

@@ -19,7 +19,13 @@ describe('--sort', () => {
     ['Level:desc', [{ field: 'level', desc: true }]],
     ['TIMESTAMP:ASC', [{ field: 'timeStamp', desc: false }]],
     ['level desc', [{ field: 'level', desc: true }]],
-    ['level:desc, id', [{ field: 'level', desc: true }, { field: 'id', desc: false }]],
+    [
+      'level:desc, id',
+      [
+        { field: 'level', desc: true },
+        { field: 'id', desc: false },
+      ],
+    ],
   ])('%s', (value, expected) => {
     expect(parseSortItems(value, undefined, LOG.fields, LOG.what)).toEqual(expected);
   });
@@ -63,22 +69,43 @@ describe('--fields', () => {
 
 describe('planList', () => {
   it('one page without --all or a --limit beyond a page: the flags as given', () => {
-    expect(planList(LOG, { take: 20, skip: 5 }, ['Level = "Error"'])).toMatchObject({ single: true, take: 20, skip: 5, filter: 'Level = "Error"', sort: undefined });
+    expect(planList(LOG, { take: 20, skip: 5 }, ['Level = "Error"'])).toMatchObject({
+      single: true,
+      take: 20,
+      skip: 5,
+      filter: 'Level = "Error"',
+      sort: undefined,
+    });
     expect(planList(LOG, { limit: 1000 })).toMatchObject({ single: true, take: 1000 });
     expect(planList(LOG, { limit: 30, take: 100 })).toMatchObject({ single: true, take: 30 });
   });
 
-  it('--all without --sort pages by id in the noun\'s order, 1000 a page', () => {
-    expect(planList(LOG, { all: true })).toMatchObject({ single: false, sort: 'id desc', take: 1000, keyset: { key: 'id', desc: true }, wanted: Infinity });
+  it("--all without --sort pages by id in the noun's order, 1000 a page", () => {
+    expect(planList(LOG, { all: true })).toMatchObject({
+      single: false,
+      sort: 'id desc',
+      take: 1000,
+      keyset: { key: 'id', desc: true },
+      wanted: Infinity,
+    });
     expect(planList(KEYS, { all: true })).toMatchObject({ sort: 'id asc', keyset: { key: 'id', desc: false } });
   });
 
   it('--sort by the key only still pages by key, in the direction asked', () => {
-    expect(planList(LOG, { all: true, sort: [{ field: 'id', desc: false }] })).toMatchObject({ sort: 'id asc', keyset: { key: 'id', desc: false } });
+    expect(planList(LOG, { all: true, sort: [{ field: 'id', desc: false }] })).toMatchObject({
+      sort: 'id asc',
+      keyset: { key: 'id', desc: false },
+    });
   });
 
   it('another --sort pages by skip', () => {
-    const p = planList(LOG, { all: true, sort: [{ field: 'level', desc: false }, { field: 'id', desc: true }] });
+    const p = planList(LOG, {
+      all: true,
+      sort: [
+        { field: 'level', desc: false },
+        { field: 'id', desc: true },
+      ],
+    });
     expect(p.keyset).toBeUndefined();
     expect(p.sort).toBe('level asc, id desc');
   });
@@ -94,7 +121,9 @@ describe('planList', () => {
   });
 
   it('the friendly filters AND --where, each parenthesised', () => {
-    expect(planList(LOG, { where: 'Id > 5 or Id < 2' }, ['Level = "Error"', undefined]).filter).toBe('(Level = "Error") and (Id > 5 or Id < 2)');
+    expect(planList(LOG, { where: 'Id > 5 or Id < 2' }, ['Level = "Error"', undefined]).filter).toBe(
+      '(Level = "Error") and (Id > 5 or Id < 2)',
+    );
   });
 
   it('--take 0 with several pages is a usage error', () => {
@@ -103,7 +132,11 @@ describe('planList', () => {
   });
 
   it('paging by skip with --fields without the key: the key is selected too (a repeated page is told from look-alikes) and stripped', () => {
-    expect(planList(LOG, { all: true, sort: [{ field: 'level', desc: false }], fields: ['level'] })).toMatchObject({ select: 'level, id', stripKey: true, skipKey: 'id' });
+    expect(planList(LOG, { all: true, sort: [{ field: 'level', desc: false }], fields: ['level'] })).toMatchObject({
+      select: 'level, id',
+      stripKey: true,
+      skipKey: 'id',
+    });
     expect(planList(LOG, { all: true, sort: [{ field: 'level', desc: false }] })).toMatchObject({ select: undefined, stripKey: false });
   });
 

@@ -32,7 +32,13 @@ describe('list() for one page', () => {
   it('ndjson: one record per line, the records as they are', async () => {
     const { h, out } = renderer('ndjson');
     await out.list(body, rows, columns);
-    expect(h.stdout().trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(rows);
+    expect(
+      h
+        .stdout()
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(rows);
   });
 
   it('csv: header and rows under the columns; round-trips', async () => {
@@ -67,7 +73,10 @@ describe('record()', () => {
 
   it('csv/tsv: the field names, then the values', async () => {
     const csv = renderer('csv');
-    await csv.out.record({}, [['id', 3], ['key', 'a,b']]);
+    await csv.out.record({}, [
+      ['id', 3],
+      ['key', 'a,b'],
+    ]);
     expect(csv.h.stdout()).toBe('id,key\n3,"a,b"\n');
     const tsv = renderer('tsv');
     await tsv.out.record({}, [['deletedLogCount', 12]]);

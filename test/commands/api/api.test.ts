@@ -17,7 +17,12 @@ describe('lic api', () => {
   it('GET with -f query parameters prints the reply unchanged', async () => {
     const r = await runCli(['api', '/v1/log', '-f', 'take=3', '-f', 'filter=Level = "Warning"', '-f', 'select=Id, Level'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const direct = await http(svc, 'GET', `/v1/log?take=3&filter=${encodeURIComponent('Level = "Warning"')}&select=${encodeURIComponent('Id, Level')}`, { key: svc.adminKey });
+    const direct = await http(
+      svc,
+      'GET',
+      `/v1/log?take=3&filter=${encodeURIComponent('Level = "Warning"')}&select=${encodeURIComponent('Id, Level')}`,
+      { key: svc.adminKey },
+    );
     expect(JSON.parse(r.stdout)).toEqual(direct.body);
     expect(direct.body.logEntries).toHaveLength(3);
   });
@@ -33,7 +38,10 @@ describe('lic api', () => {
   });
 
   it('--input - reads stdin; PUT with -X', async () => {
-    const r = await runCli(['api', '-X', 'PUT', '/v1/api-keys', '--input', '-'], { env, stdin: JSON.stringify({ apiKey: { id: 2, description: 'via lic api' } }) });
+    const r = await runCli(['api', '-X', 'PUT', '/v1/api-keys', '--input', '-'], {
+      env,
+      stdin: JSON.stringify({ apiKey: { id: 2, description: 'via lic api' } }),
+    });
     expect(r.code, r.stderr).toBe(0);
     const keys = await http(svc, 'GET', '/v1/api-keys?filter=Id%20%3D%202', { key: svc.adminKey });
     expect(keys.body.apiKeys[0].description).toBe('via lic api');

@@ -64,8 +64,18 @@ describe.skipIf(!haveData)('--from-dll on real assemblies', () => {
     svc.db.prepare('DELETE FROM assemblies WHERE name = ?').run(identity.name);
     const r = await runCli(['assemblies', 'create', '--from-dll', path], { env });
     expect(r.code, r.stderr).toBe(0);
-    const fields = Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.split('\t')));
-    expect(fields).toMatchObject({ name: identity.name, version: identity.version, culture: 'neutral', publicKeyToken: identity.publicKeyToken });
+    const fields = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')),
+    );
+    expect(fields).toMatchObject({
+      name: identity.name,
+      version: identity.version,
+      culture: 'neutral',
+      publicKeyToken: identity.publicKeyToken,
+    });
     const id = Number(fields.id);
     expect(await getAssembly(id)).toEqual({ id, ...identity, mappingFileId: 0, debugSymbolsKey: '' });
     const list = await runCli(['assemblies', 'list', '--take', '1000'], { env });
@@ -79,8 +89,24 @@ describe.skipIf(!haveData)('--from-dll on real assemblies', () => {
   });
 
   it('flags override what the DLL says', async () => {
-    const res = await http(svc, 'POST', '/v1/resources', { key: svc.adminKey, body: { resource: { name: unique('map'), type: 'MappingFile' } } });
-    const id = await createVia(['--from-dll', XML_LINQ, '--name', 'Renamed.Linq', '--assembly-version', '4.1.2.3', '--culture', 'de', '--mapping-file-id', String(res.body.resourceId), '--debug-symbols-key', 'pdb-key']);
+    const res = await http(svc, 'POST', '/v1/resources', {
+      key: svc.adminKey,
+      body: { resource: { name: unique('map'), type: 'MappingFile' } },
+    });
+    const id = await createVia([
+      '--from-dll',
+      XML_LINQ,
+      '--name',
+      'Renamed.Linq',
+      '--assembly-version',
+      '4.1.2.3',
+      '--culture',
+      'de',
+      '--mapping-file-id',
+      String(res.body.resourceId),
+      '--debug-symbols-key',
+      'pdb-key',
+    ]);
     expect(await getAssembly(id)).toEqual({
       id,
       name: 'Renamed.Linq',
@@ -113,7 +139,13 @@ describe.skipIf(!haveData)('--from-dll on real assemblies', () => {
     svc.db.prepare("DELETE FROM assemblies WHERE name = 'Mono.Cecil.Rocks' AND id <> ?").run(id);
     const r = await runCli(['assemblies', 'update', String(id), '--from-dll', CECIL_ROCKS, '--debug-symbols-key', 'k'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(await getAssembly(id)).toMatchObject({ name: 'Mono.Cecil.Rocks', version: '0.9.5.0', culture: '', publicKeyToken: '0738eb9f132ed756', debugSymbolsKey: 'k' });
+    expect(await getAssembly(id)).toMatchObject({
+      name: 'Mono.Cecil.Rocks',
+      version: '0.9.5.0',
+      culture: '',
+      publicKeyToken: '0738eb9f132ed756',
+      debugSymbolsKey: 'k',
+    });
   });
 });
 
@@ -151,8 +183,25 @@ describe('--from-dll on files that are not assemblies (generated here)', () => {
 describe('create from flags', () => {
   it('stores the identity given; the token is sent lowercase, "neutral" as ""', async () => {
     const name = unique('Flags');
-    const id = await createVia(['--name', name, '--assembly-version', '2.0.0.1', '--culture', 'neutral', '--public-key-token', 'B77A5C561934E089']);
-    expect(await getAssembly(id)).toEqual({ id, name, version: '2.0.0.1', culture: '', publicKeyToken: 'b77a5c561934e089', mappingFileId: 0, debugSymbolsKey: '' });
+    const id = await createVia([
+      '--name',
+      name,
+      '--assembly-version',
+      '2.0.0.1',
+      '--culture',
+      'neutral',
+      '--public-key-token',
+      'B77A5C561934E089',
+    ]);
+    expect(await getAssembly(id)).toEqual({
+      id,
+      name,
+      version: '2.0.0.1',
+      culture: '',
+      publicKeyToken: 'b77a5c561934e089',
+      mappingFileId: 0,
+      debugSymbolsKey: '',
+    });
   });
 
   it('without --from-dll, --name is required', async () => {
@@ -207,7 +256,11 @@ describe('list', () => {
   });
 
   it('--take and --skip are checked before any request', async () => {
-    for (const args of [['--take', '1001'], ['--take', '-1'], ['--skip', 'x']]) {
+    for (const args of [
+      ['--take', '1001'],
+      ['--take', '-1'],
+      ['--skip', 'x'],
+    ]) {
       const r = await runCli(['assemblies', 'list', ...args], { env });
       expect(r.code).toBe(2);
     }
@@ -233,7 +286,10 @@ describe('update and delete', () => {
   });
 
   it('--mapping-file-id 0 clears the mapping file', async () => {
-    const res = await http(svc, 'POST', '/v1/resources', { key: svc.adminKey, body: { resource: { name: unique('m'), type: 'MappingFile' } } });
+    const res = await http(svc, 'POST', '/v1/resources', {
+      key: svc.adminKey,
+      body: { resource: { name: unique('m'), type: 'MappingFile' } },
+    });
     const id = await createVia(['--name', unique('Map'), '--mapping-file-id', String(res.body.resourceId)]);
     expect((await getAssembly(id)).mappingFileId).toBe(res.body.resourceId);
     expect((await runCli(['assemblies', 'update', String(id), '--mapping-file-id', '0'], { env })).code).toBe(0);

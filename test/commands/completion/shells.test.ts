@@ -15,7 +15,8 @@ import { BIN, spawnLic } from '../../helpers/spawn.js';
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 const HAS = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
-for (const [shell, ok] of Object.entries(HAS)) if (!ok) console.warn(`completion tests for ${shell} skipped: ${shell} is not installed (apt-get install ${shell})`);
+for (const [shell, ok] of Object.entries(HAS))
+  if (!ok) console.warn(`completion tests for ${shell} skipped: ${shell} is not installed (apt-get install ${shell})`);
 
 let env: Record<string, string>;
 const script: Record<string, string> = {};
@@ -25,9 +26,18 @@ beforeAll(async () => {
   writeFileSync(join(bin, 'lic'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'lic'), 0o755);
   const home = tempDir('lic-completion-home-');
-  env = { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home, LIC_CONFIG_DIR: join(home, 'config'), XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share') };
+  env = {
+    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    LIC_CONFIG_DIR: join(home, 'config'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+  };
   for (const name of ['staging', 'prod-eu']) {
-    const r = await spawnLic(['profile', 'add', name, '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], { env, stdin: 'api_completiontest0000000000' });
+    const r = await spawnLic(['profile', 'add', name, '--base-url', 'http://127.0.0.1:9', '--api-key-stdin'], {
+      env,
+      stdin: 'api_completiontest0000000000',
+    });
     expect(r.code).toBe(0);
   }
   for (const shell of ['bash', 'zsh', 'fish']) {
@@ -39,7 +49,11 @@ beforeAll(async () => {
   }
 });
 
-const lines = (s: string) => s.split('\n').map((l) => l.trim()).filter(Boolean);
+const lines = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 describe.skipIf(!HAS.bash)('bash', () => {
   /** Completes the last word of `line` (split on spaces; a trailing space = an empty word) the way readline would. */
@@ -63,10 +77,14 @@ describe.skipIf(!HAS.bash)('bash', () => {
     expect(r.stdout).toMatch(/complete .*-F _lic lic/);
   });
   it('lic k<TAB> → keys', () => expect(complete('lic k')).toEqual(['keys']));
-  it('lic keys <TAB> → its verbs', () => expect(complete('lic keys ')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete'])));
-  it('lic log list --level <TAB> → the log levels', () => expect(complete('lic log list --level ')).toEqual(['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal']));
-  it('lic -o <TAB> → the output formats', () => expect(complete('lic -o ')).toEqual(expect.arrayContaining(['table', 'json', 'ndjson', 'csv', 'tsv'])));
-  it('lic keys list --profile <TAB> → the profile names from the store', () => expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
+  it('lic keys <TAB> → its verbs', () =>
+    expect(complete('lic keys ')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete'])));
+  it('lic log list --level <TAB> → the log levels', () =>
+    expect(complete('lic log list --level ')).toEqual(['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal']));
+  it('lic -o <TAB> → the output formats', () =>
+    expect(complete('lic -o ')).toEqual(expect.arrayContaining(['table', 'json', 'ndjson', 'csv', 'tsv'])));
+  it('lic keys list --profile <TAB> → the profile names from the store', () =>
+    expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
 });
 
 describe.skipIf(!HAS.zsh)('zsh', () => {
@@ -88,23 +106,32 @@ describe.skipIf(!HAS.zsh)('zsh', () => {
   };
 
   it('lic k<TAB> → keys', () => expect(complete('lic k')).toEqual(['keys']));
-  it('lic keys <TAB> → its verbs', () => expect(complete('lic keys ')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete'])));
-  it('lic log list --level <TAB> → the log levels', () => expect(complete('lic log list --level ')).toEqual(['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal']));
+  it('lic keys <TAB> → its verbs', () =>
+    expect(complete('lic keys ')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete'])));
+  it('lic log list --level <TAB> → the log levels', () =>
+    expect(complete('lic log list --level ')).toEqual(['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal']));
   it('lic -o <TAB> → the output formats', () => expect(complete('lic -o ')).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv']));
-  it('lic keys list --profile <TAB> → the profile names from the store', () => expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
+  it('lic keys list --profile <TAB> → the profile names from the store', () =>
+    expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
 });
 
 describe.skipIf(!HAS.fish)('fish', () => {
   /** fish's own completion engine: `complete -C LINE`, candidates without their descriptions. */
   const complete = (line: string): string[] => {
-    const r = spawnSync('fish', ['--no-config', '-c', `source ${JSON.stringify(script.fish)}; complete -C ${JSON.stringify(line)}`], { env, encoding: 'utf8' });
+    const r = spawnSync('fish', ['--no-config', '-c', `source ${JSON.stringify(script.fish)}; complete -C ${JSON.stringify(line)}`], {
+      env,
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     return lines(r.stdout).map((l) => l.split('\t')[0]!);
   };
 
   it('lic k<TAB> → keys', () => expect(complete('lic k')).toEqual(['keys']));
-  it('lic keys <TAB> → its verbs', () => expect(complete('lic keys ')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete'])));
-  it('lic log list --level <TAB> → the log levels', () => expect(complete('lic log list --level ').sort()).toEqual(['Debug', 'Error', 'Fatal', 'Information', 'Verbose', 'Warning']));
+  it('lic keys <TAB> → its verbs', () =>
+    expect(complete('lic keys ')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete'])));
+  it('lic log list --level <TAB> → the log levels', () =>
+    expect(complete('lic log list --level ').sort()).toEqual(['Debug', 'Error', 'Fatal', 'Information', 'Verbose', 'Warning']));
   it('lic -o <TAB> → the output formats', () => expect(complete('lic -o ').sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv']));
-  it('lic keys list --profile <TAB> → the profile names from the store', () => expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
+  it('lic keys list --profile <TAB> → the profile names from the store', () =>
+    expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
 });

@@ -34,7 +34,10 @@ interface Report {
 /** `lic doctor -o json` with `key` (undefined: none) against the proxy; returns the exit code, the report and what was sent. */
 async function doctor(key: string | undefined, o: RunOptions & { args?: string[] } = {}) {
   const from = proxy.seen.length;
-  const r = await runCli(['doctor', '-o', 'json', ...(o.args ?? [])], { ...o, env: { LIC_BASE_URL: proxy.url, LIC_API_KEY: key, ...o.env } });
+  const r = await runCli(['doctor', '-o', 'json', ...(o.args ?? [])], {
+    ...o,
+    env: { LIC_BASE_URL: proxy.url, LIC_API_KEY: key, ...o.env },
+  });
   if (key) expect(r.stdout + r.stderr).not.toContain(key);
   const report = JSON.parse(r.stdout) as Report;
   return { ...r, report, sent: proxy.seen.slice(from), check: (name: string) => report.checks.find((c) => c.name === name)! };
@@ -44,10 +47,58 @@ const access = (rep: Report) => Object.fromEntries(rep.endpoints.map((e) => [e.e
 
 describe('lic doctor: what the key may do', () => {
   const cases: [string, string, Record<string, string>][] = [
-    ['Administrator', 'admin-r', { keys: 'allowed', resources: 'allowed', assemblies: 'allowed', log: 'allowed', orders: 'allowed', templates: 'allowed', products: 'denied' }],
-    ['LicenseManager', 'lm-r', { keys: 'denied', resources: 'allowed', assemblies: 'allowed', log: 'allowed', orders: 'denied', templates: 'allowed', products: 'denied' }],
-    ['Sales', 'sales-r', { keys: 'denied', resources: 'allowed', assemblies: 'denied', log: 'allowed', orders: 'allowed', templates: 'denied', products: 'denied' }],
-    ['Customer', 'cust-r', { keys: 'denied', resources: 'denied', assemblies: 'denied', log: 'denied', orders: 'denied', templates: 'denied', products: 'allowed' }],
+    [
+      'Administrator',
+      'admin-r',
+      {
+        keys: 'allowed',
+        resources: 'allowed',
+        assemblies: 'allowed',
+        log: 'allowed',
+        orders: 'allowed',
+        templates: 'allowed',
+        products: 'denied',
+      },
+    ],
+    [
+      'LicenseManager',
+      'lm-r',
+      {
+        keys: 'denied',
+        resources: 'allowed',
+        assemblies: 'allowed',
+        log: 'allowed',
+        orders: 'denied',
+        templates: 'allowed',
+        products: 'denied',
+      },
+    ],
+    [
+      'Sales',
+      'sales-r',
+      {
+        keys: 'denied',
+        resources: 'allowed',
+        assemblies: 'denied',
+        log: 'allowed',
+        orders: 'allowed',
+        templates: 'denied',
+        products: 'denied',
+      },
+    ],
+    [
+      'Customer',
+      'cust-r',
+      {
+        keys: 'denied',
+        resources: 'denied',
+        assemblies: 'denied',
+        log: 'denied',
+        orders: 'denied',
+        templates: 'denied',
+        products: 'allowed',
+      },
+    ],
   ];
   for (const [role, user, table] of cases) {
     it(`a Read key of a ${role}: the endpoint table and the role; exit 0; only GETs sent`, async () => {
@@ -78,7 +129,12 @@ describe('lic doctor: what the key may do', () => {
     expect(r.stderr).toBe('lic: 1 check did not pass\n');
     expect(new Set(Object.values(access(r.report)))).toEqual(new Set(['denied']));
     expect(r.report.role).toBeNull();
-    expect(r.check('permissions')).toMatchObject({ ok: false, level: 'fail', detail: expect.stringContaining('lacks the Read bit (1)'), fix: expect.stringContaining('--perm read') });
+    expect(r.check('permissions')).toMatchObject({
+      ok: false,
+      level: 'fail',
+      detail: expect.stringContaining('lacks the Read bit (1)'),
+      fix: expect.stringContaining('--perm read'),
+    });
     expect(r.check('API key').ok).toBe(true);
   });
 });
@@ -89,7 +145,11 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
     await http(svc, 'PUT', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { id: made.body.apiKeyId, revoked: true } } });
     const r = await doctor(made.body.key);
     expect(r.code).toBe(1);
-    expect(r.check('API key')).toMatchObject({ ok: false, detail: expect.stringMatching(/^api_.{4}… not accepted \(HTTP 401/), fix: expect.stringContaining('lic keys create') });
+    expect(r.check('API key')).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^api_.{4}… not accepted \(HTTP 401/),
+      fix: expect.stringContaining('lic keys create'),
+    });
     expect(r.check('reachable').ok).toBe(true);
     expect(r.sent).toHaveLength(1);
     expect(r.report.endpoints).toEqual([]);
@@ -107,21 +167,33 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
     const r = await runCli(['doctor', '-o', 'json'], { env: { LIC_BASE_URL: `http://127.0.0.1:${port}`, LIC_API_KEY: svc.adminKey } });
     expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout) as Report;
-    expect(rep.checks.find((c) => c.name === 'reachable')).toMatchObject({ ok: false, detail: expect.stringContaining('connection refused'), fix: expect.stringContaining('--base-url') });
+    expect(rep.checks.find((c) => c.name === 'reachable')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('connection refused'),
+      fix: expect.stringContaining('--base-url'),
+    });
     expect(rep.endpoints).toEqual([]);
     expect(r.stdout + r.stderr).not.toContain(svc.adminKey);
   });
 
   it('a profile store with mode 0644: a warning with `chmod 600 PATH`; settings say where they came from', async () => {
     const dir = tempDir();
-    const add = await runCli(['profile', 'add', 'dev', '--base-url', proxy.url, '--api-key-stdin'], { configDir: dir, stdin: svc.adminKey });
+    const add = await runCli(['profile', 'add', 'dev', '--base-url', proxy.url, '--api-key-stdin'], {
+      configDir: dir,
+      stdin: svc.adminKey,
+    });
     expect(add.code, add.stderr).toBe(0);
     const path = join(dir, 'profiles.json');
     chmodSync(path, 0o644);
     const r = await runCli(['doctor', '-o', 'json'], { configDir: dir });
     expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout) as Report;
-    expect(rep.checks.find((c) => c.name === 'config file')).toMatchObject({ ok: false, level: 'warn', detail: expect.stringContaining('mode 0644'), fix: `chmod 600 ${path}` });
+    expect(rep.checks.find((c) => c.name === 'config file')).toMatchObject({
+      ok: false,
+      level: 'warn',
+      detail: expect.stringContaining('mode 0644'),
+      fix: `chmod 600 ${path}`,
+    });
     expect(rep.checks.find((c) => c.name === 'settings')!.detail).toBe(
       `profile dev (from default profile); base URL ${proxy.url} (from profile dev); API key ${svc.adminKey.slice(0, 8)}… (from profile dev); timeout 30s (from default), retries 2 (from default)`,
     );
@@ -130,13 +202,20 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
     const fixed = await runCli(['doctor', '--profile', 'dev', '-o', 'json'], { configDir: dir });
     expect(fixed.code, fixed.stdout).toBe(0);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(fixed.stdout).checks.find((c: { name: string }) => c.name === 'settings').detail).toMatch(/^profile dev \(from --profile\)/);
+    expect(JSON.parse(fixed.stdout).checks.find((c: { name: string }) => c.name === 'settings').detail).toMatch(
+      /^profile dev \(from --profile\)/,
+    );
   });
 
   it('a clock 5 minutes off the Date header: the clock check warns with a fix', async () => {
     const r = await doctor(svc.adminKey, { now: () => new Date(Date.now() + 300_000) });
     expect(r.code).toBe(1);
-    expect(r.check('clock')).toMatchObject({ ok: false, level: 'warn', detail: expect.stringMatching(/^30\d s ahead of the service/), fix: expect.stringContaining('NTP') });
+    expect(r.check('clock')).toMatchObject({
+      ok: false,
+      level: 'warn',
+      detail: expect.stringMatching(/^30\d s ahead of the service/),
+      fix: expect.stringContaining('NTP'),
+    });
   });
 });
 
@@ -144,7 +223,16 @@ describe('lic doctor: output', () => {
   it('-o json: one object {ok, checks[{name, ok, level, detail, fix?}], endpoints, role}', async () => {
     const r = await doctor(svc.adminKey);
     expect(Object.keys(r.report)).toEqual(['ok', 'checks', 'endpoints', 'role']);
-    expect(r.report.checks.map((c) => c.name)).toEqual(['node', 'config file', 'settings', 'reachable', 'TLS', 'clock', 'API key', 'permissions']);
+    expect(r.report.checks.map((c) => c.name)).toEqual([
+      'node',
+      'config file',
+      'settings',
+      'reachable',
+      'TLS',
+      'clock',
+      'API key',
+      'permissions',
+    ]);
     for (const c of r.report.checks) {
       expect(typeof c.detail).toBe('string');
       expect(c.fix === undefined).toBe(c.ok);
@@ -171,7 +259,29 @@ async function selfSigned(): Promise<{ cert: string; key: string } | undefined> 
   const { readFileSync } = await import('node:fs');
   const dir = tempDir('lic-tls-');
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'k.pem', '-out', 'c.pem', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        'k.pem',
+        '-out',
+        'c.pem',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { cwd: dir, stdio: 'pipe' },
+    );
   } catch {
     return undefined;
   }
@@ -192,7 +302,11 @@ describe('lic doctor: TLS', () => {
       const r = await runCli(['doctor', '-o', 'json'], { env: { LIC_BASE_URL: `https://127.0.0.1:${port}`, LIC_API_KEY: svc.adminKey } });
       expect(r.code).toBe(1);
       const rep = JSON.parse(r.stdout) as Report;
-      expect(rep.checks.find((c) => c.name === 'TLS')).toMatchObject({ ok: false, detail: expect.stringMatching(/certificate/i), fix: expect.stringContaining('CA') });
+      expect(rep.checks.find((c) => c.name === 'TLS')).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(/certificate/i),
+        fix: expect.stringContaining('CA'),
+      });
       expect(requests).toBe(0);
     } finally {
       server.closeAllConnections();
@@ -228,7 +342,10 @@ describe('lic doctor against any service implementing the API', () => {
     try {
       const r = await runCli(['doctor', '-o', 'json'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_abcdefghijklmnopqrstuvwx' } });
       expect(r.code).toBe(1);
-      expect((JSON.parse(r.stdout) as Report).checks.find((c) => c.name === 'API key')).toMatchObject({ ok: false, detail: 'could not tell: GET /v1/api-keys answered HTTP 500' });
+      expect((JSON.parse(r.stdout) as Report).checks.find((c) => c.name === 'API key')).toMatchObject({
+        ok: false,
+        detail: 'could not tell: GET /v1/api-keys answered HTTP 500',
+      });
       expect(fake.requests).toHaveLength(1);
     } finally {
       await fake.close();

@@ -57,7 +57,12 @@ describe('--dry-run prints the request and sends no write', () => {
     expect(plan).toEqual({
       method: 'POST',
       url: `${proxy.url}/v1/api-keys`,
-      headers: { 'user-agent': expect.stringMatching(/^lic\//), accept: 'application/json', 'content-type': 'application/json', 'x-api-key': prefix() },
+      headers: {
+        'user-agent': expect.stringMatching(/^lic\//),
+        accept: 'application/json',
+        'content-type': 'application/json',
+        'x-api-key': prefix(),
+      },
       body: { apiKey: { permissions: 3, name: 'ci' } },
     });
     expect(sent).toEqual([]);
@@ -85,23 +90,45 @@ describe('--dry-run prints the request and sends no write', () => {
     const big = join(dir, 'big.bin');
     writeFileSync(small, Buffer.from('hello'));
     writeFileSync(big, Buffer.alloc(5000, 7));
-    const a = await dryRun(['resources', 'create', '--name', 'k', '--type', 'RSA', '--data-file', small, '--password-stdin', '--dry-run'], { stdin: 'hunter2-secret' });
-    expect(a.plan.body).toEqual({ resource: { name: 'k', type: 'RSA', data: Buffer.from('hello').toString('base64'), password: '[redacted]' } });
+    const a = await dryRun(['resources', 'create', '--name', 'k', '--type', 'RSA', '--data-file', small, '--password-stdin', '--dry-run'], {
+      stdin: 'hunter2-secret',
+    });
+    expect(a.plan.body).toEqual({
+      resource: { name: 'k', type: 'RSA', data: Buffer.from('hello').toString('base64'), password: '[redacted]' },
+    });
     expect(a.stdout).not.toContain('hunter2-secret');
     const b = await dryRun(['resources', 'create', '--name', 'k', '--type', 'RSA', '--data-file', big, '--dry-run']);
     expect(b.plan.body.resource.data).toBe('[base64 of 5000 bytes omitted]');
   });
 
   it('resources and assemblies update/delete stop at their write', async () => {
-    const res = await http(svc, 'POST', '/v1/resources', { key: svc.adminKey, body: { resource: { name: 'r1', type: 'email', data: 'aGk=' } } });
+    const res = await http(svc, 'POST', '/v1/resources', {
+      key: svc.adminKey,
+      body: { resource: { name: 'r1', type: 'email', data: 'aGk=' } },
+    });
     const asm = await http(svc, 'POST', '/v1/assemblies', { key: svc.adminKey, body: { assembly: { name: 'MyLib', version: '1.0.0.0' } } });
     const rid = res.body.resourceId;
     const aid = asm.body.assemblyId;
-    expect((await dryRun(['resources', 'update', String(rid), '--description', 'v2', '--dry-run'])).plan).toMatchObject({ method: 'PUT', body: { resource: { id: rid, description: 'v2' } } });
-    expect((await dryRun(['resources', 'delete', String(rid), '--dry-run'])).plan).toMatchObject({ method: 'DELETE', url: `${proxy.url}/v1/resources/${rid}` });
-    expect((await dryRun(['assemblies', 'create', '--name', 'Other', '--version', '2.0.0.0', '--dry-run'])).plan).toMatchObject({ method: 'POST', url: `${proxy.url}/v1/assemblies` });
-    expect((await dryRun(['assemblies', 'update', String(aid), '--mapping-file-id', '0', '--dry-run'])).plan).toMatchObject({ method: 'PUT', body: { assembly: { id: aid } } });
-    expect((await dryRun(['assemblies', 'delete', String(aid), '--dry-run'])).plan).toMatchObject({ method: 'DELETE', url: `${proxy.url}/v1/assemblies/${aid}` });
+    expect((await dryRun(['resources', 'update', String(rid), '--description', 'v2', '--dry-run'])).plan).toMatchObject({
+      method: 'PUT',
+      body: { resource: { id: rid, description: 'v2' } },
+    });
+    expect((await dryRun(['resources', 'delete', String(rid), '--dry-run'])).plan).toMatchObject({
+      method: 'DELETE',
+      url: `${proxy.url}/v1/resources/${rid}`,
+    });
+    expect((await dryRun(['assemblies', 'create', '--name', 'Other', '--version', '2.0.0.0', '--dry-run'])).plan).toMatchObject({
+      method: 'POST',
+      url: `${proxy.url}/v1/assemblies`,
+    });
+    expect((await dryRun(['assemblies', 'update', String(aid), '--mapping-file-id', '0', '--dry-run'])).plan).toMatchObject({
+      method: 'PUT',
+      body: { assembly: { id: aid } },
+    });
+    expect((await dryRun(['assemblies', 'delete', String(aid), '--dry-run'])).plan).toMatchObject({
+      method: 'DELETE',
+      url: `${proxy.url}/v1/assemblies/${aid}`,
+    });
     expect((await http(svc, 'GET', '/v1/assemblies', { key: svc.adminKey })).body.assemblies).toHaveLength(1);
   });
 
@@ -119,7 +146,9 @@ describe('--dry-run prints the request and sends no write', () => {
   it('api: any method, query string in the url, the --input body', async () => {
     const del = await dryRun(['api', '-X', 'DELETE', '/v1/log', '-f', 'deleteAll=true', '--dry-run']);
     expect(del.plan).toMatchObject({ method: 'DELETE', url: `${proxy.url}/v1/log?deleteAll=true` });
-    const post = await dryRun(['api', '/v1/assemblies', '--input', '-', '--dry-run'], { stdin: '{"assembly":{"name":"X","version":"1.0.0.0"}}' });
+    const post = await dryRun(['api', '/v1/assemblies', '--input', '-', '--dry-run'], {
+      stdin: '{"assembly":{"name":"X","version":"1.0.0.0"}}',
+    });
     expect(post.plan).toMatchObject({ method: 'POST', body: { assembly: { name: 'X', version: '1.0.0.0' } } });
     const nested = await dryRun(['api', '-X', 'PUT', '/v1/resources', '--input', '-', '--dry-run'], {
       stdin: JSON.stringify({ resource: { id: 1, Password: 's3cret-a', extra: [{ password: 's3cret-b', keep: 'me' }] } }),
@@ -166,7 +195,9 @@ describe('--dry-run against any service implementing the API', () => {
     const { reply, startFake } = await import('../../helpers/fake-server.js');
     const fake = await startFake((socket) => reply(socket, 200, '{}'));
     try {
-      const r = await runCli(['log', 'purge', '--since', '2025-01-01', '--dry-run'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_abcdefghijklmnopqrstuvwx' } });
+      const r = await runCli(['log', 'purge', '--since', '2025-01-01', '--dry-run'], {
+        env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_abcdefghijklmnopqrstuvwx' },
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ method: 'DELETE', wouldDelete: 0, headers: { 'x-api-key': 'api_abcd…' } });
       expect(fake.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/log?startDate=2025-01-01T00%3A00%3A00.000Z&take=0']);
@@ -181,10 +212,17 @@ describe('--dry-run in the real process (bin/lic.js on pipes)', () => {
     const { buildDist, spawnLic } = await import('../../helpers/spawn.js');
     await buildDist();
     const from = proxy.seen.length;
-    const r = await spawnLic(['assemblies', 'delete', '7', '--dry-run'], { env: { LIC_BASE_URL: proxy.url, LIC_API_KEY: svc.adminKey, LIC_CONFIG_DIR: tempDir() } });
+    const r = await spawnLic(['assemblies', 'delete', '7', '--dry-run'], {
+      env: { LIC_BASE_URL: proxy.url, LIC_API_KEY: svc.adminKey, LIC_CONFIG_DIR: tempDir() },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toMatchObject({ method: 'DELETE', url: `${proxy.url}/v1/assemblies/7`, headers: { 'x-api-key': prefix() }, body: null });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      method: 'DELETE',
+      url: `${proxy.url}/v1/assemblies/7`,
+      headers: { 'x-api-key': prefix() },
+      body: null,
+    });
     expect(r.stdout.split('\n')).toHaveLength(2);
     expect(r.stdout).not.toContain(svc.adminKey);
     expect(proxy.seen.slice(from)).toEqual([]);

@@ -60,13 +60,23 @@ describe('keys create', () => {
   it('--name, --description, --expires (relative to the CLI clock) and --owner reach the service', async () => {
     await addUserWithKey(svc, 'sales1', 'Sales', 0);
     const now = () => new Date('2030-01-01T00:00:00.000Z');
-    const { id } = await create(['--perm', 'read,write', '--name', 'ci', '--description', 'for CI', '--expires', '90d', '--owner', 'sales1'], { now });
-    expect(await listed(id)).toMatchObject({ name: 'ci', description: 'for CI', permissions: 3, ownerId: 'sales1', expireDate: '2030-04-01T00:00:00.000Z', revoked: false });
+    const { id } = await create(
+      ['--perm', 'read,write', '--name', 'ci', '--description', 'for CI', '--expires', '90d', '--owner', 'sales1'],
+      { now },
+    );
+    expect(await listed(id)).toMatchObject({
+      name: 'ci',
+      description: 'for CI',
+      permissions: 3,
+      ownerId: 'sales1',
+      expireDate: '2030-04-01T00:00:00.000Z',
+      revoked: false,
+    });
     const { id: id2 } = await create(['--perm', '1', '--expires', '2031-06-30']);
     expect((await listed(id2)).expireDate).toBe('2031-06-30T00:00:00.000Z');
   });
 
-  it('an unknown --owner is the service\'s 400: exit 1 naming the field', async () => {
+  it("an unknown --owner is the service's 400: exit 1 naming the field", async () => {
     const before = (await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey })).body.totalApiKeysCount;
     const r = await lic(['keys', 'create', '--perm', '1', '--owner', 'ghost']);
     expect(r.code).toBe(1);
@@ -114,7 +124,12 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
 
   it('perm 0: nothing at all', async () => {
     const { key } = await create(['--perm', '0']);
-    for (const args of [['keys', 'list'], ['log', 'list'], ['keys', 'create', '--perm', '1'], ['keys', 'delete', '1', '--yes']]) {
+    for (const args of [
+      ['keys', 'list'],
+      ['log', 'list'],
+      ['keys', 'create', '--perm', '1'],
+      ['keys', 'delete', '1', '--yes'],
+    ]) {
       expect((await lic(args, { key })).code).toBe(3);
     }
   });
@@ -127,7 +142,12 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
     const user = `u-${role}`;
     await addUserWithKey(svc, user, role, 0, role === 'Customer' ? 'C-12345678' : undefined);
     const { key } = await create(['--perm', '7', '--owner', user]);
-    for (const args of [['keys', 'list'], ['keys', 'create', '--perm', '1'], ['keys', 'update', '1', '--name', 'x'], ['keys', 'delete', '1', '--yes']]) {
+    for (const args of [
+      ['keys', 'list'],
+      ['keys', 'create', '--perm', '1'],
+      ['keys', 'update', '1', '--name', 'x'],
+      ['keys', 'delete', '1', '--yes'],
+    ]) {
       const r = await lic(args, { key });
       expect(r.code).toBe(3);
       expect(r.stderr).toContain(`role ${role} may not call`);
@@ -169,7 +189,9 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
     const now = () => new Date('2030-01-01T00:00:00Z');
     const c = await lic(['keys', 'create', '--perm', '7', '--expires', '2029-12-31'], { now });
     expect(c.code).toBe(2);
-    expect(c.stderr).toBe('lic: --expires 2029-12-31T00:00:00.000Z is in the past; the key would be expired at once (add --force to set it anyway)\n');
+    expect(c.stderr).toBe(
+      'lic: --expires 2029-12-31T00:00:00.000Z is in the past; the key would be expired at once (add --force to set it anyway)\n',
+    );
     expect((await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey })).body.totalApiKeysCount).toBe(before);
     const { id } = await create(['--perm', '1', '--expires', '30d']);
     const was = (await listed(id)).expireDate;
@@ -227,9 +249,16 @@ describe('keys list', () => {
   });
 
   it('--take and --skip page in id order', async () => {
-    const all = (await http(svc, 'GET', '/v1/api-keys?take=1000', { key: svc.adminKey })).body.apiKeys.map((k: { id: number }) => String(k.id));
+    const all = (await http(svc, 'GET', '/v1/api-keys?take=1000', { key: svc.adminKey })).body.apiKeys.map((k: { id: number }) =>
+      String(k.id),
+    );
     const r = await lic(['keys', 'list', '--take', '2', '--skip', '1']);
-    expect(r.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(all.slice(1, 3));
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(all.slice(1, 3));
   });
 });
 

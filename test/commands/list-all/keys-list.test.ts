@@ -18,13 +18,24 @@ interface KeyRow {
 }
 const dbKeys = (): KeyRow[] => svc.db.prepare('SELECT id, owner_id, revoked, expire_date FROM api_keys ORDER BY id').all() as KeyRow[];
 const requests = (stderr: string): URL[] => [...stderr.matchAll(/^> GET (\S+)/gm)].map((m) => new URL(m[1]!));
-const ndjson = (out: string) => out.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const ndjson = (out: string) =>
+  out
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 beforeAll(async () => {
   svc = await startTestService();
   env = envFor(svc, svc.adminKey);
   secrets.push(svc.adminKey);
-  for (const [user, perm] of [['u1', 1], ['u1', 3], ['u1', 7], ['u2', 1], ['u2', 5]] as const) {
+  for (const [user, perm] of [
+    ['u1', 1],
+    ['u1', 3],
+    ['u1', 7],
+    ['u2', 1],
+    ['u2', 5],
+  ] as const) {
     secrets.push(await addUserWithKey(svc, user, 'Sales', perm));
   }
   const ids = dbKeys().map((k) => k.id);
@@ -33,7 +44,9 @@ beforeAll(async () => {
   svc.db.prepare('UPDATE api_keys SET expire_date = ? WHERE id = ?').run(Date.now() - 86_400_000, ids[2]);
   svc.db.prepare('UPDATE api_keys SET expire_date = ? WHERE id = ?').run(Date.now() + 86_400_000, ids[4]);
   // many more straight into the database, for paging; every fifth revoked
-  const ins = svc.db.prepare('INSERT INTO api_keys (name, owner_id, permissions, created_at, key_prefix, key_hash, revoked) VALUES (?, ?, 1, ?, ?, ?, ?)');
+  const ins = svc.db.prepare(
+    'INSERT INTO api_keys (name, owner_id, permissions, created_at, key_prefix, key_hash, revoked) VALUES (?, ?, 1, ?, ?, ?, ?)',
+  );
   svc.db.transaction(() => {
     for (let i = 0; i < BULK; i++) ins.run(`bulk, "${i}"`, 'u2', Date.now(), 'api_bulk', `hash-${i}`, i % 5 === 0 ? 1 : 0);
   })();
@@ -47,7 +60,11 @@ describe('keys list friendly flags', () => {
     const r = await runCli(['keys', 'list', '--owner', 'u1', '-o', 'ndjson', '--verbose'], { env });
     expect(r.code).toBe(0);
     expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('OwnerId = "u1"');
-    expect(ndjson(r.stdout).map((k) => k.id)).toEqual(dbKeys().filter((k) => k.owner_id === 'u1').map((k) => k.id));
+    expect(ndjson(r.stdout).map((k) => k.id)).toEqual(
+      dbKeys()
+        .filter((k) => k.owner_id === 'u1')
+        .map((k) => k.id),
+    );
   });
 
   it('--revoked with --owner: AND-ed', async () => {
@@ -68,8 +85,10 @@ describe('keys list friendly flags', () => {
     expect(want.some((k) => k.expire_date !== null)).toBe(true);
   });
 
-  it('the --active clause is built at the context\'s clock', () => {
-    expect(keyFilters({ active: true }, new Date('2030-01-02T03:04:05Z'))).toContain('(Revoked = false) and (ExpireDate = null or ExpireDate > "2030-01-02T03:04:05.000Z")');
+  it("the --active clause is built at the context's clock", () => {
+    expect(keyFilters({ active: true }, new Date('2030-01-02T03:04:05Z'))).toContain(
+      '(Revoked = false) and (ExpireDate = null or ExpireDate > "2030-01-02T03:04:05.000Z")',
+    );
   });
 
   it('--revoked with --active is a usage error (exit 2)', async () => {
@@ -96,7 +115,11 @@ describe('keys list --all', () => {
     expect(r.code).toBe(0);
     const rows = parseCsv(r.stdout) as string[][];
     expect(rows[0]).toEqual(['id', 'name', 'revoked']);
-    const db = svc.db.prepare('SELECT id, name, revoked FROM api_keys ORDER BY id').all() as { id: number; name: string; revoked: number }[];
+    const db = svc.db.prepare('SELECT id, name, revoked FROM api_keys ORDER BY id').all() as {
+      id: number;
+      name: string;
+      revoked: number;
+    }[];
     expect(rows.slice(1)).toEqual(db.map((k) => [String(k.id), k.name, k.revoked ? 'true' : 'false']));
     expect(rows.some((row) => row[1] === 'bulk, "7"')).toBe(true);
   });
@@ -107,7 +130,10 @@ describe('keys list --all', () => {
     const recs = ndjson(r.stdout);
     expect(recs).toHaveLength(1100);
     expect(new Set(recs.map((k) => k.id)).size).toBe(1100);
-    expect(requests(r.stderr).map((u) => [u.searchParams.get('take'), u.searchParams.get('skip')])).toEqual([['1000', null], ['100', '1000']]);
+    expect(requests(r.stderr).map((u) => [u.searchParams.get('take'), u.searchParams.get('skip')])).toEqual([
+      ['1000', null],
+      ['100', '1000'],
+    ]);
   });
 
   it('json --all: one object, apiKeys and totalApiKeysCount', async () => {
@@ -123,7 +149,11 @@ describe('keys list --all', () => {
     const r = await runCli(['keys', 'list', '--take', '2', '--skip', '1', '-o', 'json'], { env });
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
-    expect(body.apiKeys.map((k: { id: number }) => k.id)).toEqual(dbKeys().slice(1, 3).map((k) => k.id));
+    expect(body.apiKeys.map((k: { id: number }) => k.id)).toEqual(
+      dbKeys()
+        .slice(1, 3)
+        .map((k) => k.id),
+    );
     expect(body.totalApiKeysCount).toBe(dbKeys().length);
   });
 });

@@ -27,7 +27,12 @@ const dbLog = (): Row[] => svc.db.prepare('SELECT id, message, level, time_stamp
 /** The GET requests a --verbose run made, as URLs. */
 const requests = (stderr: string): URL[] => [...stderr.matchAll(/^> GET (\S+)/gm)].map((m) => new URL(m[1]!));
 
-const ndjson = (out: string) => out.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const ndjson = (out: string) =>
+  out
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 beforeAll(async () => {
   svc = await startTestService();
@@ -50,13 +55,15 @@ describe('log list --all', () => {
     // pages of 1000 by key: the first without a key clause, then "id < last id seen"
     const reqs = requests(r.stderr);
     expect(reqs.length).toBe(Math.ceil(expected.length / 1000));
-    expect(reqs.every((u) => u.searchParams.get('sort') === 'id desc' && u.searchParams.get('take') === '1000' && !u.searchParams.has('skip'))).toBe(true);
+    expect(
+      reqs.every((u) => u.searchParams.get('sort') === 'id desc' && u.searchParams.get('take') === '1000' && !u.searchParams.has('skip')),
+    ).toBe(true);
     expect(reqs[0]!.searchParams.get('filter')).toBeNull();
     expect(reqs[1]!.searchParams.get('filter')).toBe(`id < ${expected[999]!.id}`);
     expect(reqs[2]!.searchParams.get('filter')).toBe(`id < ${expected[1999]!.id}`);
   });
 
-  it('json: ONE object of the server\'s shape with every entry and the total (compact when piped)', async () => {
+  it("json: ONE object of the server's shape with every entry and the total (compact when piped)", async () => {
     const expected = dbLog();
     const r = await runCli(['log', 'list', '--all', '-o', 'json'], { env });
     expect(r.code).toBe(0);
@@ -191,9 +198,14 @@ describe('log list --limit, --fields, --sort', () => {
 
 describe('log list friendly filter flags', () => {
   it('--level, --contains and --where are AND-ed into one filter, each parenthesised', async () => {
-    const r = await runCli(['log', 'list', '--all', '--level', 'warning', '--contains', 'entry 1', '--where', 'Id > 100 or Id = 3', '-o', 'ndjson', '--verbose'], { env });
+    const r = await runCli(
+      ['log', 'list', '--all', '--level', 'warning', '--contains', 'entry 1', '--where', 'Id > 100 or Id = 3', '-o', 'ndjson', '--verbose'],
+      { env },
+    );
     expect(r.code).toBe(0);
-    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('(Level = "Warning") and (Message.Contains("entry 1")) and (Id > 100 or Id = 3)');
+    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe(
+      '(Level = "Warning") and (Message.Contains("entry 1")) and (Id > 100 or Id = 3)',
+    );
     const want = dbLog().filter((e) => e.level === 'Warning' && e.message.includes('entry 1') && (e.id > 100 || e.id === 3));
     expect(want.length).toBeGreaterThan(10);
     expect(ndjson(r.stdout).map((e) => e.id)).toEqual(want.map((e) => e.id));
@@ -210,15 +222,22 @@ describe('log list friendly filter flags', () => {
   });
 
   it('--since/--until still become startDate/endDate, with --all', async () => {
-    const r = await runCli(['log', 'list', '--all', '--since', '2025-01-01T00:10:00Z', '--until', '2025-01-01T00:20:00Z', '-o', 'ndjson', '--verbose'], { env });
+    const r = await runCli(
+      ['log', 'list', '--all', '--since', '2025-01-01T00:10:00Z', '--until', '2025-01-01T00:20:00Z', '-o', 'ndjson', '--verbose'],
+      { env },
+    );
     expect(r.code).toBe(0);
     const from = Date.parse('2025-01-01T00:10:00Z');
     const to = Date.parse('2025-01-01T00:20:00Z');
-    expect(ndjson(r.stdout).map((e) => e.id)).toEqual(dbLog().filter((e) => e.time_stamp >= from && e.time_stamp < to).map((e) => e.id));
+    expect(ndjson(r.stdout).map((e) => e.id)).toEqual(
+      dbLog()
+        .filter((e) => e.time_stamp >= from && e.time_stamp < to)
+        .map((e) => e.id),
+    );
     expect(requests(r.stderr)[0]!.searchParams.get('startDate')).toBe('2025-01-01T00:10:00.000Z');
   });
 
-  it('a bad --where is the service\'s 400: exit 1 with its message', async () => {
+  it("a bad --where is the service's 400: exit 1 with its message", async () => {
     const r = await runCli(['log', 'list', '--where', 'Level = ', '-o', 'ndjson'], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/filter/);
@@ -230,7 +249,10 @@ describe('log list friendly filter flags', () => {
 describe('log list usage errors (exit 2, naming the flag and the allowed values)', () => {
   it.each([
     [['--sort', 'level:up'], /--sort.*unknown sort direction "up" for level; allowed: asc, desc/],
-    [['--sort', 'colour'], /--sort.*unknown field "colour" of log entries; fields: id, message, messageTemplate, level, timeStamp, exception, properties/],
+    [
+      ['--sort', 'colour'],
+      /--sort.*unknown field "colour" of log entries; fields: id, message, messageTemplate, level, timeStamp, exception, properties/,
+    ],
     [['--fields', 'id,,message'], /--fields.*expected comma-separated field names/],
     [['--fields', 'id,secret'], /--fields.*unknown field "secret"/],
     [['--limit', '-1'], /--limit.*expected an integer 0\.\.2147483647/],
@@ -302,14 +324,21 @@ describe('Ctrl-C with a reply that never comes', () => {
     const server = createServer((req, res) => {
       calls++;
       if (calls > 1) return; // hang: never answer
-      const entries = Array.from({ length: 1000 }, (_v, i) => ({ id: 5000 - i, message: `m${i}`, level: 'Information', timeStamp: '2025-01-01T00:00:00.000Z' }));
+      const entries = Array.from({ length: 1000 }, (_v, i) => ({
+        id: 5000 - i,
+        message: `m${i}`,
+        level: 'Information',
+        timeStamp: '2025-01-01T00:00:00.000Z',
+      }));
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ success: true, code: 0, message: 'OK', logEntries: entries, totalLogEntriesCount: 5000 }));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     try {
-      const h = harness({ env: { LIC_BASE_URL: `http://127.0.0.1:${port}`, LIC_API_KEY: 'api_fakefakefakefakefakefake', LIC_TIMEOUT_MS: '120000' } });
+      const h = harness({
+        env: { LIC_BASE_URL: `http://127.0.0.1:${port}`, LIC_API_KEY: 'api_fakefakefakefakefakefake', LIC_TIMEOUT_MS: '120000' },
+      });
       const run = runIn(h, ['log', 'list', '--all', '-o', 'json']);
       await until(() => calls === 2, 10_000, 'the second request');
       h.interrupt();

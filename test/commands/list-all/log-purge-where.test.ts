@@ -7,8 +7,13 @@ import { insertLog } from '../../cli/list/harness.js';
 
 let svc: TestService;
 let env: Record<string, string>;
-const count = (where: string, ...params: unknown[]): number => svc.db.prepare(`SELECT count(*) FROM log WHERE ${where}`).pluck().get(...params) as number;
-const requests = (stderr: string): string[] => [...stderr.matchAll(/^> (GET|DELETE) (\S+)/gm)].map((m) => `${m[1]} ${new URL(m[2]!).search}`);
+const count = (where: string, ...params: unknown[]): number =>
+  svc.db
+    .prepare(`SELECT count(*) FROM log WHERE ${where}`)
+    .pluck()
+    .get(...params) as number;
+const requests = (stderr: string): string[] =>
+  [...stderr.matchAll(/^> (GET|DELETE) (\S+)/gm)].map((m) => `${m[1]} ${new URL(m[2]!).search}`);
 const CUT = '2025-01-01T00:30:00Z';
 const CUT_MS = Date.parse(CUT);
 
@@ -26,7 +31,11 @@ describe('log purge --where', () => {
     const matching = count("level = 'Debug' AND time_stamp < ?", CUT_MS);
     const total = count('1');
     expect(matching).toBe(300);
-    const r = await runCli(['log', 'purge', '--where', 'Level = "Debug"', '--before', CUT, '--verbose', '--no-color'], { env, tty: true, confirm: [true] });
+    const r = await runCli(['log', 'purge', '--where', 'Level = "Debug"', '--before', CUT, '--verbose', '--no-color'], {
+      env,
+      tty: true,
+      confirm: [true],
+    });
     expect(r.code).toBe(0);
     expect(r.prompts).toHaveLength(1);
     expect(r.prompts[0]).toContain(`delete 300 log entries before 2025-01-01T00:30:00.000Z matching Level = "Debug"`);
@@ -65,13 +74,31 @@ describe('log purge --where', () => {
   });
 
   it('--yes: no count request, just the DELETE with filter and dates AND-ed by the service', async () => {
-    const r = await runCli(['log', 'purge', '--where', 'Level = "Error" or Level = "Fatal"', '--since', '2025-01-01T00:10:00Z', '--until', CUT, '--yes', '--verbose', '-o', 'json'], { env });
+    const r = await runCli(
+      [
+        'log',
+        'purge',
+        '--where',
+        'Level = "Error" or Level = "Fatal"',
+        '--since',
+        '2025-01-01T00:10:00Z',
+        '--until',
+        CUT,
+        '--yes',
+        '--verbose',
+        '-o',
+        'json',
+      ],
+      { env },
+    );
     expect(r.code).toBe(0);
     const reqs = requests(r.stderr);
     expect(reqs).toHaveLength(1);
     expect(reqs[0]).toMatch(/^DELETE /);
     expect(JSON.parse(r.stdout).deletedLogCount).toBe(400);
-    expect(count("(level = 'Error' OR level = 'Fatal') AND time_stamp >= ? AND time_stamp < ?", Date.parse('2025-01-01T00:10:00Z'), CUT_MS)).toBe(0);
+    expect(
+      count("(level = 'Error' OR level = 'Fatal') AND time_stamp >= ? AND time_stamp < ?", Date.parse('2025-01-01T00:10:00Z'), CUT_MS),
+    ).toBe(0);
   });
 
   it('nothing matching: says so, no question, nothing deleted', async () => {
@@ -82,7 +109,7 @@ describe('log purge --where', () => {
     expect(count('1')).toBe(3600);
   });
 
-  it('a bad --where fails at the count with the service\'s message (exit 1), nothing deleted', async () => {
+  it("a bad --where fails at the count with the service's message (exit 1), nothing deleted", async () => {
     const r = await runCli(['log', 'purge', '--where', 'Colour = "red"'], { env, tty: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/HTTP 400/);

@@ -56,7 +56,10 @@ describe('--all through a real pipe', () => {
       setTimeout(() => child.stdout!.resume(), 2);
     });
     expect(r.code).toBe(0);
-    const ids = out.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
+    const ids = out
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: number }).id);
     const want = svc.db.prepare('SELECT id FROM log ORDER BY id DESC').pluck().all();
     expect(ids).toEqual(want);
   });

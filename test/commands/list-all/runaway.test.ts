@@ -9,7 +9,12 @@ import { runCli } from '../../helpers/cli.js';
 
 const env = (fake: Fake) => ({ LIC_BASE_URL: fake.url, LIC_API_KEY: 'test-key-not-secret' });
 const resource = (id: number) => ({ id, name: `r${id}`, type: 'RSA', code: `c${id}`, dataFormat: 'SNK', dataSize: 3 });
-const ndjson = (out: string) => out.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const ndjson = (out: string) =>
+  out
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 let fake: Fake | undefined;
 afterEach(async () => {
@@ -19,7 +24,13 @@ afterEach(async () => {
 
 /** A service that ignores filter, sort, take and skip: always the same records, announcing a million. */
 async function stubborn(ids: number[]): Promise<Fake> {
-  return startFake((socket) => reply(socket, 200, JSON.stringify({ success: true, code: 0, message: 'OK', resources: ids.map(resource), totalResourcesCount: 1_000_000 })));
+  return startFake((socket) =>
+    reply(
+      socket,
+      200,
+      JSON.stringify({ success: true, code: 0, message: 'OK', resources: ids.map(resource), totalResourcesCount: 1_000_000 }),
+    ),
+  );
 }
 
 describe('--all against a service that ignores the paging filter', () => {
@@ -35,7 +46,15 @@ describe('--all against a service that ignores the paging filter', () => {
 
   it('by key, descending (log): the same for id < last', async () => {
     fake = await startFake((socket) =>
-      reply(socket, 200, JSON.stringify({ success: true, logEntries: [9, 8, 7].map((id) => ({ id, level: 'Information', message: `m${id}` })), totalLogEntriesCount: 1_000_000 })),
+      reply(
+        socket,
+        200,
+        JSON.stringify({
+          success: true,
+          logEntries: [9, 8, 7].map((id) => ({ id, level: 'Information', message: `m${id}` })),
+          totalLogEntriesCount: 1_000_000,
+        }),
+      ),
     );
     const r = await runCli(['log', 'list', '--all', '-o', 'csv', '--fields', 'id'], { env: env(fake) });
     expect(r.code).toBe(1);
@@ -81,7 +100,11 @@ describe('--all against a service that ends short of its total', () => {
   it('large totals are written with separators; a complete run says nothing', async () => {
     fake = await startFake((socket, req) => {
       const ids = req.n === 0 ? [1, 2, 3, 4] : [];
-      reply(socket, 200, JSON.stringify({ success: true, resources: ids.map(resource), totalResourcesCount: req.n === 0 ? 49_518_088 : 0 }));
+      reply(
+        socket,
+        200,
+        JSON.stringify({ success: true, resources: ids.map(resource), totalResourcesCount: req.n === 0 ? 49_518_088 : 0 }),
+      );
     });
     const r = await runCli(['resources', 'list', '--all', '-o', 'ndjson'], { env: env(fake) });
     expect(r.code).toBe(0);
@@ -107,7 +130,9 @@ describe('--all by skip over records that look alike under --fields', () => {
       const recs = [1, 2, 3, 4].slice(skip, skip + 2).map((id) => (withId ? { id, name: 'same' } : { name: 'same' }));
       reply(socket, 200, JSON.stringify({ success: true, resources: recs, totalResourcesCount: 4 }));
     });
-    const r = await runCli(['resources', 'list', '--all', '--sort', 'name', '--take', '2', '--fields', 'name', '-o', 'csv'], { env: env(fake) });
+    const r = await runCli(['resources', 'list', '--all', '--sort', 'name', '--take', '2', '--fields', 'name', '-o', 'csv'], {
+      env: env(fake),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('name\nsame\nsame\nsame\nsame\n');
     expect(new URL(fake.requests[0]!.path, 'http://x').searchParams.get('select')).toBe('name, id');

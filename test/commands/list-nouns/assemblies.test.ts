@@ -49,18 +49,44 @@ describe('assemblies list friendly flags: exactly the records a filter over the 
   });
 
   it('--name with --public-key-token and --where: AND-ed; the filter sent', async () => {
-    const r = await ok([...LIST, '--name', 'Folio.Pdf', '--public-key-token', '0BBE75556158122F', '--where', 'Version != "8.1.0.0"', '--verbose', '-o', 'ndjson'], env);
+    const r = await ok(
+      [
+        ...LIST,
+        '--name',
+        'Folio.Pdf',
+        '--public-key-token',
+        '0BBE75556158122F',
+        '--where',
+        'Version != "8.1.0.0"',
+        '--verbose',
+        '-o',
+        'ndjson',
+      ],
+      env,
+    );
     const want = all.filter((a) => a.name === 'Folio.Pdf' && a.publicKeyToken === '0bbe75556158122f' && a.version !== '8.1.0.0');
     expect(want).toHaveLength(1);
-    expect(ids(r.stdout.trim().split('\n').map((l) => JSON.parse(l)))).toEqual(ids(want));
-    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('(Name = "Folio.Pdf") and (PublicKeyToken = "0bbe75556158122f") and (Version != "8.1.0.0")');
+    expect(
+      ids(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ),
+    ).toEqual(ids(want));
+    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe(
+      '(Name = "Folio.Pdf") and (PublicKeyToken = "0bbe75556158122f") and (Version != "8.1.0.0")',
+    );
   });
 });
 
 describe('assemblies list --all and formats', () => {
   it('--all -o ndjson: every assembly exactly once, over pages by id', async () => {
     const r = await ok([...LIST, '--all', '--take', '4', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    const recs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Rec);
     expect(ids(recs)).toEqual(ids(all));
     expect(new Set(ids(recs)).size).toBe(all.length);
     expect(requests(r.stderr).length).toBeGreaterThan(3);
@@ -78,7 +104,9 @@ describe('assemblies list --all and formats', () => {
     const r = await ok([...LIST, '--all', '--fields', 'name,version', '--sort', 'name', '-o', 'tsv'], env);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('name\tversion');
-    const sorted = [...all].sort((a, b) => ((a.name as string) < (b.name as string) ? -1 : (a.name as string) > (b.name as string) ? 1 : (a.id as number) - (b.id as number)));
+    const sorted = [...all].sort((a, b) =>
+      (a.name as string) < (b.name as string) ? -1 : (a.name as string) > (b.name as string) ? 1 : (a.id as number) - (b.id as number),
+    );
     expect(lines.slice(1)).toEqual(sorted.map((a) => `${a.name}\t${a.version}`));
   });
 });

@@ -57,7 +57,14 @@ describe('list field names match the service FieldSpecs', () => {
   });
 
   it('the nouns page by id: an integer field named id in every spec', () => {
-    for (const spec of [apiKeySource.spec, logSource.spec, resourceSource.spec, assemblySource.spec, orderSource.spec, licenseTemplateSource.spec]) {
+    for (const spec of [
+      apiKeySource.spec,
+      logSource.spec,
+      resourceSource.spec,
+      assemblySource.spec,
+      orderSource.spec,
+      licenseTemplateSource.spec,
+    ]) {
       expect(spec.fields.find((f) => f.name === 'id')?.type).toBe('int');
     }
   });

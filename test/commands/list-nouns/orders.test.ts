@@ -17,7 +17,10 @@ const ms = (r: Rec) => Date.parse(r.createdAt as string);
 beforeAll(async () => {
   svc = await startTestService({ seed: 'demo' });
   env = envFor(svc, svc.adminKey);
-  customer = svc.db.prepare('SELECT customer_id FROM orders GROUP BY customer_id ORDER BY count(*) DESC, customer_id LIMIT 1').pluck().get() as number;
+  customer = svc.db
+    .prepare('SELECT customer_id FROM orders GROUP BY customer_id ORDER BY count(*) DESC, customer_id LIMIT 1')
+    .pluck()
+    .get() as number;
   all = await fullList(list(), 'orders', env);
 });
 afterAll(() => svc?.close());
@@ -79,18 +82,47 @@ describe('orders list friendly flags: exactly the records a filter over the full
     expect(r.code, r.stderr).toBe(0);
     const want = all.filter((o) => ms(o) >= now.getTime() - 365 * 86_400_000);
     expect(want.length).toBeGreaterThan(0);
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(ids(want));
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(ids(want));
   });
 
   it('every flag together, AND-ed with --where; the filter sent', async () => {
     const o = all.find((x) => x.status === 'Completed') ?? all[0]!;
     const since = new Date(ms(o)).toISOString();
-    const args = ['--status', o.status, '--payment-status', o.paymentStatus, '--payment-type', o.paymentType, '--currency', o.currency, '--since', since] as string[];
+    const args = [
+      '--status',
+      o.status,
+      '--payment-status',
+      o.paymentStatus,
+      '--payment-type',
+      o.paymentType,
+      '--currency',
+      o.currency,
+      '--since',
+      since,
+    ] as string[];
     const r = await ok([...list(), ...args, '--where', 'Total >= 0', '--verbose', '-o', 'ndjson'], env);
     const want = all.filter(
-      (x) => x.status === o.status && x.paymentStatus === o.paymentStatus && x.paymentType === o.paymentType && x.currency === o.currency && ms(x) >= ms(o) && (x.total as number) >= 0,
+      (x) =>
+        x.status === o.status &&
+        x.paymentStatus === o.paymentStatus &&
+        x.paymentType === o.paymentType &&
+        x.currency === o.currency &&
+        ms(x) >= ms(o) &&
+        (x.total as number) >= 0,
     );
-    expect(ids(r.stdout.trim().split('\n').map((l) => JSON.parse(l)))).toEqual(ids(want));
+    expect(
+      ids(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ),
+    ).toEqual(ids(want));
     expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe(
       `(Status = "${o.status}") and (PaymentStatus = "${o.paymentStatus}") and (PaymentType = "${o.paymentType}") and (Currency = "${o.currency}") and (CreatedAt >= "${since}") and (Total >= 0)`,
     );
@@ -107,12 +139,34 @@ describe("the issue's example: lic orders list --customer 7 --status Pending -o 
     expect(r.code, r.stderr).toBe(0);
     const want = (await fullList(list(7), 'orders', env)).filter((o) => o.status === 'Pending');
     const { header, rows } = csvRows(r.stdout);
-    expect(header).toEqual(['id', 'orderNumber', 'status', 'processedBy', 'purchaseOrder', 'total', 'currency', 'createdAt', 'updatedAt', 'invoiceNumber', 'paymentType', 'paymentNumber', 'paymentStatus', 'paymentDate', 'description', 'customerId', 'resellerId', 'createdById']);
+    expect(header).toEqual([
+      'id',
+      'orderNumber',
+      'status',
+      'processedBy',
+      'purchaseOrder',
+      'total',
+      'currency',
+      'createdAt',
+      'updatedAt',
+      'invoiceNumber',
+      'paymentType',
+      'paymentNumber',
+      'paymentStatus',
+      'paymentDate',
+      'description',
+      'customerId',
+      'resellerId',
+      'createdById',
+    ]);
     expect(rows.map((row) => Number(row[0]))).toEqual(ids(want));
   });
 
   it('for a customer with Pending orders (7 when it has some): parses back to those orders', async () => {
-    const c = svc.db.prepare("SELECT customer_id FROM orders WHERE status = 'Pending' ORDER BY customer_id = 7 DESC, customer_id LIMIT 1").pluck().get() as number;
+    const c = svc.db
+      .prepare("SELECT customer_id FROM orders WHERE status = 'Pending' ORDER BY customer_id = 7 DESC, customer_id LIMIT 1")
+      .pluck()
+      .get() as number;
     const want = (await fullList(list(c), 'orders', env)).filter((o) => o.status === 'Pending');
     expect(want.length).toBeGreaterThan(0);
     const r = await ok([...list(c), '--status', 'Pending', '-o', 'csv'], env);
@@ -126,7 +180,10 @@ describe("the issue's example: lic orders list --customer 7 --status Pending -o 
 describe('orders list --all and formats', () => {
   it('--all -o ndjson: every order exactly once, over pages by id', async () => {
     const r = await ok([...list(), '--all', '--take', '7', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    const recs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Rec);
     expect(ids(recs)).toEqual(ids(all));
     expect(new Set(ids(recs)).size).toBe(all.length);
     const reqs = requests(r.stderr);
@@ -143,7 +200,9 @@ describe('orders list --all and formats', () => {
     const r = await ok([...list(), '--all', '--fields', 'id,orderNumber,total,currency', '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
     expect(header).toEqual(['id', 'orderNumber', 'total', 'currency']);
-    expect(rows.map((row) => [Number(row[0]), row[1], Number(row[2]), row[3]])).toEqual(all.map((o) => [o.id, o.orderNumber, o.total, o.currency]));
+    expect(rows.map((row) => [Number(row[0]), row[1], Number(row[2]), row[3]])).toEqual(
+      all.map((o) => [o.id, o.orderNumber, o.total, o.currency]),
+    );
   });
 
   it('-o json --all: one object, orders and their total', async () => {

@@ -24,7 +24,9 @@ afterAll(() => svc?.close());
 describe('products list through the machinery (paged: false)', () => {
   it("the full list is the customer's products", () => {
     const want = svc.db
-      .prepare('SELECT p.id FROM customer_products cp JOIN products p ON p.id = cp.product_id JOIN customers c ON c.id = cp.customer_id WHERE c.code = ? ORDER BY p.id')
+      .prepare(
+        'SELECT p.id FROM customer_products cp JOIN products p ON p.id = cp.product_id JOIN customers c ON c.id = cp.customer_id WHERE c.code = ? ORDER BY p.id',
+      )
       .pluck()
       .all(code);
     expect(all.map((p) => p.id)).toEqual(want);
@@ -42,7 +44,20 @@ describe('products list through the machinery (paged: false)', () => {
   it('-o csv: a header row, and parses back', async () => {
     const r = await ok([...list(), '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
-    expect(header).toEqual(['id', 'code', 'name', 'description', 'url', 'copyright', 'createdAt', 'image', 'price', 'resellerPrice', 'currency', 'signatureKeysId']);
+    expect(header).toEqual([
+      'id',
+      'code',
+      'name',
+      'description',
+      'url',
+      'copyright',
+      'createdAt',
+      'image',
+      'price',
+      'resellerPrice',
+      'currency',
+      'signatureKeysId',
+    ]);
     expect(rows).toEqual(all.map((p) => header.map((f) => dataCell(p[f]))));
   });
 

@@ -69,7 +69,14 @@ describe('resources list friendly flags: exactly the records a filter over the f
     const r = await ok([...LIST, '--type', 'email', '--format', 'html', '--where', 'Id > 1', '--verbose', '-o', 'ndjson'], env);
     const want = all.filter((x) => x.type === 'email' && x.dataFormat === 'html' && (x.id as number) > 1);
     expect(want.length).toBeGreaterThan(1);
-    expect(ids(r.stdout.trim().split('\n').map((l) => JSON.parse(l)))).toEqual(ids(want));
+    expect(
+      ids(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ),
+    ).toEqual(ids(want));
     expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('(Type = "email") and (DataFormat = "html") and (Id > 1)');
   });
 });
@@ -77,7 +84,10 @@ describe('resources list friendly flags: exactly the records a filter over the f
 describe('resources list --all and formats', () => {
   it('--all -o ndjson: every resource exactly once, in id order, over several pages by id', async () => {
     const r = await ok([...LIST, '--all', '--take', '3', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    const recs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Rec);
     const db = svc.db.prepare('SELECT id FROM resources ORDER BY id').pluck().all();
     expect(ids(recs)).toEqual(db);
     expect(new Set(ids(recs)).size).toBe(recs.length);
@@ -88,7 +98,10 @@ describe('resources list --all and formats', () => {
 
   it('never the data or the password in list output', async () => {
     const r = await ok([...LIST, '--all', '-o', 'ndjson'], env);
-    for (const rec of r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec)) {
+    for (const rec of r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Rec)) {
       expect(rec.password ?? '').toBe('');
     }
   });
@@ -120,9 +133,10 @@ const CSV_FIELDS = ['id', 'name', 'type', 'code', 'description', 'source', 'crea
 const CSV_SELECT = CSV_FIELDS.join(', ');
 const SIZE = CSV_FIELDS.indexOf('dataSize');
 
-describe('resources list without --fields: the columns\' fields only for table, the fields but data for csv/tsv, whole records for json', () => {
+describe("resources list without --fields: the columns' fields only for table, the fields but data for csv/tsv, whole records for json", () => {
   /** id → bytes of the stored data, from the database itself */
-  const sizes = () => new Map((svc.db.prepare('SELECT id, length(data) AS n FROM resources').all() as { id: number; n: number }[]).map((r) => [r.id, r.n]));
+  const sizes = () =>
+    new Map((svc.db.prepare('SELECT id, length(data) AS n FROM resources').all() as { id: number; n: number }[]).map((r) => [r.id, r.n]));
 
   it('a demo resource holds data, so SIZE has something to show', () => {
     expect([...sizes().values()].some((n) => n > 0)).toBe(true);
@@ -140,7 +154,11 @@ describe('resources list without --fields: the columns\' fields only for table, 
     expect(select).toBe(format.length ? CSV_SELECT : COLUMN_SELECT);
     expect(select!.split(', ')).not.toContain('data');
     const lines = r.stdout.trim().split('\n');
-    const rows = format.length ? (format[1] === 'csv' ? csvRows(r.stdout).rows : lines.slice(1).map((l) => l.split('\t'))) : lines.map((l) => l.split('\t'));
+    const rows = format.length
+      ? format[1] === 'csv'
+        ? csvRows(r.stdout).rows
+        : lines.slice(1).map((l) => l.split('\t'))
+      : lines.map((l) => l.split('\t'));
     const want = sizes();
     expect(rows).toHaveLength(want.size);
     const col = format.length ? SIZE : 5;
@@ -160,7 +178,13 @@ describe('resources list without --fields: the columns\' fields only for table, 
   it.each([['json'], ['ndjson']])('-o %s: no select, so the records come whole, data included', async (format) => {
     const r = await ok([...LIST, '--take', '1000', '-o', format, '--verbose'], env);
     expect(requests(r.stderr)[0]!.searchParams.has('select')).toBe(false);
-    const recs = format === 'json' ? ((JSON.parse(r.stdout) as Rec).resources as Rec[]) : r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    const recs =
+      format === 'json'
+        ? ((JSON.parse(r.stdout) as Rec).resources as Rec[])
+        : r.stdout
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as Rec);
     const want = sizes();
     expect(recs).toHaveLength(want.size);
     for (const rec of recs) {
@@ -171,7 +195,15 @@ describe('resources list without --fields: the columns\' fields only for table, 
 
   it('a service without dataSize (the original) that sends data anyway: dataSize is computed from the base64 data', async () => {
     // 5 bytes → "aGVsbG8=" (padded); 4 bytes, URL-safe, unpadded → "_-_-"; no data at all → empty
-    const body = { success: true, resources: [{ id: 1, name: 'a', data: 'aGVsbG8=' }, { id: 2, name: 'b', data: '_-_-' }, { id: 3, name: 'c' }], totalResourcesCount: 3 };
+    const body = {
+      success: true,
+      resources: [
+        { id: 1, name: 'a', data: 'aGVsbG8=' },
+        { id: 2, name: 'b', data: '_-_-' },
+        { id: 3, name: 'c' },
+      ],
+      totalResourcesCount: 3,
+    };
     const fake = await startFake((sock) => reply(sock, 200, JSON.stringify(body)));
     try {
       const r = await runCli([...LIST, '-o', 'csv'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_000000000000000000000000' } });
@@ -180,7 +212,11 @@ describe('resources list without --fields: the columns\' fields only for table, 
       // no data at all: the documented default 0; the data itself never reaches the csv
       const { header, rows } = csvRows(r.stdout);
       expect(header).toEqual(CSV_FIELDS);
-      expect(rows.map((row) => [row[0], row[SIZE]])).toEqual([['1', '5'], ['2', '3'], ['3', '0']]);
+      expect(rows.map((row) => [row[0], row[SIZE]])).toEqual([
+        ['1', '5'],
+        ['2', '3'],
+        ['3', '0'],
+      ]);
     } finally {
       await fake.close();
     }

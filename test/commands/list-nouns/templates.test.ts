@@ -11,13 +11,24 @@ let env: Record<string, string>;
 let releases: { product: number; release: number }[];
 let big: { product: number; release: number };
 let all: Rec[];
-const list = (s: { product: number; release: number } = big) => ['templates', 'list', '--product', String(s.product), '--release', String(s.release)];
+const list = (s: { product: number; release: number } = big) => [
+  'templates',
+  'list',
+  '--product',
+  String(s.product),
+  '--release',
+  String(s.release),
+];
 
 beforeAll(async () => {
   svc = await startTestService({ seed: 'demo' });
   env = envFor(svc, svc.adminKey);
-  releases = svc.db.prepare('SELECT product_id AS product, release_id AS release FROM license_templates GROUP BY 1, 2 ORDER BY 1, 2').all() as typeof releases;
-  big = svc.db.prepare('SELECT product_id AS product, release_id AS release FROM license_templates GROUP BY 1, 2 ORDER BY count(*) DESC, 2 LIMIT 1').get() as typeof big;
+  releases = svc.db
+    .prepare('SELECT product_id AS product, release_id AS release FROM license_templates GROUP BY 1, 2 ORDER BY 1, 2')
+    .all() as typeof releases;
+  big = svc.db
+    .prepare('SELECT product_id AS product, release_id AS release FROM license_templates GROUP BY 1, 2 ORDER BY count(*) DESC, 2 LIMIT 1')
+    .get() as typeof big;
   all = await fullList(list(), 'licenseTemplates', env);
 });
 afterAll(() => svc?.close());
@@ -36,23 +47,42 @@ describe('templates list --name-contains: exactly the records a filter over the 
       for (const text of ['Professional', 'Trial', 'trial', ' 4.', 'Enterprise']) {
         const want = full.filter((t) => (t.name as string).includes(text));
         hits += want.length;
-        expect(ids(await listed([...list(rel), '--name-contains', text], env)), `${rel.product}/${rel.release} --name-contains ${text}`).toEqual(ids(want));
+        expect(
+          ids(await listed([...list(rel), '--name-contains', text], env)),
+          `${rel.product}/${rel.release} --name-contains ${text}`,
+        ).toEqual(ids(want));
       }
     }
     expect(hits).toBeGreaterThan(10);
   });
 
   it('AND-ed with --where; the filter sent', async () => {
-    const r = await ok([...list(), '--name-contains', 'i', '--where', 'GenerateKeyInfo = true or GenerateKeyInfo = false', '--verbose', '-o', 'ndjson'], env);
-    expect(ids(r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)))).toEqual(ids(all.filter((t) => (t.name as string).includes('i'))));
-    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('(Name.Contains("i")) and (GenerateKeyInfo = true or GenerateKeyInfo = false)');
+    const r = await ok(
+      [...list(), '--name-contains', 'i', '--where', 'GenerateKeyInfo = true or GenerateKeyInfo = false', '--verbose', '-o', 'ndjson'],
+      env,
+    );
+    expect(
+      ids(
+        r.stdout
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+      ),
+    ).toEqual(ids(all.filter((t) => (t.name as string).includes('i'))));
+    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe(
+      '(Name.Contains("i")) and (GenerateKeyInfo = true or GenerateKeyInfo = false)',
+    );
   });
 });
 
 describe('templates list --all and formats', () => {
   it('--all -o ndjson: every template of the release exactly once, one page per template', async () => {
     const r = await ok([...list(), '--all', '--take', '1', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    const recs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Rec);
     expect(ids(recs)).toEqual(ids(all));
     expect(new Set(ids(recs)).size).toBe(all.length);
     expect(requests(r.stderr).length).toBeGreaterThanOrEqual(all.length);
@@ -62,7 +92,24 @@ describe('templates list --all and formats', () => {
     const r = await ok([...list(), '--all', '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
     // every declared field but the template body, raw (arrays and the product as JSON)
-    expect(header).toEqual(['id', 'name', 'code', 'format', 'licenseFileName', 'generateKeyInfo', 'description', 'productId', 'signatureKeysId', 'releaseId', 'product', 'components', 'assemblies', 'fields', 'features', 'restrictions']);
+    expect(header).toEqual([
+      'id',
+      'name',
+      'code',
+      'format',
+      'licenseFileName',
+      'generateKeyInfo',
+      'description',
+      'productId',
+      'signatureKeysId',
+      'releaseId',
+      'product',
+      'components',
+      'assemblies',
+      'fields',
+      'features',
+      'restrictions',
+    ]);
     expect(rows).toEqual(all.map((t) => header.map((f) => dataCell(t[f]))));
   });
 

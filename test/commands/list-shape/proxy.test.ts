@@ -21,7 +21,9 @@ beforeAll(async () => {
   svc = await startTestService({ seed: 'demo' });
   for (const mode of ['strip-defaults', 'int-strings'] as const) proxies.set(mode, await startTransformProxy(svc.url, mode));
   resourceId = svc.db.prepare('SELECT id FROM resources ORDER BY id LIMIT 1').pluck().get() as number;
-  template = svc.db.prepare('SELECT id, product_id AS product, release_id AS release FROM license_templates ORDER BY id LIMIT 1').get() as typeof template;
+  template = svc.db
+    .prepare('SELECT id, product_id AS product, release_id AS release FROM license_templates ORDER BY id LIMIT 1')
+    .get() as typeof template;
   customer = svc.db.prepare('SELECT customer_id FROM orders GROUP BY customer_id ORDER BY count(*) DESC LIMIT 1').pluck().get() as number;
   const k = svc.issuedKeys.find((x) => x.role === 'Customer')!;
   customerKey = { key: k.key, code: svc.db.prepare('SELECT customer_code FROM users WHERE id = ?').pluck().get(k.userId) as string };
@@ -33,22 +35,49 @@ afterAll(async () => {
   await svc?.close();
 });
 
-const FORMATS = [['-o', 'json'], ['-o', 'ndjson'], ['-o', 'csv'], ['-o', 'tsv']];
+const FORMATS = [
+  ['-o', 'json'],
+  ['-o', 'ndjson'],
+  ['-o', 'csv'],
+  ['-o', 'tsv'],
+];
 
 /** Representative list and get commands; `admin` false runs with the customer's key. */
 const COMMANDS: { name: string; args: () => string[]; customerKey?: boolean; formats?: string[][] }[] = [
   { name: 'keys list', args: () => ['keys', 'list'] },
   { name: 'keys list --revoked', args: () => ['keys', 'list', '--revoked'] },
-  { name: 'keys list --fields id,revoked,permissions,expireDate', args: () => ['keys', 'list', '--fields', 'id,revoked,permissions,expireDate'] },
+  {
+    name: 'keys list --fields id,revoked,permissions,expireDate',
+    args: () => ['keys', 'list', '--fields', 'id,revoked,permissions,expireDate'],
+  },
   { name: 'resources list --all --take 2', args: () => ['resources', 'list', '--all', '--take', '2'] },
   { name: 'resources list --type NoSuchType', args: () => ['resources', 'list', '--type', 'NoSuchType'] },
   { name: 'resources get N', args: () => ['resources', 'get', String(resourceId)] },
   { name: 'assemblies list --all --take 3', args: () => ['assemblies', 'list', '--all', '--take', '3'] },
   { name: 'orders list --customer N --limit 5', args: () => ['orders', 'list', '--customer', String(customer), '--limit', '5'] },
-  { name: 'templates list --product N --release N --fields id,name,generateKeyInfo,productId,signatureKeysId,releaseId', args: () => ['templates', 'list', '--product', String(template.product), '--release', String(template.release), '--fields', 'id,name,generateKeyInfo,productId,signatureKeysId,releaseId'] },
-  { name: 'templates list --product N --release N (nested records)', args: () => ['templates', 'list', '--product', String(template.product), '--release', String(template.release)] },
+  {
+    name: 'templates list --product N --release N --fields id,name,generateKeyInfo,productId,signatureKeysId,releaseId',
+    args: () => [
+      'templates',
+      'list',
+      '--product',
+      String(template.product),
+      '--release',
+      String(template.release),
+      '--fields',
+      'id,name,generateKeyInfo,productId,signatureKeysId,releaseId',
+    ],
+  },
+  {
+    name: 'templates list --product N --release N (nested records)',
+    args: () => ['templates', 'list', '--product', String(template.product), '--release', String(template.release)],
+  },
   // templates show prints the body or the json reply only (-o csv/tsv/ndjson are usage errors): json is below
-  { name: 'templates show N --product N --release N', args: () => ['templates', 'show', String(template.id), '--product', String(template.product), '--release', String(template.release)], formats: [['-o', 'json']] },
+  {
+    name: 'templates show N --product N --release N',
+    args: () => ['templates', 'show', String(template.id), '--product', String(template.product), '--release', String(template.release)],
+    formats: [['-o', 'json']],
+  },
   { name: 'log list --limit 5 --fields id,level,exception', args: () => ['log', 'list', '--limit', '5', '--fields', 'id,level,exception'] },
   { name: 'products list --customer CODE', args: () => ['products', 'list', '--customer', customerKey.code], customerKey: true },
 ];

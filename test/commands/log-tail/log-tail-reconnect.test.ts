@@ -13,7 +13,12 @@ import { reply, startFake, type Fake } from '../../helpers/fake-server.js';
 import { startTestService } from '../../helpers/service.js';
 import { harness, insertLog, runIn, until, type Harness } from '../../cli/list/harness.js';
 
-const ndjson = (out: string) => out.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; message: string });
+const ndjson = (out: string) =>
+  out
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: number; message: string });
 
 /** Replaces the harness's sleep with a fast one that records every wait asked for, ms. */
 function fastSleep(h: Harness): number[] {
@@ -55,7 +60,11 @@ describe('log tail -f: reconnect', () => {
       await until(() => printed().length === 5, 10_000, 'the entries written before the restart');
 
       await svc.close();
-      await until(() => /lost the service/.test(h.stderr()) && asked.filter((ms) => ms >= TAIL_RECONNECT_FIRST_MS).length >= 3, 10_000, 'a few reconnect attempts');
+      await until(
+        () => /lost the service/.test(h.stderr()) && asked.filter((ms) => ms >= TAIL_RECONNECT_FIRST_MS).length >= 3,
+        10_000,
+        'a few reconnect attempts',
+      );
       // written while the service is down, straight into its database file
       const db = openDatabase(dbPath);
       for (let i = 0; i < 2; i++) expected.push(writeLog(db, new Date(), 'Warning', 'while down {N}', { N: i }));
@@ -152,7 +161,13 @@ describe('log tail: pages must move forward', () => {
   /** A service that ignores filter and sort: always the same three entries. */
   const ignoring = () =>
     startFake((s) =>
-      reply(s, 200, JSON.stringify({ logEntries: [3, 2, 1].map((id) => ({ id, timeStamp: '2025-01-01T00:00:00Z', level: 'Information', message: `entry ${id}` })) })),
+      reply(
+        s,
+        200,
+        JSON.stringify({
+          logEntries: [3, 2, 1].map((id) => ({ id, timeStamp: '2025-01-01T00:00:00Z', level: 'Information', message: `entry ${id}` })),
+        }),
+      ),
     );
 
   it('--follow: a page with ids not after the last one seen ends it, exit 1, nothing printed twice', async () => {

@@ -9,7 +9,12 @@ let svc: TestService;
 let env: Record<string, string>;
 
 const dbIds = (where = '1'): number[] => svc.db.prepare(`SELECT id FROM log WHERE ${where} ORDER BY id`).pluck().all() as number[];
-const ndjson = (out: string) => out.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; level: string; message: string });
+const ndjson = (out: string) =>
+  out
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: number; level: string; message: string });
 const requests = (stderr: string): URL[] => [...stderr.matchAll(/^> GET (\S+)/gm)].map((m) => new URL(m[1]!));
 
 beforeAll(async () => {
@@ -46,9 +51,17 @@ describe('log tail', () => {
   });
 
   it('--level/--contains/--where filter what is printed', async () => {
-    const r = await runCli(['log', 'tail', '-n', '4', '--level', 'error', '--contains', 'entry 1', '--where', 'Id < 1000', '-o', 'ndjson', '--verbose'], { env });
+    const r = await runCli(
+      ['log', 'tail', '-n', '4', '--level', 'error', '--contains', 'entry 1', '--where', 'Id < 1000', '-o', 'ndjson', '--verbose'],
+      { env },
+    );
     expect(r.code).toBe(0);
-    const want = (svc.db.prepare("SELECT id, message FROM log WHERE level = 'Error' AND id < 1000 ORDER BY id").all() as { id: number; message: string }[])
+    const want = (
+      svc.db.prepare("SELECT id, message FROM log WHERE level = 'Error' AND id < 1000 ORDER BY id").all() as {
+        id: number;
+        message: string;
+      }[]
+    )
       .filter((e) => e.message.includes('entry 1'))
       .map((e) => e.id)
       .slice(-4);
@@ -58,10 +71,15 @@ describe('log tail', () => {
   });
 
   it('a bad --interval or --lines is a usage error', async () => {
-    for (const args of [['--interval', 'soon'], ['-n', 'ten']]) {
+    for (const args of [
+      ['--interval', 'soon'],
+      ['-n', 'ten'],
+    ]) {
       const r = await runCli(['log', 'tail', ...args], { env });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(args[0] === '--interval' ? /--interval.*expected a duration such as 500ms, 2s or 1m/ : /--lines.*expected an integer/);
+      expect(r.stderr).toMatch(
+        args[0] === '--interval' ? /--interval.*expected a duration such as 500ms, 2s or 1m/ : /--lines.*expected an integer/,
+      );
     }
   });
 });
@@ -98,7 +116,22 @@ describe('log tail --follow', () => {
 
   it('follows only matching entries; -o json prints one entry per line', async () => {
     const h = harness({ env });
-    const run = runIn(h, ['log', 'tail', '-f', '--interval', '10ms', '-n', '0', '--level', 'Fatal', '--contains', 'disk', '-o', 'json', '--verbose']);
+    const run = runIn(h, [
+      'log',
+      'tail',
+      '-f',
+      '--interval',
+      '10ms',
+      '-n',
+      '0',
+      '--level',
+      'Fatal',
+      '--contains',
+      'disk',
+      '-o',
+      'json',
+      '--verbose',
+    ]);
     // -n 0 follows from "now": the moment the first reply (where to start) is in
     await until(() => /^< 200 /m.test(h.stderr()), 10_000, 'the first reply');
     const want: number[] = [];

@@ -32,7 +32,8 @@ async function entries(svc: TestService, query = ''): Promise<Entry[]> {
   return r.body.logEntries;
 }
 
-const lic = (svc: TestService, args: string[], o: RunOptions = {}) => runCli(args, { ...o, env: { ...envFor(svc, svc.adminKey), ...o.env } });
+const lic = (svc: TestService, args: string[], o: RunOptions = {}) =>
+  runCli(args, { ...o, env: { ...envFor(svc, svc.adminKey), ...o.env } });
 
 describe('log list', () => {
   let svc: TestService;
@@ -67,7 +68,12 @@ describe('log list', () => {
     try {
       for (let i = 0; i < 3; i++) await lic(s2, ['keys', 'create', '--perm', '1']);
       const r = await lic(s2, ['log', 'list']);
-      expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(['3', '2', '1']);
+      expect(
+        r.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => l.split('\t')[0]),
+      ).toEqual(['3', '2', '1']);
     } finally {
       await s2.close();
     }
@@ -82,14 +88,24 @@ describe('log list', () => {
 
   it('--level Information: the three writes; --level Error: none (exit 0, empty output)', async () => {
     const info = await lic(svc, ['log', 'list', '--level', 'information']);
-    expect(info.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(['3', '2', '1']);
+    expect(
+      info.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['3', '2', '1']);
     const err = await lic(svc, ['log', 'list', '--level', 'Error']);
     expect(err.code).toBe(0);
     expect(err.stdout).toBe('');
   });
 
   it('--since is inclusive and --until exclusive', async () => {
-    const ids = async (...flags: string[]) => (await lic(svc, ['log', 'list', ...flags])).stdout.trimEnd().split('\n').filter(Boolean).map((l) => Number(l.split('\t')[0]));
+    const ids = async (...flags: string[]) =>
+      (await lic(svc, ['log', 'list', ...flags])).stdout
+        .trimEnd()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => Number(l.split('\t')[0]));
     expect(await ids('--since', '2025-01-18T11:00:00Z', '--until', '2025-01-18T12:00:00Z')).toEqual([2]);
     expect(await ids('--since', '2025-01-18T11:00:00.001Z')).toEqual([4, 3]);
     expect(await ids('--until', '2025-01-18T11:00:00.001Z')).toEqual([2, 1]);
@@ -101,7 +117,12 @@ describe('log list', () => {
   it('relative --since counts back from the CLI clock', async () => {
     const now = () => new Date(T0 + 3 * H + 30 * 60_000); // 13:30
     const r = await lic(svc, ['log', 'list', '--since', '90m'], { now }); // from 12:00
-    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(['4', '3']);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['4', '3']);
     const d = await lic(svc, ['log', 'list', '--since', '1d'], { now });
     expect(d.stdout.trimEnd().split('\n')).toHaveLength(4);
   });
@@ -155,9 +176,20 @@ describe('the audit trail (contract §6)', () => {
     ]);
     expect(log.every((e) => e.level === 'Information' && e.exception === '')).toBe(true);
     expect(log[2]!.messageTemplate).toBe('{Method} {Path} by API key {ApiKeyId} of user {OwnerId}, record {RecordId}');
-    expect(JSON.parse(log[2]!.properties)).toEqual({ Method: 'POST', Path: '/v1/api-keys', ApiKeyId: 1, OwnerId: 'admin', RecordId: made.apiKeyId });
+    expect(JSON.parse(log[2]!.properties)).toEqual({
+      Method: 'POST',
+      Path: '/v1/api-keys',
+      ApiKeyId: 1,
+      OwnerId: 'admin',
+      RecordId: made.apiKeyId,
+    });
     expect(JSON.parse(log[1]!.properties)).toEqual({
-      Method: 'PUT', Path: '/v1/api-keys', ApiKeyId: 1, OwnerId: 'admin', RecordId: made.apiKeyId, Changed: ['name', 'revoked'],
+      Method: 'PUT',
+      Path: '/v1/api-keys',
+      ApiKeyId: 1,
+      OwnerId: 'admin',
+      RecordId: made.apiKeyId,
+      Changed: ['name', 'revoked'],
     });
     const all = JSON.stringify(log);
     expect(all).not.toContain(made.key);
@@ -200,12 +232,19 @@ describe('the audit trail (contract §6)', () => {
       messageTemplate: 'Authentication failed for {Method} {Path}: {Reason}',
       timeStamp: '2025-01-18T10:00:05.000Z',
     });
-    expect(JSON.parse(log[0]!.properties)).toEqual({ Method: 'DELETE', Path: '/v1/api-keys/7', Reason: reason, RemoteAddress: '127.0.0.1' });
+    expect(JSON.parse(log[0]!.properties)).toEqual({
+      Method: 'DELETE',
+      Path: '/v1/api-keys/7',
+      Reason: reason,
+      RemoteAddress: '127.0.0.1',
+    });
     if (key) expect(JSON.stringify(log)).not.toContain(key);
   });
 
   it('revoked and expired keys are logged as Warnings too', async () => {
-    const made = JSON.parse((await lic(svc, ['keys', 'create', '--perm', '7', '--expires', '2025-01-18T11:00:00Z', '--force', '-o', 'json'])).stdout);
+    const made = JSON.parse(
+      (await lic(svc, ['keys', 'create', '--perm', '7', '--expires', '2025-01-18T11:00:00Z', '--force', '-o', 'json'])).stdout,
+    );
     clock.t = T0 + 2 * H;
     expect((await runCli(['log', 'list'], { env: envFor(svc, made.key) })).code).toBe(3);
     const warnings = await entries(svc, `&filter=${encodeURIComponent('Level = "Warning"')}`);
@@ -227,19 +266,31 @@ describe('log purge', () => {
     }
     clock.t = T0 + 6 * H;
     configDir = tempDir();
-    expect((await runCli(['profile', 'add', 'ops', '--base-url', svc.url, '--api-key-stdin'], { configDir, stdin: svc.adminKey })).code).toBe(0);
+    expect(
+      (await runCli(['profile', 'add', 'ops', '--base-url', svc.url, '--api-key-stdin'], { configDir, stdin: svc.adminKey })).code,
+    ).toBe(0);
   });
   afterEach(() => svc.close());
   const ids = async () => (await entries(svc)).map((e) => e.id);
 
-  it('--all: prints deletedLogCount; afterwards only the purge\'s own entry is there', async () => {
+  it("--all: prints deletedLogCount; afterwards only the purge's own entry is there", async () => {
     const r = await lic(svc, ['log', 'purge', '--all', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('deletedLogCount\t5\n');
     const log = await entries(svc);
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ level: 'Information', message: 'DELETE /v1/log by API key 1 of user admin: purged 5 log entries', timeStamp: '2025-01-18T16:00:00.000Z' });
-    expect(JSON.parse(log[0]!.properties)).toMatchObject({ Method: 'DELETE', Path: '/v1/log', ApiKeyId: 1, OwnerId: 'admin', DeletedLogCount: 5 });
+    expect(log[0]).toMatchObject({
+      level: 'Information',
+      message: 'DELETE /v1/log by API key 1 of user admin: purged 5 log entries',
+      timeStamp: '2025-01-18T16:00:00.000Z',
+    });
+    expect(JSON.parse(log[0]!.properties)).toMatchObject({
+      Method: 'DELETE',
+      Path: '/v1/log',
+      ApiKeyId: 1,
+      OwnerId: 'admin',
+      DeletedLogCount: 5,
+    });
   });
 
   it('--id: that one entry', async () => {
@@ -292,7 +343,12 @@ describe('log purge', () => {
   });
 
   it('on a TTY: the prompt names profile, host and what goes; yes purges', async () => {
-    const r = await runCli(['log', 'purge', '--before', '2025-01-18T12:00:00Z'], { configDir, tty: true, confirm: [true], env: { NO_COLOR: '1' } });
+    const r = await runCli(['log', 'purge', '--before', '2025-01-18T12:00:00Z'], {
+      configDir,
+      tty: true,
+      confirm: [true],
+      env: { NO_COLOR: '1' },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.prompts).toHaveLength(1);
     expect(r.prompts[0]).toMatch(/^delete (2 )?log entries before 2025-01-18T12:00:00\.000Z on /);
@@ -304,7 +360,10 @@ describe('log purge', () => {
   it.each([
     [['--all'], /^delete ALL (5 )?log entries on /],
     [['--id', '2'], /^delete log entry 2 on /],
-    [['--since', '2025-01-18T11:00:00Z', '--until', '2025-01-18T13:00:00Z'], /^delete (2 )?log entries from 2025-01-18T11:00:00\.000Z before 2025-01-18T13:00:00\.000Z on /],
+    [
+      ['--since', '2025-01-18T11:00:00Z', '--until', '2025-01-18T13:00:00Z'],
+      /^delete (2 )?log entries from 2025-01-18T11:00:00\.000Z before 2025-01-18T13:00:00\.000Z on /,
+    ],
   ])('on a TTY, answering no to %j: exit 1, nothing deleted', async (flags, what) => {
     const r = await runCli(['log', 'purge', ...flags], { configDir, tty: true, confirm: [false] });
     expect(r.code).toBe(1);

@@ -23,7 +23,16 @@ let customer: number;
 const rowsOf = (id: number): Row[] => svc.db.prepare('SELECT * FROM orders WHERE customer_id = ? ORDER BY id').all(id) as Row[];
 /** The TSV line of an order, computed from the database: ID NUMBER STATUS PAYMENT TYPE TOTAL CREATED INVOICE. */
 const line = (o: Row) =>
-  [o.id, o.order_number, o.status, o.payment_status, o.payment_type, `${o.total.toFixed(2)} ${o.currency}`, new Date(o.created_at).toISOString(), o.invoice_number].join('\t');
+  [
+    o.id,
+    o.order_number,
+    o.status,
+    o.payment_status,
+    o.payment_type,
+    `${o.total.toFixed(2)} ${o.currency}`,
+    new Date(o.created_at).toISOString(),
+    o.invoice_number,
+  ].join('\t');
 
 beforeAll(async () => {
   svc = await startTestService({ seed: 'demo' });
@@ -44,7 +53,10 @@ describe('lic orders list --customer ID', () => {
 
   it('TOTAL has 2 decimals and the currency, also for whole amounts and yen', async () => {
     const r = await runCli(['orders', 'list', '--customer', String(customer)], { env });
-    const totals = r.stdout.trim().split('\n').map((l) => l.split('\t')[5]);
+    const totals = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[5]);
     for (const t of totals) expect(t).toMatch(/^-?\d+\.\d{2} [A-Z]{3}$/);
   });
 
@@ -71,10 +83,14 @@ describe('lic orders list --customer ID', () => {
   });
 
   it('a Sales key may list orders; a LicenseManager key gets exit 3 with the reason', async () => {
-    const sales = await runCli(['orders', 'list', '--customer', String(customer)], { env: envFor(svc, svc.issuedKeys.find((k) => k.role === 'Sales')!.key) });
+    const sales = await runCli(['orders', 'list', '--customer', String(customer)], {
+      env: envFor(svc, svc.issuedKeys.find((k) => k.role === 'Sales')!.key),
+    });
     expect(sales.code, sales.stderr).toBe(0);
     expect(sales.stdout.trim().split('\n')).toHaveLength(rowsOf(customer).length);
-    const lm = await runCli(['orders', 'list', '--customer', String(customer)], { env: envFor(svc, svc.issuedKeys.find((k) => k.role === 'LicenseManager')!.key) });
+    const lm = await runCli(['orders', 'list', '--customer', String(customer)], {
+      env: envFor(svc, svc.issuedKeys.find((k) => k.role === 'LicenseManager')!.key),
+    });
     expect(lm.code).toBe(3);
     expect(lm.stdout).toBe('');
     expect(lm.stderr).toMatch(/role LicenseManager.*HTTP 403, code 7/);
@@ -125,7 +141,11 @@ describe('lic orders list: usage errors (exit 2, nothing sent)', () => {
     expect(r.stderr).toContain('1..2147483647');
   });
 
-  it.each([['--take', '1001'], ['--take', '-1'], ['--skip', 'x']])('%s %s is refused', async (flag, v) => {
+  it.each([
+    ['--take', '1001'],
+    ['--take', '-1'],
+    ['--skip', 'x'],
+  ])('%s %s is refused', async (flag, v) => {
     const r = await runCli(['orders', 'list', '--customer', '1', flag, v], { env: offline });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`option '${flag} <n>' argument '${v}' is invalid`);
@@ -136,7 +156,9 @@ describe('lic orders list against a server that chose otherwise (socket-level fa
   it('a reply without the orders array (the original omits empty lists) is an empty list', async () => {
     const fake = await startFake((s) => reply(s, 200, '{"success":true}'));
     try {
-      const r = await runCli(['orders', 'list', '--customer', '1'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_000000000000000000000000' } });
+      const r = await runCli(['orders', 'list', '--customer', '1'], {
+        env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_000000000000000000000000' },
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe('');
       expect(fake.requests[0]!.path).toBe('/v1/customers/1/orders');
@@ -148,7 +170,9 @@ describe('lic orders list against a server that chose otherwise (socket-level fa
   it('a reply whose orders is not an array is a clear error (exit 1), not a crash', async () => {
     const fake = await startFake((s) => reply(s, 200, '{"success":true,"orders":{"id":1}}'));
     try {
-      const r = await runCli(['orders', 'list', '--customer', '1'], { env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_000000000000000000000000' } });
+      const r = await runCli(['orders', 'list', '--customer', '1'], {
+        env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_000000000000000000000000' },
+      });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('"orders" that is not a list');
       expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -19,15 +19,21 @@ let svc: TestService;
 let key: string;
 let own: { id: number; code: string };
 const rowsOf = (customerId: number): Row[] =>
-  svc.db.prepare('SELECT p.* FROM customer_products cp JOIN products p ON p.id = cp.product_id WHERE cp.customer_id = ? ORDER BY p.id').all(customerId) as Row[];
+  svc.db
+    .prepare('SELECT p.* FROM customer_products cp JOIN products p ON p.id = cp.product_id WHERE cp.customer_id = ? ORDER BY p.id')
+    .all(customerId) as Row[];
 /** TSV line from the database: ID CODE NAME PRICE RESELLER PRICE CURRENCY CREATED. */
-const line = (p: Row) => [p.id, p.code, p.name, p.price.toFixed(2), p.reseller_price.toFixed(2), p.currency, new Date(p.created_at).toISOString()].join('\t');
+const line = (p: Row) =>
+  [p.id, p.code, p.name, p.price.toFixed(2), p.reseller_price.toFixed(2), p.currency, new Date(p.created_at).toISOString()].join('\t');
 
 beforeAll(async () => {
   svc = await startTestService({ seed: 'demo' });
   const k = svc.issuedKeys.find((x) => x.role === 'Customer')!;
   key = k.key;
-  own = svc.db.prepare('SELECT c.id, c.code FROM users u JOIN customers c ON c.code = u.customer_code WHERE u.id = ?').get(k.userId) as { id: number; code: string };
+  own = svc.db.prepare('SELECT c.id, c.code FROM users u JOIN customers c ON c.code = u.customer_code WHERE u.id = ?').get(k.userId) as {
+    id: number;
+    code: string;
+  };
 });
 afterAll(() => svc?.close());
 

@@ -23,7 +23,11 @@ const store = (dir: string) => JSON.parse(readFileSync(storeFile(dir), 'utf8'));
 const mode = (dir: string) => statSync(storeFile(dir)).mode & 0o777;
 
 async function add(dir: string, name: string, url: string, key: string, extra: string[] = [], o: RunOptions = {}) {
-  const r = await runCli(['profile', 'add', name, '--base-url', url, '--api-key-stdin', ...extra], { configDir: dir, stdin: `${key}\n`, ...o });
+  const r = await runCli(['profile', 'add', name, '--base-url', url, '--api-key-stdin', ...extra], {
+    configDir: dir,
+    stdin: `${key}\n`,
+    ...o,
+  });
   expect(r.code, r.stderr).toBe(0);
   return r;
 }
@@ -195,7 +199,10 @@ describe('a damaged store', () => {
     const dir = tempDir();
     const { writeFileSync } = await import('node:fs');
     writeFileSync(storeFile(dir), content, { mode: 0o600 });
-    for (const args of [['profile', 'list'], ['keys', 'list']]) {
+    for (const args of [
+      ['profile', 'list'],
+      ['keys', 'list'],
+    ]) {
       const r = await runCli(args, { configDir: dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(msg);
@@ -241,7 +248,7 @@ describe('precedence: flag > env > profile', () => {
     expect(await whoAnswers(['--base-url', s2.url, '--profile', 'p2'], { LIC_BASE_URL: dead })).toBe('s2');
   });
 
-  it('API key: LIC_API_KEY beats the profile\'s key', async () => {
+  it("API key: LIC_API_KEY beats the profile's key", async () => {
     expect(await whoAnswers(['--profile', 'broken'])).toMatch(/^exit 3: lic: unknown API key/);
     expect(await whoAnswers(['--profile', 'broken'], { LIC_API_KEY: s1.adminKey })).toBe('s1');
     expect(await whoAnswers([], { LIC_API_KEY: 'api_000000000000000000000000' })).toMatch(/^exit 3/);
@@ -256,7 +263,10 @@ describe('precedence: flag > env > profile', () => {
     const a = await runCli(['--profile', 'nope', 'keys', 'list'], { configDir: dir });
     expect(a.code).toBe(2);
     expect(a.stderr).toBe('lic: no profile named "nope"; profiles: broken, p1, p2\n');
-    const b = await runCli(['keys', 'list'], { configDir: dir, env: { LIC_PROFILE: 'nope', LIC_BASE_URL: s1.url, LIC_API_KEY: s1.adminKey } });
+    const b = await runCli(['keys', 'list'], {
+      configDir: dir,
+      env: { LIC_PROFILE: 'nope', LIC_BASE_URL: s1.url, LIC_API_KEY: s1.adminKey },
+    });
     expect(b.code).toBe(2);
     const empty = await runCli(['--profile', 'nope', 'keys', 'list'], { configDir: tempDir() });
     expect(empty.code).toBe(2);
@@ -266,13 +276,27 @@ describe('precedence: flag > env > profile', () => {
   it('profile show names each source', async () => {
     const show = async (args: string[], env: Record<string, string> = {}) =>
       JSON.parse((await runCli([...args, 'profile', 'show', '-o', 'json'], { configDir: dir, env })).stdout);
-    expect(await show([], { LIC_PROFILE: 'p2' })).toMatchObject({ profile: 'p2', baseUrl: s2.url, baseUrlFrom: 'profile p2', apiKeyFrom: 'profile p2' });
+    expect(await show([], { LIC_PROFILE: 'p2' })).toMatchObject({
+      profile: 'p2',
+      baseUrl: s2.url,
+      baseUrlFrom: 'profile p2',
+      apiKeyFrom: 'profile p2',
+    });
     expect(await show(['--base-url', 'http://flag.example'], { LIC_BASE_URL: 'http://env.example' })).toMatchObject({
       baseUrl: 'http://flag.example',
       baseUrlFrom: '--base-url',
     });
-    expect(await show([], { LIC_BASE_URL: 'http://env.example' })).toMatchObject({ baseUrl: 'http://env.example', baseUrlFrom: 'LIC_BASE_URL' });
+    expect(await show([], { LIC_BASE_URL: 'http://env.example' })).toMatchObject({
+      baseUrl: 'http://env.example',
+      baseUrlFrom: 'LIC_BASE_URL',
+    });
     const none = JSON.parse((await runCli(['profile', 'show', '-o', 'json'], { configDir: tempDir() })).stdout);
-    expect(none).toMatchObject({ profile: null, baseUrl: 'http://127.0.0.1:8765', baseUrlFrom: 'built-in default', apiKey: '-', apiKeyFrom: 'none' });
+    expect(none).toMatchObject({
+      profile: null,
+      baseUrl: 'http://127.0.0.1:8765',
+      baseUrlFrom: 'built-in default',
+      apiKey: '-',
+      apiKeyFrom: 'none',
+    });
   });
 });

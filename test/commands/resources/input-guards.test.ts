@@ -39,7 +39,10 @@ describe('empty data', () => {
     expect(c.code).toBe(2);
     expect(c.stderr).toBe(`lic: --data-file ${empty}: the file is empty; nothing was sent (add --allow-empty to store empty data)\n`);
     expect(count()).toBe(before);
-    const made = await runCli(['resources', 'create', '--name', 'e2', '--type', 'x', '--data-file', '-', '-o', 'json'], { env, stdin: 'payload' });
+    const made = await runCli(['resources', 'create', '--name', 'e2', '--type', 'x', '--data-file', '-', '-o', 'json'], {
+      env,
+      stdin: 'payload',
+    });
     const id = JSON.parse(made.stdout).resourceId as number;
     const u = await runCli(['resources', 'update', String(id), '--data-file', empty], { env });
     expect(u.code).toBe(2);
@@ -47,7 +50,10 @@ describe('empty data', () => {
   });
 
   it('--allow-empty stores empty data, on create and update', async () => {
-    const c = await runCli(['resources', 'create', '--name', 'e3', '--type', 'x', '--data-file', '-', '--allow-empty', '-o', 'json'], { env, stdin: '' });
+    const c = await runCli(['resources', 'create', '--name', 'e3', '--type', 'x', '--data-file', '-', '--allow-empty', '-o', 'json'], {
+      env,
+      stdin: '',
+    });
     expect(c.code, c.stderr).toBe(0);
     const id = JSON.parse(c.stdout).resourceId as number;
     expect(dataOf(id).length).toBe(0);
@@ -62,7 +68,9 @@ describe('empty data', () => {
 
 describe('--data-out', () => {
   it('never onto a device: /dev/null is refused (the write renames over its target), exit 2, nothing sent', async () => {
-    const r = await runCli(['resources', 'get', '1', '--data-out', '/dev/null'], { env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_aaaaaaaaaaaaaaaaaaaaaaaa' } });
+    const r = await runCli(['resources', 'get', '1', '--data-out', '/dev/null'], {
+      env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_aaaaaaaaaaaaaaaaaaaaaaaa' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('lic: --data-out /dev/null: is not a regular file; use --data-out - and redirect stdout\n');
   });

@@ -34,7 +34,9 @@ const unique = (p = 'r') => `${p}-${++seq}`;
 const count = () => svc.db.prepare('SELECT count(*) FROM resources').pluck().get() as number;
 /** A resource as stored, its password opened with the test key (it is sealed at rest) */
 const storedRow = (id: number) => {
-  const row = svc.db.prepare('SELECT name, type, code, description, source, password, data, data_format AS dataFormat FROM resources WHERE id = ?').get(id) as
+  const row = svc.db
+    .prepare('SELECT name, type, code, description, source, password, data, data_format AS dataFormat FROM resources WHERE id = ?')
+    .get(id) as
     | { name: string; type: string; code: string; description: string; source: string; password: string; data: Buffer; dataFormat: string }
     | undefined;
   return row && { ...row, password: openStoredSecret(row.password) };
@@ -74,14 +76,22 @@ describe.skipIf(!haveData)('round trips of real files (Keys.snk, new-license-ema
       expect(g.code, g.stderr).toBe(0);
       expect(Buffer.compare(readFileSync(out), original)).toBe(0);
       expect(g.stderr).toContain(`Wrote ${original.length} bytes`);
-      const fields = Object.fromEntries(g.stdout.trim().split('\n').map((l) => l.split('\t')));
+      const fields = Object.fromEntries(
+        g.stdout
+          .trim()
+          .split('\n')
+          .map((l) => l.split('\t')),
+      );
       expect(fields).toMatchObject({ id: String(id), type: c.type, format: c.format, size: String(original.length) });
       expect(g.stdout).not.toContain(original.toString('base64').slice(0, 40));
     });
 
     it(`${c.format}: --data-file - (stdin bytes) then --data-out - (stdout bytes) gives the same bytes, no newline added`, async () => {
       const original = readFileSync(c.path);
-      const cr = await runCliBytes(['resources', 'create', '-o', 'json', '--name', unique(c.format), '--type', c.type, '--format', c.format, '--data-file', '-'], { env, stdin: original });
+      const cr = await runCliBytes(
+        ['resources', 'create', '-o', 'json', '--name', unique(c.format), '--type', c.type, '--format', c.format, '--data-file', '-'],
+        { env, stdin: original },
+      );
       expect(cr.code, cr.stderr).toBe(0);
       const id = JSON.parse(cr.stdout.toString()).resourceId;
       const g = await runCliBytes(['resources', 'get', String(id), '--data-out', '-'], { env });
@@ -93,10 +103,26 @@ describe.skipIf(!haveData)('round trips of real files (Keys.snk, new-license-ema
 
   it('the list table shows ID, NAME, TYPE, FORMAT, CODE, SIZE, UPDATED, DESCRIPTION with the size in bytes', async () => {
     const name = unique('table');
-    const id = await createVia(['--name', name, '--type', 'RSA', '--format', 'SNK', '--code', `${name}-c`, '--description', 'the key', '--data-file', SNK]);
+    const id = await createVia([
+      '--name',
+      name,
+      '--type',
+      'RSA',
+      '--format',
+      'SNK',
+      '--code',
+      `${name}-c`,
+      '--description',
+      'the key',
+      '--data-file',
+      SNK,
+    ]);
     const piped = await runCli(['resources', 'list', '--take', '1000'], { env });
     expect(piped.code).toBe(0);
-    const row = piped.stdout.split('\n').find((l) => l.startsWith(`${id}\t`))!.split('\t');
+    const row = piped.stdout
+      .split('\n')
+      .find((l) => l.startsWith(`${id}\t`))!
+      .split('\t');
     expect(row.slice(0, 6)).toEqual([String(id), name, 'RSA', 'SNK', `${name}-c`, '596']);
     expect(row[6]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(row[7]).toBe('the key');
@@ -111,7 +137,15 @@ describe('create', () => {
   it('sends only the given fields; a fresh resource without data has size 0', async () => {
     const name = unique();
     const id = await createVia(['--name', name, '--type', 'note', '--source', 'src', '--description', 'desc', '--code', `${name}-c`]);
-    expect(storedRow(id)).toMatchObject({ name, type: 'note', code: `${name}-c`, description: 'desc', source: 'src', dataFormat: '', password: '' });
+    expect(storedRow(id)).toMatchObject({
+      name,
+      type: 'note',
+      code: `${name}-c`,
+      description: 'desc',
+      source: 'src',
+      dataFormat: '',
+      password: '',
+    });
     expect(storedRow(id)!.data.length).toBe(0);
   });
 
@@ -125,7 +159,10 @@ describe('create', () => {
 
   it('--name and --type are required (exit 2, nothing sent)', async () => {
     const before = count();
-    for (const args of [['--type', 'RSA'], ['--name', 'n']]) {
+    for (const args of [
+      ['--type', 'RSA'],
+      ['--name', 'n'],
+    ]) {
       const r = await runCli(['resources', 'create', ...args], { env });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--(name|type)/);
@@ -179,7 +216,10 @@ describe('create', () => {
     // refused before any request: pointed at a closed port it is still a usage error, not a network one (exit 5)
     const offline = await runCli(['resources', 'create', '--name', 'x', '--type', 'blob', '--data-file', big], { env: NOWHERE });
     expect(offline.code).toBe(2);
-    const viaStdin = await runCliBytes(['resources', 'create', '--name', unique('big'), '--type', 'blob', '--data-file', '-'], { env, stdin: Buffer.alloc(MAX_DATA_BYTES + 1) });
+    const viaStdin = await runCliBytes(['resources', 'create', '--name', unique('big'), '--type', 'blob', '--data-file', '-'], {
+      env,
+      stdin: Buffer.alloc(MAX_DATA_BYTES + 1),
+    });
     expect(viaStdin.code).toBe(2);
     expect(viaStdin.stderr).toContain('--data-file -:');
   });
@@ -222,7 +262,11 @@ describe('password (write-only, never in argv)', () => {
   });
 
   it('--password-prompt asks with a hidden prompt on a terminal', async () => {
-    const r = await runCli(['resources', 'create', '--name', unique('pp'), '--type', 'RSA', '--password-prompt', '-o', 'json'], { env, tty: true, secret: ['from-prompt'] });
+    const r = await runCli(['resources', 'create', '--name', unique('pp'), '--type', 'RSA', '--password-prompt', '-o', 'json'], {
+      env,
+      tty: true,
+      secret: ['from-prompt'],
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.prompts).toEqual([expect.stringContaining('Password for resource')]);
     expect(storedRow(JSON.parse(r.stdout).resourceId)!.password).toBe('from-prompt');
@@ -299,7 +343,10 @@ describe('get', () => {
 describe('update', () => {
   it('sends only the flags given: the data and the other fields stay', async () => {
     const name = unique('upd');
-    const id = await createVia(['--name', name, '--type', 'email', '--format', 'html', '--data-file', file('u.html', '<p>v1</p>'), '--password-stdin'], { stdin: 'pw1' });
+    const id = await createVia(
+      ['--name', name, '--type', 'email', '--format', 'html', '--data-file', file('u.html', '<p>v1</p>'), '--password-stdin'],
+      { stdin: 'pw1' },
+    );
     const r = await runCli(['resources', 'update', String(id), '--description', 'changed'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Updated resource ${id}.`);

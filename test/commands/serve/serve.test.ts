@@ -69,7 +69,9 @@ describe('lic serve', () => {
     // the saved profile works right away, with no other configuration
     const list = await runCli(['keys', 'list', '-o', 'json'], { configDir });
     expect(list.code, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout).apiKeys).toEqual([expect.objectContaining({ id: 1, name: 'bootstrap', ownerId: 'admin', permissions: 7 })]);
+    expect(JSON.parse(list.stdout).apiKeys).toEqual([
+      expect.objectContaining({ id: 1, name: 'bootstrap', ownerId: 'admin', permissions: 7 }),
+    ]);
     const r = await s.stop('SIGTERM');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${s.url}\n`);
@@ -103,7 +105,10 @@ describe('lic serve', () => {
     const file = join(dir, 'keys.json');
     const s = await serve(['--port', '0', '--db', ':memory:', '--no-profile', '--keys-file', file]);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved).toEqual({ baseUrl: s.url, keys: [{ userId: 'admin', role: 'Administrator', name: 'bootstrap', key: expect.stringMatching(/^api_[a-z0-9]{24}$/) }] });
+    expect(saved).toEqual({
+      baseUrl: s.url,
+      keys: [{ userId: 'admin', role: 'Administrator', name: 'bootstrap', key: expect.stringMatching(/^api_[a-z0-9]{24}$/) }],
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const r = await s.stop();
     expect(r.stderr).not.toContain(saved.keys[0].key);
@@ -151,7 +156,7 @@ describe('lic serve', () => {
     expect(existsSync(join(dataDir, 'lic.db'))).toBe(true);
   });
 
-  it('a busy port: exit 1 with a clear message; the database\'s first keys are not used up', async () => {
+  it("a busy port: exit 1 with a clear message; the database's first keys are not used up", async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
@@ -185,12 +190,36 @@ describe('lic serve', () => {
     const Database = (await import('better-sqlite3')).default;
     const dir = tempDir();
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({
-      users: [{ id: 'admin', name: 'A', email: '', role: 'Administrator' }],
-      apiKeys: [{ ownerId: 'admin', name: 'k', permissions: 7 }],
-      customers: [{ id: 1, code: 'C-AAAAAAAA', name: 'x', email: '', country: 'DE', createdAt: '2025-01-18T00:00:00Z' }],
-      orders: [{ id: 1, orderNumber: 'O-1', status: 'Pending', processedBy: '', purchaseOrder: '', total: 1, currency: 'EUR', createdAt: '2025-01-18T00:00:00Z', updatedAt: '2025-01-18T00:00:00Z', invoiceNumber: '', paymentType: 'Invoice', paymentNumber: '', paymentStatus: 'Unpaid', paymentDate: '', description: '', customerId: 99, resellerId: 0, createdById: '' }],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        users: [{ id: 'admin', name: 'A', email: '', role: 'Administrator' }],
+        apiKeys: [{ ownerId: 'admin', name: 'k', permissions: 7 }],
+        customers: [{ id: 1, code: 'C-AAAAAAAA', name: 'x', email: '', country: 'DE', createdAt: '2025-01-18T00:00:00Z' }],
+        orders: [
+          {
+            id: 1,
+            orderNumber: 'O-1',
+            status: 'Pending',
+            processedBy: '',
+            purchaseOrder: '',
+            total: 1,
+            currency: 'EUR',
+            createdAt: '2025-01-18T00:00:00Z',
+            updatedAt: '2025-01-18T00:00:00Z',
+            invoiceNumber: '',
+            paymentType: 'Invoice',
+            paymentNumber: '',
+            paymentStatus: 'Unpaid',
+            paymentDate: '',
+            description: '',
+            customerId: 99,
+            resellerId: 0,
+            createdById: '',
+          },
+        ],
+      }),
+    );
     const db = join(dir, 'lic.db');
     const r = await runCli(['serve', '--port', '0', '--db', db, '--seed', file, '--no-profile']);
     expect(r.code).toBe(2);
@@ -225,7 +254,7 @@ describe('lic serve', () => {
 });
 
 describe('lic serve --seed demo: what to try', () => {
-  it('prints, beside the keys, the Customer code, the products\' latest releases and templates and the log\'s span, on stderr; each printed id works', async () => {
+  it("prints, beside the keys, the Customer code, the products' latest releases and templates and the log's span, on stderr; each printed id works", async () => {
     const configDir = tempDir();
     const s = await serve(['--port', '0', '--db', ':memory:', '--seed', 'demo'], { configDir });
     try {
@@ -246,7 +275,12 @@ describe('lic serve --seed demo: what to try', () => {
       for (const [, product, release, , , templates] of products) {
         const t = await runCli(['templates', 'list', '--product', product!, '--release', release!, '-o', 'ndjson'], { configDir });
         expect(t.code).toBe(0);
-        expect(t.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual(templates!.trim().split(' ').map(Number));
+        expect(
+          t.stdout
+            .trim()
+            .split('\n')
+            .map((l) => (JSON.parse(l) as { id: number }).id),
+        ).toEqual(templates!.trim().split(' ').map(Number));
       }
       const mine = await runCli(['products', 'list', '--customer', code![1]!], { env: { LIC_BASE_URL: s.url, LIC_API_KEY: customerKey } });
       expect(mine.code).toBe(0);
@@ -261,9 +295,13 @@ describe('lic serve --seed demo: what to try', () => {
   it('templates list without --product/--release: a usage error that says where the ids come from, nothing sent', async () => {
     const r = await runCli(['templates', 'list'], { env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/required option '--product <id>' not specified: templates list needs a product id and the id of one of its releases \(`lic serve --seed demo` prints the demo's when it starts\)/);
+    expect(r.stderr).toMatch(
+      /required option '--product <id>' not specified: templates list needs a product id and the id of one of its releases \(`lic serve --seed demo` prints the demo's when it starts\)/,
+    );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    const one = await runCli(['templates', 'list', '--product', '1'], { env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' } });
+    const one = await runCli(['templates', 'list', '--product', '1'], {
+      env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' },
+    });
     expect(one.code).toBe(2);
     expect(one.stderr).toMatch(/required option '--release <id>' not specified: .*lic serve --seed demo/);
   });

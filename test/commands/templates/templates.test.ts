@@ -27,12 +27,23 @@ const line = (t: Row) => [t.id, t.name, t.code, t.format, t.license_file_name, t
 beforeAll(async () => {
   svc = await startTestService({ seed: 'demo' });
   env = envFor(svc, svc.adminKey);
-  rel = svc.db.prepare('SELECT product_id AS p, release_id AS r FROM license_templates GROUP BY release_id ORDER BY count(*) DESC LIMIT 1').get() as { p: number; r: number };
+  rel = svc.db
+    .prepare('SELECT product_id AS p, release_id AS r FROM license_templates GROUP BY release_id ORDER BY count(*) DESC LIMIT 1')
+    .get() as { p: number; r: number };
 });
 afterAll(() => svc?.close());
 
 const list = (...extra: string[]) => ['templates', 'list', '--product', String(rel.p), '--release', String(rel.r), ...extra];
-const show = (id: number | string, ...extra: string[]) => ['templates', 'show', String(id), '--product', String(rel.p), '--release', String(rel.r), ...extra];
+const show = (id: number | string, ...extra: string[]) => [
+  'templates',
+  'show',
+  String(id),
+  '--product',
+  String(rel.p),
+  '--release',
+  String(rel.r),
+  ...extra,
+];
 
 describe('lic templates list --product P --release R', () => {
   it('piped: one line per template, columns ID NAME CODE FORMAT FILE NAME SIGNING KEY DESCRIPTION', async () => {
@@ -101,7 +112,8 @@ describe('lic templates show ID --product P --release R', () => {
 
   it('is byte exact for a body with CRLF, a BOM, non-ASCII text and no final newline', async () => {
     const t = rowsOf(rel.p, rel.r)[0]!;
-    const body = '\uFEFF<?xml version="1.0" encoding="utf-8"?>\r\n<License holder="Müller Präzisionstechnik — 東京">\t{LicenseId}</License>';
+    const body =
+      '\uFEFF<?xml version="1.0" encoding="utf-8"?>\r\n<License holder="Müller Präzisionstechnik — 東京">\t{LicenseId}</License>';
     svc.db.prepare('UPDATE license_templates SET template = ? WHERE id = ?').run(body, t.id);
     try {
       const r = await runCli(show(t.id), { env });
@@ -116,7 +128,12 @@ describe('lic templates show ID --product P --release R', () => {
     const t = rowsOf(rel.p, rel.r)[1]!;
     const r = await runCli(show(t.id, '-o', 'json'), { env });
     expect(r.code, r.stderr).toBe(0);
-    const direct = await http(svc, 'GET', `/v1/products/${rel.p}/releases/${rel.r}/license-templates?filter=${encodeURIComponent(`Id = ${t.id}`)}&take=1`, { key: svc.adminKey });
+    const direct = await http(
+      svc,
+      'GET',
+      `/v1/products/${rel.p}/releases/${rel.r}/license-templates?filter=${encodeURIComponent(`Id = ${t.id}`)}&take=1`,
+      { key: svc.adminKey },
+    );
     expect(JSON.parse(r.stdout)).toEqual(direct.body);
     expect(direct.body.licenseTemplates).toHaveLength(1);
   });
@@ -156,18 +173,21 @@ describe('lic templates: usage errors (exit 2, nothing sent)', () => {
     expect(r.stderr).toContain(msg);
   });
 
-  it.each(['0', '-1', '2147483648', 'abc', '1.5', '0x10'])('an id %j is refused for each of --product, --release and the template id', async (v) => {
-    for (const [args, msg] of [
-      [['templates', 'list', '--product', v, '--release', '1'], `option '--product <id>' argument '${v}' is invalid`],
-      [['templates', 'list', '--product', '1', '--release', v], `option '--release <id>' argument '${v}' is invalid`],
-      [['templates', 'show', v, '--product', '1', '--release', '1'], `command-argument value '${v}' is invalid for argument 'id'`],
-      [['templates', 'show', '1', '--product', v, '--release', '1'], `option '--product <id>' argument '${v}' is invalid`],
-    ] as const) {
-      const r = await runCli([...args], { env: offline });
-      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(msg);
-      expect(r.stderr).toContain('1..2147483647');
-    }
-  });
+  it.each(['0', '-1', '2147483648', 'abc', '1.5', '0x10'])(
+    'an id %j is refused for each of --product, --release and the template id',
+    async (v) => {
+      for (const [args, msg] of [
+        [['templates', 'list', '--product', v, '--release', '1'], `option '--product <id>' argument '${v}' is invalid`],
+        [['templates', 'list', '--product', '1', '--release', v], `option '--release <id>' argument '${v}' is invalid`],
+        [['templates', 'show', v, '--product', '1', '--release', '1'], `command-argument value '${v}' is invalid for argument 'id'`],
+        [['templates', 'show', '1', '--product', v, '--release', '1'], `option '--product <id>' argument '${v}' is invalid`],
+      ] as const) {
+        const r = await runCli([...args], { env: offline });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toContain(msg);
+        expect(r.stderr).toContain('1..2147483647');
+      }
+    },
+  );
 });

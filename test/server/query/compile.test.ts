@@ -1,12 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import {
-  compileFilter,
-  compileListQuery,
-  compileSelect,
-  compileSort,
-  parseTimeLiteral,
-} from '../../../src/server/query/compile.js';
+import { compileFilter, compileListQuery, compileSelect, compileSort, parseTimeLiteral } from '../../../src/server/query/compile.js';
 import { QueryError, type ListSpec } from '../../../src/server/query/types.js';
 import { logSource } from '../../../src/server/routes/log.js';
 
@@ -119,21 +113,45 @@ describe('filter: comparisons and types', () => {
   });
 
   it.each([
-    ['Lvl = 1', 0, 'filter: unknown field "Lvl" at position 0; fields are: id, message, messageTemplate, level, timeStamp, exception, properties'],
+    [
+      'Lvl = 1',
+      0,
+      'filter: unknown field "Lvl" at position 0; fields are: id, message, messageTemplate, level, timeStamp, exception, properties',
+    ],
     ['Level = 1', 8, 'filter: expected a "string" to compare with field "level" but found the number 1 at position 8'],
     ['1 = Level', 0, 'filter: expected a "string" to compare with field "level" but found the number 1 at position 0'],
     ['Id = "1"', 5, 'filter: expected a number to compare with field "id" but found the string "1" at position 5'],
     ['Id = true', 5, 'filter: expected a number to compare with field "id" but found true at position 5'],
     ['Id = Level', 5, 'filter: expected a number to compare with field "id" but found field "level" (string) at position 5'],
-    ['TimeStamp > 5', 12, 'filter: expected a time string like "2025-01-18T14:04:02.659Z" or "2025-01-18" to compare with field "timeStamp" but found the number 5 at position 12'],
-    ['TimeStamp > Level', 12, 'filter: expected a time string like "2025-01-18T14:04:02.659Z" or "2025-01-18" to compare with field "timeStamp" but found field "level" (string) at position 12'],
-    ['TimeStamp > "yesterday"', 12, 'filter: "yesterday" is not a time to compare with field "timeStamp" at position 12; expected RFC 3339 like "2025-01-18T14:04:02.659Z" (offsets allowed) or a date like "2025-01-18"'],
-    ['TimeStamp > "2025-02-30"', 12, 'filter: "2025-02-30" is not a time to compare with field "timeStamp" at position 12; expected RFC 3339 like "2025-01-18T14:04:02.659Z" (offsets allowed) or a date like "2025-01-18"'],
+    [
+      'TimeStamp > 5',
+      12,
+      'filter: expected a time string like "2025-01-18T14:04:02.659Z" or "2025-01-18" to compare with field "timeStamp" but found the number 5 at position 12',
+    ],
+    [
+      'TimeStamp > Level',
+      12,
+      'filter: expected a time string like "2025-01-18T14:04:02.659Z" or "2025-01-18" to compare with field "timeStamp" but found field "level" (string) at position 12',
+    ],
+    [
+      'TimeStamp > "yesterday"',
+      12,
+      'filter: "yesterday" is not a time to compare with field "timeStamp" at position 12; expected RFC 3339 like "2025-01-18T14:04:02.659Z" (offsets allowed) or a date like "2025-01-18"',
+    ],
+    [
+      'TimeStamp > "2025-02-30"',
+      12,
+      'filter: "2025-02-30" is not a time to compare with field "timeStamp" at position 12; expected RFC 3339 like "2025-01-18T14:04:02.659Z" (offsets allowed) or a date like "2025-01-18"',
+    ],
     ['Level', 0, 'filter: expected a condition but field "level" is a string at position 0; compare it, e.g. level = "…"'],
     ['Id', 0, 'filter: expected a condition but field "id" is an integer at position 0; compare it, e.g. id = …'],
     ['"x"', 0, 'filter: expected a condition but found the string "x" at position 0'],
     ['Id = 1 and 5', 11, 'filter: expected a condition but found the number 5 at position 11'],
-    ['not Level = "x"', 4, 'filter: "not" needs a condition but field "level" is a string at position 4; not binds tighter than comparisons: write not (level = …)'],
+    [
+      'not Level = "x"',
+      4,
+      'filter: "not" needs a condition but field "level" is a string at position 4; not binds tighter than comparisons: write not (level = …)',
+    ],
     ['(Id = 1) = 1', 11, 'filter: expected true, false or a condition to compare with a condition but found the number 1 at position 11'],
     ['Level < null', 6, 'filter: null can only be compared with = or !=, not < at position 6'],
     ['Id.Contains("1")', 3, 'filter: Contains works on string fields, but field "id" is an integer at position 3'],
@@ -150,7 +168,9 @@ describe('filter: comparisons and types', () => {
 
   it('rejects non-queryable fields in filter and sort but allows them in select', () => {
     const e = qerr(() => f(keySpec, 'Blob = "x"'));
-    expect(e.message).toBe('filter: field "blob" can\'t be filtered on at position 0; fields that can: id, name, permissions, price, createdAt, expireDate, revoked');
+    expect(e.message).toBe(
+      'filter: field "blob" can\'t be filtered on at position 0; fields that can: id, name, permissions, price, createdAt, expireDate, revoked',
+    );
     const s = qerr(() => compileSort(keySpec, 'blob'));
     expect(s.message).toMatch(/^sort: field "blob" can't be sorted by at position 0/);
     expect(compileSelect(keySpec, 'blob').map((x) => x.name)).toEqual(['blob']);
@@ -158,7 +178,9 @@ describe('filter: comparisons and types', () => {
 
   it('quotes and shortens hostile names in messages', () => {
     const e = qerr(() => compileSort(keySpec, 'x'.repeat(100)));
-    expect(e.message).toBe(`sort: unknown field "${'x'.repeat(40)}…" at position 0; fields are: id, name, permissions, price, createdAt, expireDate, revoked`);
+    expect(e.message).toBe(
+      `sort: unknown field "${'x'.repeat(40)}…" at position 0; fields are: id, name, permissions, price, createdAt, expireDate, revoked`,
+    );
   });
 });
 
@@ -218,7 +240,12 @@ describe('filter: string methods', () => {
     names.forEach((n, i) => ins.run(i + 1, n));
     const ids = (filter: string) => {
       const c = f(keySpec, filter);
-      return (db.prepare(`SELECT k.id FROM k WHERE ${c.where} ORDER BY k.id`).pluck().all(...c.params) as number[]).map((i) => names[i - 1]);
+      return (
+        db
+          .prepare(`SELECT k.id FROM k WHERE ${c.where} ORDER BY k.id`)
+          .pluck()
+          .all(...c.params) as number[]
+      ).map((i) => names[i - 1]);
     };
     expect(ids('Name.Contains("b")')).toEqual(['abc']);
     expect(ids('Name.Contains("%")')).toEqual(['a%c']);
@@ -261,9 +288,26 @@ describe('filter: timestamps', () => {
   });
 
   it.each([
-    '2025-1-18', '2025-01-18T14:04Z', '2025-01-18T14:04:02', '2025-13-01', '2025-00-10', '2025-02-29', '1900-02-29',
-    '2025-04-31', '2025-01-18T24:00:00Z', '2025-01-18T23:60:00Z', '2025-01-18T23:59:60Z', '2025-01-18T10:00:00+24:00',
-    '2025-01-18T10:00:00+01', '2025-01-18T10:00:00.Z', ' 2025-01-18', '2025-01-18 ', '', 'now', '+2025-01-18', '１２３４-01-01',
+    '2025-1-18',
+    '2025-01-18T14:04Z',
+    '2025-01-18T14:04:02',
+    '2025-13-01',
+    '2025-00-10',
+    '2025-02-29',
+    '1900-02-29',
+    '2025-04-31',
+    '2025-01-18T24:00:00Z',
+    '2025-01-18T23:60:00Z',
+    '2025-01-18T23:59:60Z',
+    '2025-01-18T10:00:00+24:00',
+    '2025-01-18T10:00:00+01',
+    '2025-01-18T10:00:00.Z',
+    ' 2025-01-18',
+    '2025-01-18 ',
+    '',
+    'now',
+    '+2025-01-18',
+    '１２３４-01-01',
   ])('rejects %j', (text) => {
     expect(parseTimeLiteral(text)).toBeUndefined();
     expect(qerr(() => f(logSpec, `TimeStamp = ${JSON.stringify(text)}`)).position).toBe(12);
@@ -294,14 +338,22 @@ describe('sort', () => {
   });
 
   it.each([
-    ['Lvl', 0, 'sort: unknown field "Lvl" at position 0; fields are: id, message, messageTemplate, level, timeStamp, exception, properties'],
+    [
+      'Lvl',
+      0,
+      'sort: unknown field "Lvl" at position 0; fields are: id, message, messageTemplate, level, timeStamp, exception, properties',
+    ],
     ['Level, level', 7, 'sort: field "level" is listed twice at position 7'],
     ['Level down', 6, 'sort: expected asc or desc after level but found "down" at position 6'],
     ['Level desc x', 11, 'sort: expected "," or the end after level desc but found "x" at position 11'],
     ['Level,', 6, 'sort: expected a field name at position 6'],
     [',Level', 0, 'sort: expected a field name at position 0'],
     ['Level,,Id', 6, 'sort: expected a field name at position 6'],
-    ['Level;drop', 0, 'sort: unknown field "Level;drop" at position 0; fields are: id, message, messageTemplate, level, timeStamp, exception, properties'],
+    [
+      'Level;drop',
+      0,
+      'sort: unknown field "Level;drop" at position 0; fields are: id, message, messageTemplate, level, timeStamp, exception, properties',
+    ],
   ])('%j → 400', (sort, pos, message) => {
     const e = qerr(() => compileSort(logSpec, sort));
     expect(e.message).toBe(message);
@@ -321,8 +373,16 @@ describe('select', () => {
   });
 
   it.each([
-    ['Lvl', 0, 'select: unknown field "Lvl" at position 0; fields are: id, message, messageTemplate, level, timeStamp, exception, properties'],
-    ['Id, Lvl', 4, 'select: unknown field "Lvl" at position 4; fields are: id, message, messageTemplate, level, timeStamp, exception, properties'],
+    [
+      'Lvl',
+      0,
+      'select: unknown field "Lvl" at position 0; fields are: id, message, messageTemplate, level, timeStamp, exception, properties',
+    ],
+    [
+      'Id, Lvl',
+      4,
+      'select: unknown field "Lvl" at position 4; fields are: id, message, messageTemplate, level, timeStamp, exception, properties',
+    ],
     ['Id Level', 3, 'select: expected "," or the end after id but found "Level" at position 3'],
     ['Id,', 3, 'select: expected a field name at position 3'],
   ])('%j → 400', (select, pos, message) => {
@@ -343,13 +403,29 @@ describe('limits reach SQLite safely', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE k (id INTEGER PRIMARY KEY, revoked INTEGER)');
     db.prepare('INSERT INTO k VALUES (1, 1), (2, 0)').run();
-    const tiny: ListSpec = { fields: [{ name: 'id', column: 'k.id', type: 'int' }, { name: 'r', column: 'k.revoked', type: 'bool' }], defaultSort: [] };
+    const tiny: ListSpec = {
+      fields: [
+        { name: 'id', column: 'k.id', type: 'int' },
+        { name: 'r', column: 'k.revoked', type: 'bool' },
+      ],
+      defaultSort: [],
+    };
     const filter = Array.from({ length: 1365 }, () => 'r').join('||');
     expect(filter.length).toBeLessThanOrEqual(4096);
     const c = f(tiny, filter);
-    expect(db.prepare(`SELECT k.id FROM k WHERE ${c.where}`).pluck().all(...c.params)).toEqual([1]);
+    expect(
+      db
+        .prepare(`SELECT k.id FROM k WHERE ${c.where}`)
+        .pluck()
+        .all(...c.params),
+    ).toEqual([1]);
     const many = Array.from({ length: 600 }, (_, i) => `Id=${i}`).join('|| ');
     const c2 = f(keySpec, many.slice(0, many.lastIndexOf('||', 4090)));
-    expect(db.prepare(`SELECT count(*) FROM k WHERE ${c2.where}`).pluck().get(...c2.params)).toBe(2);
+    expect(
+      db
+        .prepare(`SELECT count(*) FROM k WHERE ${c2.where}`)
+        .pluck()
+        .get(...c2.params),
+    ).toBe(2);
   });
 });

@@ -87,7 +87,7 @@ describe('parseFilter: precedence (not > comparison > and > or)', () => {
     ['a = 1 or b = 2 and c = 3', '(or (= a 1) (and (= b 2) (= c 3)))'],
     ['a = not b', '(= a (not b))'],
     ['(a = 1) = (b = 2)', '(= (= a 1) (= b 2))'],
-    ["(a or b) or (c or d)", "(or a b (or c d))"],
+    ['(a or b) or (c or d)', '(or a b (or c d))'],
   ])('%s', (text, want) => {
     expect(p(text)).toBe(want);
   });

@@ -67,7 +67,30 @@ interface Row {
 const INTS = [-3, -1, 0, 1, 2, 3, 7, 100, 2147483647, -2147483648];
 // every value's String() is a plain decimal, as the grammar writes numbers
 const DECIMALS = [0, 1.5, -2.25, 0.1, 0.3, 0.30000000000000004, 3, 1234.5678, -0.5, 7];
-const ALPHABET = ['a', 'b', 'ab', 'A', 'é', 'e\u0301', 'É', 'ß', '😀', '"', '\\', '\u0000', '\n', ' ', '%', '_', 'z', '\u007f', '\u2028', '/', "'", '\uFF58'];
+const ALPHABET = [
+  'a',
+  'b',
+  'ab',
+  'A',
+  'é',
+  'e\u0301',
+  'É',
+  'ß',
+  '😀',
+  '"',
+  '\\',
+  '\u0000',
+  '\n',
+  ' ',
+  '%',
+  '_',
+  'z',
+  '\u007f',
+  '\u2028',
+  '/',
+  "'",
+  '\uFF58',
+];
 const setYear = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number => {
   const date = new Date(0);
   date.setUTCFullYear(y, mo, d);
@@ -88,7 +111,7 @@ const TIMES = [
 ];
 
 const strArb = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 4 }).map((a) => a.join(''));
-const nullable = <T,>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(arb, { freq: 6, nil: null });
+const nullable = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(arb, { freq: 6, nil: null });
 const rowArb: fc.Arbitrary<Omit<Row, 'id'>> = fc.record({
   count: nullable(fc.constantFrom(...INTS)),
   amount: nullable(fc.oneof(fc.constantFrom(...DECIMALS), fc.constantFrom(...INTS))),
@@ -110,7 +133,7 @@ const dataStrArb = fc.oneof(
   fc.tuple(fc.constantFrom(...dataStrings), fc.nat(5), fc.nat(5)).map(([x, a, b]) => {
     const cps = [...x];
     const i = a % (cps.length + 1);
-    return cps.slice(i, i + (b % (cps.length + 1 - i) + 1)).join('');
+    return cps.slice(i, i + ((b % (cps.length + 1 - i)) + 1)).join('');
   }),
 );
 const literalStrArb = fc.oneof(strArb, dataStrArb);
@@ -142,7 +165,10 @@ afterAll(() => db.close());
 
 function run(filter: string): number[] {
   const c = compileListQuery(spec, { filter });
-  return db.prepare(`SELECT t.id FROM t WHERE ${c.where} ORDER BY ${c.orderBy}`).pluck().all(...c.params) as number[];
+  return db
+    .prepare(`SELECT t.id FROM t WHERE ${c.where} ORDER BY ${c.orderBy}`)
+    .pluck()
+    .all(...c.params) as number[];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -236,7 +262,7 @@ function prng(seed: number): (n: number) => number {
 
 function render(c: Cond, seed: number): string {
   const rnd = prng(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
   const ws = () => pick(['', ' ', ' ', '  ', '\t', '\n']);
   const sp = () => pick([' ', ' ', '  ', '\t', '\n', ' \r\n ']);
   const randCase = (w: string) => [...w].map((ch) => (rnd(3) === 0 ? ch.toUpperCase() : rnd(2) ? ch.toLowerCase() : ch)).join('');
@@ -332,8 +358,14 @@ const numericVal: fc.Arbitrary<Val> = fc.oneof(
   fieldOf(F.numeric),
   fc.constantFrom(...INTS, ...DECIMALS).map((v): Val => ({ k: 'lit', v })),
 );
-const stringVal: fc.Arbitrary<Val> = fc.oneof(fieldOf(F.string), literalStrArb.map((v): Val => ({ k: 'lit', v })));
-const timeVal: fc.Arbitrary<Val> = fc.oneof(fieldOf(F.timestamp), fc.constantFrom(...TIMES).map((ms): Val => ({ k: 'time', ms })));
+const stringVal: fc.Arbitrary<Val> = fc.oneof(
+  fieldOf(F.string),
+  literalStrArb.map((v): Val => ({ k: 'lit', v })),
+);
+const timeVal: fc.Arbitrary<Val> = fc.oneof(
+  fieldOf(F.timestamp),
+  fc.constantFrom(...TIMES).map((ms): Val => ({ k: 'time', ms })),
+);
 
 const { cond: condArb } = fc.letrec<{ cond: Cond; boolVal: Val }>((tie) => ({
   cond: fc.oneof(
@@ -341,12 +373,10 @@ const { cond: condArb } = fc.letrec<{ cond: Cond; boolVal: Val }>((tie) => ({
     // leaves first: chosen when the depth limit is reached
     fc.record({ op: opArb, l: numericVal, r: numericVal }).map(({ op, l, r }): Cond => ({ k: 'cmp', op, l, r })),
     fc.record({ op: opArb, l: stringVal, r: stringVal }).map(({ op, l, r }): Cond => ({ k: 'cmp', op, l, r })),
-    fc
-      .record({ op: opArb, f: fieldOf(F.timestamp), o: timeVal, s: fc.boolean() })
-      .map(({ op, f, o, s }): Cond => {
-        const [l, r] = swap(f, o, s);
-        return { k: 'cmp', op, l, r };
-      }),
+    fc.record({ op: opArb, f: fieldOf(F.timestamp), o: timeVal, s: fc.boolean() }).map(({ op, f, o, s }): Cond => {
+      const [l, r] = swap(f, o, s);
+      return { k: 'cmp', op, l, r };
+    }),
     fc
       .record({ op: eqOpArb, f: fieldOf([...F.numeric, ...F.string, ...F.bool, ...F.timestamp]), s: fc.boolean() })
       .map(({ op, f, s }): Cond => {
@@ -354,7 +384,11 @@ const { cond: condArb } = fc.letrec<{ cond: Cond; boolVal: Val }>((tie) => ({
         return { k: 'cmp', op, l, r };
       }),
     fc
-      .record({ m: fc.constantFrom('contains' as const, 'startsWith' as const, 'endsWith' as const), f: fc.constantFrom(...F.string), s: literalStrArb })
+      .record({
+        m: fc.constantFrom('contains' as const, 'startsWith' as const, 'endsWith' as const),
+        f: fc.constantFrom(...F.string),
+        s: literalStrArb,
+      })
       .map(({ m, f, s }): Cond => ({ k: 'call', m, f, s })),
     fc.constantFrom(...F.bool).map((f): Cond => ({ k: 'bool', f })),
     fc.boolean().map((v): Cond => ({ k: 'blit', v })),
@@ -396,12 +430,26 @@ describe('property: compiled filters select what the reference evaluator selects
       fc.record({ op: opArb, l: numericVal, r: numericVal }),
       fc.record({ op: opArb, l: stringVal, r: stringVal }),
       fc.record({ op: opArb, l: fieldOf(F.timestamp), r: timeVal }),
-      fc.record({ op: opArb, l: fieldOf(F.bool), r: fc.oneof(fieldOf(F.bool), fc.boolean().map((v): Val => ({ k: 'lit', v }))) }),
+      fc.record({
+        op: opArb,
+        l: fieldOf(F.bool),
+        r: fc.oneof(
+          fieldOf(F.bool),
+          fc.boolean().map((v): Val => ({ k: 'lit', v })),
+        ),
+      }),
     );
     const method = fc
-      .record({ m: fc.constantFrom('contains' as const, 'startsWith' as const, 'endsWith' as const), f: fc.constantFrom(...F.string), s: literalStrArb })
+      .record({
+        m: fc.constantFrom('contains' as const, 'startsWith' as const, 'endsWith' as const),
+        f: fc.constantFrom(...F.string),
+        s: literalStrArb,
+      })
       .map(({ m, f, s }): Cond => ({ k: 'call', m, f, s }));
-    const shape = fc.oneof(leaf.map(({ op, l, r }): Cond => ({ k: 'cmp', op, l, r })), method);
+    const shape = fc.oneof(
+      leaf.map(({ op, l, r }): Cond => ({ k: 'cmp', op, l, r })),
+      method,
+    );
     fc.assert(
       fc.property(shape, fc.boolean(), fc.integer(), (c, negate, seed) => {
         const ast: Cond = negate ? { k: 'not', c } : c;
@@ -455,7 +503,7 @@ const INJECTIONS = [
   'Name like "%"',
   'Name is null',
   'Name in ("a")',
-  '(' .repeat(3000) + 'Active' + ')'.repeat(1000),
+  '('.repeat(3000) + 'Active' + ')'.repeat(1000),
   '!'.repeat(4096),
   'not '.repeat(1000),
   Array.from({ length: 455 }, () => 'Active').join('||'),
@@ -469,14 +517,79 @@ const INJECTIONS = [
 ];
 
 const TOKENS = [
-  'Id', 'count', 'Amount', 'NAME', 'code', 'active', 'Flag', 'createdAt', 'ExpireDate', 'data', 'nope', 't', 'sqlite_master',
-  '=', '==', '!=', '<>', '<', '<=', '>', '>=', '&&', '||', '!', '&', '|', 'and', 'OR', 'not', '(', ')', '.', ',', ';', '--', '/*', '*/',
-  'Contains', 'startsWith', 'ENDSWITH', 'Length', '"x"', '""', '"2025-01-18"', '"2025-01-18T14:04:02.659+01:00"', '"bad"', '"', "'", '\\',
-  '1', '-1', '1.5', '0', '2147483648', '1e5', '.5', 'true', 'False', 'NULL', 'select', 'drop', 'table', ' ', '\n', '\t', '😀', '\u0000',
+  'Id',
+  'count',
+  'Amount',
+  'NAME',
+  'code',
+  'active',
+  'Flag',
+  'createdAt',
+  'ExpireDate',
+  'data',
+  'nope',
+  't',
+  'sqlite_master',
+  '=',
+  '==',
+  '!=',
+  '<>',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '&&',
+  '||',
+  '!',
+  '&',
+  '|',
+  'and',
+  'OR',
+  'not',
+  '(',
+  ')',
+  '.',
+  ',',
+  ';',
+  '--',
+  '/*',
+  '*/',
+  'Contains',
+  'startsWith',
+  'ENDSWITH',
+  'Length',
+  '"x"',
+  '""',
+  '"2025-01-18"',
+  '"2025-01-18T14:04:02.659+01:00"',
+  '"bad"',
+  '"',
+  "'",
+  '\\',
+  '1',
+  '-1',
+  '1.5',
+  '0',
+  '2147483648',
+  '1e5',
+  '.5',
+  'true',
+  'False',
+  'NULL',
+  'select',
+  'drop',
+  'table',
+  ' ',
+  '\n',
+  '\t',
+  '😀',
+  '\u0000',
 ];
-const tokenSoup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 30 }).chain((ts) =>
-  fc.array(fc.constantFrom('', ' '), { minLength: ts.length, maxLength: ts.length }).map((sps) => ts.map((t, i) => t + sps[i]).join('')),
-);
+const tokenSoup = fc
+  .array(fc.constantFrom(...TOKENS), { maxLength: 30 })
+  .chain((ts) =>
+    fc.array(fc.constantFrom('', ' '), { minLength: ts.length, maxLength: ts.length }).map((sps) => ts.map((t, i) => t + sps[i]).join('')),
+  );
 /** a valid filter with a few random edits */
 const mutated = fc
   .tuple(condArb, fc.integer(), fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom(...TOKENS, '"', '(', ')', '\\')), { maxLength: 4 }))
@@ -484,7 +597,12 @@ const mutated = fc
     let s = render(ast, seed);
     for (const [at, kind, tok] of edits) {
       const i = s.length === 0 ? 0 : at % s.length;
-      s = kind === 0 ? s.slice(0, i) + s.slice(i + 1) : kind === 1 ? s.slice(0, i) + tok + s.slice(i) : s.slice(0, i) + tok + s.slice(i + tok.length);
+      s =
+        kind === 0
+          ? s.slice(0, i) + s.slice(i + 1)
+          : kind === 1
+            ? s.slice(0, i) + tok + s.slice(i)
+            : s.slice(0, i) + tok + s.slice(i + tok.length);
     }
     return s;
   });
@@ -513,7 +631,9 @@ function tryQuery(q: { filter?: string; sort?: string; select?: string }): 'ok' 
   }
   const cols = c.select.map((f) => f.column).join(', ');
   db.prepare(`SELECT ${cols} FROM t WHERE (${c.where}) ORDER BY ${c.orderBy}`).all(...c.params);
-  db.prepare(`SELECT count(*) FROM t WHERE 1 AND (${c.where})`).pluck().get(...c.params);
+  db.prepare(`SELECT count(*) FROM t WHERE 1 AND (${c.where})`)
+    .pluck()
+    .get(...c.params);
   return 'ok';
 }
 
@@ -549,7 +669,10 @@ describe('property: hostile input compiles and runs, or is a QueryError', () => 
     const listish = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 60 }),
       fc
-        .array(fc.tuple(fc.constantFrom(...TOKENS, 'asc', 'DESC', 'descending', 'id', 'Name', ''), fc.constantFrom(',', ' ', ', ', ' , ', '')), { maxLength: 8 })
+        .array(
+          fc.tuple(fc.constantFrom(...TOKENS, 'asc', 'DESC', 'descending', 'id', 'Name', ''), fc.constantFrom(',', ' ', ', ', ' , ', '')),
+          { maxLength: 8 },
+        )
         .map((xs) => xs.map(([a, b]) => a + b).join('')),
     );
     fc.assert(

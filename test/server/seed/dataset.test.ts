@@ -80,7 +80,10 @@ describe('parseDataset', () => {
       expectFault((d) => (d.orders[3].total = '12.50'), 'orders[3].total: must be a number');
       expectFault((d) => (d.orders[4].customerId = 1.5), 'orders[4].customerId: must be an integer');
       expectFault((d) => (d.licenseTemplates[2].generateKeyInfo = 1), 'licenseTemplates[2].generateKeyInfo: must be a boolean');
-      expectFault((d) => (d.licenseTemplates[0].restrictions[0].properties.max = 5), 'licenseTemplates[0].restrictions[0].properties.max: must be a string');
+      expectFault(
+        (d) => (d.licenseTemplates[0].restrictions[0].properties.max = 5),
+        'licenseTemplates[0].restrictions[0].properties.max: must be a string',
+      );
       expectFault((d) => (d.licenseTemplates[1].components = 'a,b'), 'licenseTemplates[1].components: must be an array');
     });
     it('missing required field', () => {
@@ -141,25 +144,43 @@ describe('parseDataset', () => {
       expectFault((d) => (d.assemblies[0].mappingFileId = 50), 'assemblies[0].mappingFileId: no resource with id 50 (use 0 for none)');
     });
     it('a template whose release belongs to another product', () => {
-      expectFault((d) => {
-        const t = d.licenseTemplates.find((x: any) => x.productId === 1);
-        t.releaseId = d.releases.find((r: any) => r.productId === 2).id;
-      }, `licenseTemplates[0].releaseId: release ${demo.releases!.find((r) => r.productId === 2)!.id} belongs to product 2, not 1`);
+      expectFault(
+        (d) => {
+          const t = d.licenseTemplates.find((x: any) => x.productId === 1);
+          t.releaseId = d.releases.find((r: any) => r.productId === 2).id;
+        },
+        `licenseTemplates[0].releaseId: release ${demo.releases!.find((r) => r.productId === 2)!.id} belongs to product 2, not 1`,
+      );
     });
     it('customer codes only on Customer users', () => {
       expectFault((d) => delete d.users[3].customerCode, 'users[3].customerCode: is required for role Customer');
-      expectFault((d) => (d.users[0].customerCode = d.customers[0].code), 'users[0].customerCode: only a Customer user has a customer code (role is Administrator)');
+      expectFault(
+        (d) => (d.users[0].customerCode = d.customers[0].code),
+        'users[0].customerCode: only a Customer user has a customer code (role is Administrator)',
+      );
     });
     it('duplicates', () => {
       expectFault((d) => (d.customers[1].id = d.customers[0].id), 'customers[1].id: duplicate id 1 (also customers[0])');
-      expectFault((d) => (d.customers[4].code = d.customers[2].code), `customers[4].code: duplicate code ${demo.customers![2]!.code} (also customers[2])`);
+      expectFault(
+        (d) => (d.customers[4].code = d.customers[2].code),
+        `customers[4].code: duplicate code ${demo.customers![2]!.code} (also customers[2])`,
+      );
       expectFault((d) => (d.users[2].id = 'admin'), 'users[2].id: duplicate id "admin" (also users[0])');
-      expectFault((d) => (d.orders[9].orderNumber = d.orders[8].orderNumber), `orders[9].orderNumber: duplicate order number "${demo.orders![8]!.orderNumber}" (also orders[8])`);
+      expectFault(
+        (d) => (d.orders[9].orderNumber = d.orders[8].orderNumber),
+        `orders[9].orderNumber: duplicate order number "${demo.orders![8]!.orderNumber}" (also orders[8])`,
+      );
       expectFault((d) => (d.products[3].id = 1), 'products[3].id: duplicate id 1 (also products[0])');
       expectFault((d) => (d.releases[3].id = 1), 'releases[3].id: duplicate id 1 (also releases[0])');
       expectFault((d) => (d.licenseTemplates[3].id = 1), 'licenseTemplates[3].id: duplicate id 1 (also licenseTemplates[0])');
-      expectFault((d) => (d.resources[2].name = d.resources[1].name), `resources[2].name: duplicate name "${demo.resources![1]!.name}" (also resources[1])`);
-      expectFault((d) => d.customerProducts.push({ ...d.customerProducts[0] }), `customerProducts[${demo.customerProducts!.length}].productId: duplicate link 1 → ${demo.customerProducts![0]!.productId} (also customerProducts[0])`);
+      expectFault(
+        (d) => (d.resources[2].name = d.resources[1].name),
+        `resources[2].name: duplicate name "${demo.resources![1]!.name}" (also resources[1])`,
+      );
+      expectFault(
+        (d) => d.customerProducts.push({ ...d.customerProducts[0] }),
+        `customerProducts[${demo.customerProducts!.length}].productId: duplicate link 1 → ${demo.customerProducts![0]!.productId} (also customerProducts[0])`,
+      );
       expectFault((d) => {
         d.apiKeys[0].key = 'api_aaaaaaaaaaaaaaaaaaaaaaaa';
         d.apiKeys[1].key = 'api_aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -180,9 +201,20 @@ describe('rfc3339ToMs', () => {
   });
   it('rejects what is not a real instant in RFC 3339 form', () => {
     for (const s of [
-      '', '2025-01-18', '2025-01-18 14:04:02Z', '2025-01-18T14:04:02', '2023-02-29T00:00:00Z', '2025-04-31T00:00:00Z',
-      '2025-00-10T00:00:00Z', '2025-01-18T24:00:00Z', '2025-01-18T14:60:00Z', '2025-01-18T14:04:60Z',
-      '2025-01-18T14:04:02+25:00', '2025-1-18T14:04:02Z', ' 2025-01-18T14:04:02Z', '2025-01-18T14:04:02.Z',
+      '',
+      '2025-01-18',
+      '2025-01-18 14:04:02Z',
+      '2025-01-18T14:04:02',
+      '2023-02-29T00:00:00Z',
+      '2025-04-31T00:00:00Z',
+      '2025-00-10T00:00:00Z',
+      '2025-01-18T24:00:00Z',
+      '2025-01-18T14:60:00Z',
+      '2025-01-18T14:04:60Z',
+      '2025-01-18T14:04:02+25:00',
+      '2025-1-18T14:04:02Z',
+      ' 2025-01-18T14:04:02Z',
+      '2025-01-18T14:04:02.Z',
     ]) {
       expect(rfc3339ToMs(s), s).toBeNull();
     }

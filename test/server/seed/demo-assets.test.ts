@@ -35,12 +35,28 @@ describe('embedded strong-name key (PRIVATEKEYBLOB)', () => {
   it('is a genuine, consistent RSA key pair', () => {
     let o = 20;
     const take = (n: number): Buffer => blob.subarray(o, (o += n));
-    const n = take(128), p = take(64), q = take(64), dp = take(64), dq = take(64), qi = take(64), d = take(128);
+    const n = take(128),
+      p = take(64),
+      q = take(64),
+      dp = take(64),
+      dq = take(64),
+      qi = take(64),
+      d = take(128);
     expect(o).toBe(596);
     expect(toBigInt(p) * toBigInt(q)).toBe(toBigInt(n));
     expect(toBigInt(n).toString(2)).toHaveLength(1024);
     const key = createPrivateKey({
-      key: { kty: 'RSA', n: jwkInt(n), e: 'AQAB', d: jwkInt(d), p: jwkInt(p), q: jwkInt(q), dp: jwkInt(dp), dq: jwkInt(dq), qi: jwkInt(qi) },
+      key: {
+        kty: 'RSA',
+        n: jwkInt(n),
+        e: 'AQAB',
+        d: jwkInt(d),
+        p: jwkInt(p),
+        q: jwkInt(q),
+        dp: jwkInt(dp),
+        dq: jwkInt(dq),
+        qi: jwkInt(qi),
+      },
       format: 'jwk',
     });
     const message = Buffer.from('lic demo license');

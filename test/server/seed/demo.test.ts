@@ -45,7 +45,10 @@ describe('buildDemoDataset', () => {
   ])('is valid for now=%s seed=%i', (now, seed) => {
     const x = buildDemoDataset(now, seed);
     expect(() => parseDataset(JSON.parse(JSON.stringify(x)))).not.toThrow();
-    const latest = Math.max(...[...x.orders!, ...x.customers!, ...x.products!].map((r) => ms(r.createdAt)), ...x.log!.map((e) => ms(e.timeStamp)));
+    const latest = Math.max(
+      ...[...x.orders!, ...x.customers!, ...x.products!].map((r) => ms(r.createdAt)),
+      ...x.log!.map((e) => ms(e.timeStamp)),
+    );
     expect(latest).toBeLessThanOrEqual(now.getTime());
     expect(distinct(x.orders!.map((o) => o.status)).size).toBeGreaterThanOrEqual(4);
   });
@@ -116,7 +119,9 @@ describe('buildDemoDataset', () => {
     const orders = d.orders!;
     expect(orders.length).toBe(300);
     expect(distinct(orders.map((o) => o.status))).toEqual(distinct(['Pending', 'Processing', 'Completed', 'Cancelled', 'Refunded']));
-    expect(distinct(orders.map((o) => o.paymentType))).toEqual(distinct(['CreditCard', 'PayPal', 'BankTransfer', 'Invoice', 'PurchaseOrder']));
+    expect(distinct(orders.map((o) => o.paymentType))).toEqual(
+      distinct(['CreditCard', 'PayPal', 'BankTransfer', 'Invoice', 'PurchaseOrder']),
+    );
     expect(distinct(orders.map((o) => o.paymentStatus))).toEqual(distinct(['Unpaid', 'Paid', 'PartiallyPaid', 'Refunded', 'Failed']));
     expect(distinct(orders.map((o) => o.currency))).toEqual(distinct(['USD', 'EUR', 'GBP', 'JPY', 'CHF']));
     expect(distinct(orders.map((o) => o.customerId)).size).toBeGreaterThanOrEqual(15);
@@ -133,7 +138,8 @@ describe('buildDemoDataset', () => {
       if (o.status === 'Pending') expect(['Unpaid', 'Failed']).toContain(o.paymentStatus);
       if (o.status === 'Cancelled') expect(['Unpaid', 'Failed']).toContain(o.paymentStatus);
       if (o.status === 'Completed') expect(['Paid', 'PartiallyPaid', 'Unpaid']).toContain(o.paymentStatus);
-      if (o.paymentStatus === 'Unpaid' && o.status === 'Completed') expect(['Invoice', 'BankTransfer', 'PurchaseOrder']).toContain(o.paymentType);
+      if (o.paymentStatus === 'Unpaid' && o.status === 'Completed')
+        expect(['Invoice', 'BankTransfer', 'PurchaseOrder']).toContain(o.paymentType);
       const paid = ['Paid', 'PartiallyPaid', 'Refunded'].includes(o.paymentStatus);
       expect(o.paymentDate !== '').toBe(paid);
       expect(o.paymentNumber !== '').toBe(paid);
@@ -160,7 +166,10 @@ describe('buildDemoDataset', () => {
       expect(a.version).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
       expect(a.publicKeyToken).toMatch(/^[0-9a-f]{16}$/);
     }
-    expect(d.assemblies!.find((a) => a.name === 'System.Xml.Linq')).toMatchObject({ version: '4.0.0.0', publicKeyToken: 'b77a5c561934e089' });
+    expect(d.assemblies!.find((a) => a.name === 'System.Xml.Linq')).toMatchObject({
+      version: '4.0.0.0',
+      publicKeyToken: 'b77a5c561934e089',
+    });
     expect(d.assemblies!.some((a) => a.mappingFileId !== 0)).toBe(true);
   });
 
@@ -191,7 +200,10 @@ describe('buildDemoDataset', () => {
     const templates = distinct(log.map((e) => e.messageTemplate));
     expect(templates.size).toBeGreaterThanOrEqual(15);
     for (const word of ['activated', 'deactivated', 'validated', 'Floating license', 'released', 'validation failed']) {
-      expect([...templates].some((t) => t.includes(word)), word).toBe(true);
+      expect(
+        [...templates].some((t) => t.includes(word)),
+        word,
+      ).toBe(true);
     }
     const codes = distinct(d.customers!.map((c) => c.code));
     expect(log.some((e) => codes.has(JSON.parse(e.properties!).CustomerCode as string))).toBe(true);

@@ -6,7 +6,19 @@ import { buildDemoDataset } from '../../../src/server/seed/demo.js';
 import { isDatabaseEmpty, loadDataset, type LoadOptions } from '../../../src/server/seed/load.js';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
-const TABLES = ['users', 'api_keys', 'log', 'resources', 'assemblies', 'customers', 'products', 'releases', 'license_templates', 'customer_products', 'orders'] as const;
+const TABLES = [
+  'users',
+  'api_keys',
+  'log',
+  'resources',
+  'assemblies',
+  'customers',
+  'products',
+  'releases',
+  'license_templates',
+  'customer_products',
+  'orders',
+] as const;
 
 const sha256 = (k: string): string => createHash('sha256').update(k).digest('hex');
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -66,7 +78,12 @@ describe('loadDataset', () => {
 
     const c = d.customers![4]!;
     expect(db.prepare('SELECT * FROM customers WHERE id = ?').get(c.id)).toEqual({
-      id: c.id, code: c.code, name: c.name, email: c.email, country: c.country, created_at: Date.parse(c.createdAt),
+      id: c.id,
+      code: c.code,
+      name: c.name,
+      email: c.email,
+      country: c.country,
+      created_at: Date.parse(c.createdAt),
     });
 
     const unpaid = d.orders!.find((o) => o.paymentDate === '')!;
@@ -102,11 +119,18 @@ describe('loadDataset', () => {
     expect(JSON.parse(trow.fields as string)).toEqual(t.fields);
 
     const firstLog = db.prepare('SELECT * FROM log ORDER BY id LIMIT 1').get() as Record<string, unknown>;
-    expect(firstLog).toMatchObject({ id: 1, time_stamp: Date.parse(d.log![0]!.timeStamp), level: d.log![0]!.level, message: d.log![0]!.message });
+    expect(firstLog).toMatchObject({
+      id: 1,
+      time_stamp: Date.parse(d.log![0]!.timeStamp),
+      level: d.log![0]!.level,
+      message: d.log![0]!.message,
+    });
 
     const cu = db.prepare("SELECT * FROM users WHERE role = 'Customer'").get() as Record<string, unknown>;
     expect(cu.customer_code).toBe(d.users.find((u) => u.role === 'Customer')!.customerCode);
-    expect((db.prepare("SELECT customer_code FROM users WHERE role = 'Administrator'").get() as { customer_code: unknown }).customer_code).toBeNull();
+    expect(
+      (db.prepare("SELECT customer_code FROM users WHERE role = 'Administrator'").get() as { customer_code: unknown }).customer_code,
+    ).toBeNull();
     db.close();
   });
 
@@ -114,12 +138,40 @@ describe('loadDataset', () => {
     const d = parseDataset({
       users: [{ id: 'u1', name: 'U', email: 'u@example.com', role: 'Sales' }],
       apiKeys: [
-        { ownerId: 'u1', name: 'fixed', permissions: 1, key: 'api_abcdefghijklmnopqrstuvwx', expireDate: '2026-01-01T00:00:00Z', revoked: true },
+        {
+          ownerId: 'u1',
+          name: 'fixed',
+          permissions: 1,
+          key: 'api_abcdefghijklmnopqrstuvwx',
+          expireDate: '2026-01-01T00:00:00Z',
+          revoked: true,
+        },
         { ownerId: 'u1', name: 'generated', permissions: 3 },
       ],
       resources: [
-        { name: 'no id', type: 'email', code: '', description: '', source: '', password: '', data: Buffer.from('<p>é</p>').toString('base64'), dataFormat: 'html' },
-        { id: 1, name: 'one', type: 'x', code: 'c1', description: '', source: '', password: 'secret', createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-02-01T00:00:00Z', data: '', dataFormat: '' },
+        {
+          name: 'no id',
+          type: 'email',
+          code: '',
+          description: '',
+          source: '',
+          password: '',
+          data: Buffer.from('<p>é</p>').toString('base64'),
+          dataFormat: 'html',
+        },
+        {
+          id: 1,
+          name: 'one',
+          type: 'x',
+          code: 'c1',
+          description: '',
+          source: '',
+          password: 'secret',
+          createdAt: '2024-01-01T00:00:00Z',
+          updatedAt: '2024-02-01T00:00:00Z',
+          data: '',
+          dataFormat: '',
+        },
       ],
     });
     const db = openDatabase(':memory:');
@@ -127,10 +179,22 @@ describe('loadDataset', () => {
     expect(keys[0]).toEqual({ id: 1, userId: 'u1', role: 'Sales', name: 'fixed', key: 'api_abcdefghijklmnopqrstuvwx' });
     expect(keys[1]!.key).toMatch(/^api_[a-z0-9]{24}$/);
     expect(db.prepare('SELECT expire_date, revoked, key_prefix, description FROM api_keys WHERE id = 1').get()).toEqual({
-      expire_date: Date.UTC(2026, 0, 1), revoked: 1, key_prefix: 'api_abcd', description: '',
+      expire_date: Date.UTC(2026, 0, 1),
+      revoked: 1,
+      key_prefix: 'api_abcd',
+      description: '',
     });
-    const rs = db.prepare('SELECT id, name, created_at, updated_at, data FROM resources ORDER BY id').all() as { id: number; name: string; created_at: number; updated_at: number; data: Buffer }[];
-    expect(rs.map((r) => [r.id, r.name])).toEqual([[1, 'one'], [2, 'no id']]);
+    const rs = db.prepare('SELECT id, name, created_at, updated_at, data FROM resources ORDER BY id').all() as {
+      id: number;
+      name: string;
+      created_at: number;
+      updated_at: number;
+      data: Buffer;
+    }[];
+    expect(rs.map((r) => [r.id, r.name])).toEqual([
+      [1, 'one'],
+      [2, 'no id'],
+    ]);
     expect([rs[0]!.created_at, rs[0]!.updated_at]).toEqual([Date.UTC(2024, 0, 1), Date.UTC(2024, 1, 1)]);
     expect([rs[1]!.created_at, rs[1]!.updated_at]).toEqual([NOW.getTime(), NOW.getTime()]);
     expect(rs[1]!.data.toString('utf8')).toBe('<p>é</p>');
@@ -164,7 +228,15 @@ describe('loadDataset', () => {
     const d = buildDemoDataset(NOW);
     const db = openDatabase(':memory:');
     let n = 0;
-    const failing: LoadOptions = { ...opts, hashKey: (k) => (++n === 3 ? (() => { throw new Error('hash failed'); })() : sha256(k)) };
+    const failing: LoadOptions = {
+      ...opts,
+      hashKey: (k) =>
+        ++n === 3
+          ? (() => {
+              throw new Error('hash failed');
+            })()
+          : sha256(k),
+    };
     expect(() => loadDataset(db, d, failing)).toThrow('hash failed');
     expect(Object.values(counts(db)).every((x) => x === 0)).toBe(true);
     db.close();
