@@ -16,6 +16,7 @@ import { registerResources } from '../commands/resources/index.js';
 import { registerServe } from '../commands/serve/index.js';
 import { registerTemplates } from '../commands/templates/index.js';
 import type { Context } from './context.js';
+import type { Cli, RuntimeOf } from './deps.js';
 import { UsageError } from './errors.js';
 import { registerHelpTopics } from './help-topics.js';
 import { OUTPUT_FORMATS } from './output.js';
@@ -30,15 +31,6 @@ function baseUrlFlag(value: string): string {
     if (e instanceof UsageError) throw new UsageError(`--base-url: ${e.message}`);
     throw e;
   }
-}
-
-/** Gives a verb its Runtime, built from the global flags of the command line it runs in. */
-export type RuntimeOf = (cmd: Command) => Runtime;
-
-/** What every noun's registration receives: the context (for the clock in flag parsers) and the runtime factory. */
-export interface Cli {
-  ctx: Context;
-  runtimeOf: RuntimeOf;
 }
 
 /** Builds a fresh program for one invocation; output goes to the context's streams; every Runtime made is added to `runtimes` so main() can close it. */

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { describeFsError, MiB, readFileBounded } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { RESERVED_HEADERS } from '../../client/settings.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createAssembly } from '../../client/endpoints/assemblies.js';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';

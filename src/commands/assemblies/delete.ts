@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { deleteAssembly } from '../../client/endpoints/assemblies.js';
 import { parseId } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { registerAssembliesCreate } from './create.js';
 import { registerAssembliesDelete } from './delete.js';
 import { registerAssembliesList } from './list.js';

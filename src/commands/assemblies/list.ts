@@ -11,7 +11,7 @@ import {
   type ListDef,
   type ListFlags,
 } from '../../cli/list/index.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { ASSEMBLY_COLUMNS } from './columns.js';
 import { parsePublicKeyToken } from './input.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { updateAssembly } from '../../client/endpoints/assemblies.js';
 import { UsageError } from '../../cli/errors.js';
 import { parseId } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';

@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { SHELLS, completionScript, type Shell } from './generate.js';
 
 /** `lic completion SHELL`: prints the completion script (generated from the command tree). */

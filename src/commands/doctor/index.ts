@@ -4,7 +4,7 @@ import { AuthError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/request.js';
 import { VERSION } from '../../cli/context.js';
 import type { Column } from '../../cli/output.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime, Target } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 import { PROBE_ENDPOINTS, classify, inferAccess, probeAll, type ProbeResult } from './access.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createApiKey } from '../../client/endpoints/api-keys.js';
 import { checkExpiry, parseExpiry, parsePermissions } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { registerKeysCreate } from './create.js';
 import { registerKeysDelete } from './delete.js';
 import { registerKeysList } from './list.js';

@@ -12,7 +12,7 @@ import {
   type ListDef,
   type ListFlags,
 } from '../../cli/list/index.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { API_KEY_COLUMNS } from './columns.js';
 

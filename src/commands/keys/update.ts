@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { updateApiKey, type ApiKeyInput } from '../../client/endpoints/api-keys.js';
 import { UsageError } from '../../cli/errors.js';
 import { checkExpiry, parseExpiryOrNever, parseId, parsePermissions } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 

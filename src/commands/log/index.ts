@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { registerLogList } from './list.js';
 import { registerLogPurge } from './purge.js';
 import { registerLogTail } from './tail.js';

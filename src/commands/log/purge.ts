@@ -3,7 +3,7 @@ import { listLog, purgeLog, type LogPurgeQuery } from '../../client/endpoints/lo
 import { UsageError } from '../../cli/errors.js';
 import { normalizeEnvelope, normalTotal } from '../../cli/list/index.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 

@@ -6,7 +6,7 @@ import { InterruptedError } from '../../cli/errors.js';
 import { ABORTED, unlessAborted } from '../../cli/list/abort.js';
 import { allOf, fieldOf, listRecords } from '../../cli/list/index.js';
 import { parseCount, parseDuration, parseLevel } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_LIST, logFilters } from './list.js';
 

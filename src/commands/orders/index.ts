@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { registerOrdersList } from './list.js';
 
 /** `lic orders`: a customer's orders, read-only (spec Customer orders; contract §8). */

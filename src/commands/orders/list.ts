@@ -13,7 +13,7 @@ import {
   type ListFlags,
 } from '../../cli/list/index.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { ORDER_COLUMNS } from './columns.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { registerProductsList } from './list.js';
 
 /** `lic products`: the products of the caller's own customer (spec Products of a customer; contract §3, §8). */

@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { listCustomerProducts } from '../../client/endpoints/products.js';
 import type { CustomerProduct } from '../../wire.js';
 import { addListOptions, fieldNames, runList, type FieldTypes, type ListDef, type ListFlags } from '../../cli/list/index.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { CUSTOMER_PRODUCT_COLUMNS } from './columns.js';
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { describeFsError } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { isLoopback, type Runtime } from '../../cli/runtime.js';
 import { PROFILE_NAME_RE, type Profile } from '../../config/profiles.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { registerProfileAdd } from './add.js';
 import { registerProfileList } from './list.js';
 import { registerProfileRemove } from './remove.js';

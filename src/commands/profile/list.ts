@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { maskKey, readProfiles } from '../../config/profiles.js';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /** `lic profile use NAME`: makes NAME the default profile. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createResource } from '../../client/endpoints/resources.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';

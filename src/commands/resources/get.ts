@@ -6,7 +6,7 @@ import { listResources } from '../../client/endpoints/resources.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
 import { parseId } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
 import { resourceSize } from './columns.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { registerResourcesCreate } from './create.js';
 import { registerResourcesDelete } from './delete.js';
 import { registerResourcesGet } from './get.js';

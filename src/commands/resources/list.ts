@@ -13,7 +13,7 @@ import {
   type ListDef,
   type ListFlags,
 } from '../../cli/list/index.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { RESOURCE_COLUMN_FIELDS, RESOURCE_COLUMNS, resourceSize } from './columns.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import { registerTemplatesList } from './list.js';
 import { registerTemplatesShow } from './show.js';
 

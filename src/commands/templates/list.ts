@@ -13,7 +13,7 @@ import {
   type ListFlags,
 } from '../../cli/list/index.js';
 import { parseId } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { UsageError } from '../../cli/errors.js';
 import { LICENSE_TEMPLATE_COLUMNS } from './columns.js';

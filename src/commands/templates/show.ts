@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
 import { parseId, restrictOutput } from '../../cli/parse.js';
-import type { Cli } from '../../cli/program.js';
+import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { NotFoundError } from '../../cli/errors.js';
 import { chosenFields, intKey, normalizeListBody, normalizeRecord } from '../../cli/list/index.js';
