@@ -159,7 +159,7 @@ export function readStrongNameKey(bytes: Uint8Array): StrongNameKey {
   const type = bytes[0];
   if (type !== PRIVATEKEYBLOB && type !== PUBLICKEYBLOB) {
     throw new NotAStrongNameKeyError(
-      `not a strong-name key: the first byte is ${hex(type as number)}, not a key pair (0x07), a public key (0x06) or a strong-name public key blob`,
+      `the first byte is ${hex(type as number)}, expected 0x07 (a key pair) or 0x06 (a public key), and it is no strong-name public key blob either`,
     );
   }
   const pair = type === PRIVATEKEYBLOB;
