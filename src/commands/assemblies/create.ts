@@ -7,7 +7,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
-import { serviceSigningKeys } from '../resources/signing-key.js';
+import { serviceSigningKeys, type ServiceSigningKey } from '../resources/signing-key.js';
 
 export type AssembliesCreateOptions = AssemblyFieldOptions;
 
@@ -44,7 +44,7 @@ export async function runAssembliesCreate(opts: AssembliesCreateOptions, rt: Run
  * Only Ctrl-C (InterruptedError) escapes.
  */
 async function checkSigningKey(client: ApiClient, token: string, dll: string): Promise<string | undefined> {
-  let keys: Awaited<ReturnType<typeof serviceSigningKeys>>;
+  let keys: ServiceSigningKey[];
   try {
     keys = await serviceSigningKeys(client);
   } catch (e) {
