@@ -54,7 +54,7 @@ afterAll(async () => {
 });
 
 describe('assemblies list --signed-by RESOURCE_ID', () => {
-  it('keeps the assemblies whose public key token is that key pair’s (any case as sent), with the total of those', async () => {
+  it('keeps the assemblies whose public key token is that key pair’s (one given in upper case too), with the total of those', async () => {
     const r = await runCli(['assemblies', 'list', '--signed-by', String(res.a), '-o', 'json'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(names(r.stdout)).toEqual(['Signed.A1', 'Signed.A2']);
