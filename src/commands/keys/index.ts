@@ -3,6 +3,7 @@ import type { Cli } from '../../cli/deps.js';
 import { registerKeysCreate } from './create.js';
 import { registerKeysDelete } from './delete.js';
 import { registerKeysList } from './list.js';
+import { registerKeysRotate } from './rotate.js';
 import { registerKeysUpdate } from './update.js';
 
 /** `lic keys`: API keys (contract §4). */
@@ -12,10 +13,11 @@ export function registerKeys(program: Command, cli: Cli): void {
     .description('Manage API keys (Administrator)')
     .addHelpText(
       'after',
-      '\nExamples:\n  lic keys list --active\n  lic keys create --perm rw --name ci --expires 90d\n  lic keys update 5 --revoke',
+      '\nExamples:\n  lic keys list --active\n  lic keys create --perm rw --name ci --expires 90d\n  lic keys update 5 --revoke\n  lic keys rotate 5 --grace 24h',
     );
   registerKeysList(keys, cli);
   registerKeysCreate(keys, cli);
   registerKeysUpdate(keys, cli);
   registerKeysDelete(keys, cli);
+  registerKeysRotate(keys, cli);
 }
