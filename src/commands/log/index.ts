@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Cli } from '../../cli/deps.js';
 import { registerLogList } from './list.js';
 import { registerLogPurge } from './purge.js';
+import { registerLogStats } from './stats.js';
 import { registerLogTail } from './tail.js';
 
 /** `lic log`: the audit and transaction log (contract §6). */
@@ -11,9 +12,10 @@ export function registerLog(program: Command, cli: Cli): void {
     .description('Read, follow and purge the audit and transaction log')
     .addHelpText(
       'after',
-      '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log tail -f --level Error\n  lic log purge --before 90d --yes',
+      '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log tail -f --level Error\n  lic log purge --before 90d --yes\n  lic log stats --since 7d --level Warning,Error',
     );
   registerLogList(log, cli);
   registerLogTail(log, cli);
   registerLogPurge(log, cli);
+  registerLogStats(log, cli);
 }
