@@ -6,7 +6,7 @@ import { allOf, equalsClause, normalTotal } from '../../cli/list/index.js';
 import type { Column } from '../../cli/output.js';
 import { checkRange, parseLevel, parseTime } from '../../cli/parse.js';
 import { startProgress } from '../../cli/progress.js';
-import { terminalWidth } from '../../cli/table.js';
+import { terminalWidth, truncate } from '../../cli/table.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_LEVELS, type LogLevel } from '../../wire.js';
@@ -166,15 +166,10 @@ export async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<v
   totals.total = rows.reduce((a, b) => a + b.total, 0);
 
   if (rt.out.opts.format === 'table' && rt.ctx.stdout.isTTY) {
-    const chart = drawChart(rows, {
-      width: terminalWidth(rt.ctx.stdout.columns, rt.ctx.env),
-      by: opts.by,
-      levels: opts.levels,
-      paint: await rt.out.colourer(),
-    });
-    rt.out.raw(
-      `Log entries per ${opts.by} (UTC), ${shortTime(opts.since)} to ${shortTime(opts.until)}${opts.where ? `, where ${opts.where}` : ''}\n${chart}`,
-    );
+    const width = terminalWidth(rt.ctx.stdout.columns, rt.ctx.env);
+    const chart = drawChart(rows, { width, by: opts.by, levels: opts.levels, paint: await rt.out.colourer() });
+    const title = `Log entries per ${opts.by} (UTC), ${shortTime(opts.since)} to ${shortTime(opts.until)}${opts.where ? `, where ${opts.where}` : ''}`;
+    rt.out.raw(`${truncate(title, width)}\n${chart}`);
     return;
   }
   const columns: Column<StatsRecord>[] = Object.keys(records[0] ?? toRecord({ start: '', end: '', counts: {}, total: 0 }, opts.levels)).map(
