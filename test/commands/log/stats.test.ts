@@ -180,8 +180,8 @@ describe('log stats', () => {
     expect(lines.at(-1)).toMatch(/total 8$/);
     const plain = await lic(['log', 'stats', ...RANGE, '--level', 'Warning,Fatal'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '40' } });
     expect(plain.stdout).not.toContain('\u001b[');
-    // 40 columns: label 10 + 2 + bar 24 + 2 + total 1 (+1 spare); the 8th holds 2 Warnings and 1 Fatal
-    expect(plain.stdout.split('\n')[3]).toBe(`2030-01-08  ${'▒'.repeat(16)}${'█'.repeat(8)}  3`);
+    // 40 columns: label 10 + 2 + bar 25 + 2 + total 1; the 8th holds 2 Warnings and 1 Fatal: 17 + 8 cells
+    expect(plain.stdout.split('\n')[3]).toBe(`2030-01-08  ${'▒'.repeat(17)}${'█'.repeat(8)}  3`);
   });
 
   it('the built CLI, piped: csv on stdout, exit 0; on a pseudo-terminal the chart and a progress summary', async () => {
