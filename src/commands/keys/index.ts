@@ -13,7 +13,7 @@ export function registerKeys(program: Command, cli: Cli): void {
     .description('Manage API keys (Administrator)')
     .addHelpText(
       'after',
-      '\nExamples:\n  lic keys list --active\n  lic keys create --perm rw --name ci --expires 90d\n  lic keys update 5 --revoke\n  lic keys rotate 5 --grace 24h',
+      '\nExamples:\n  lic keys list --active\n  lic keys create --perm rw --name ci --expires 90d\n  lic keys update 5 --revoke',
     );
   registerKeysList(keys, cli);
   registerKeysCreate(keys, cli);

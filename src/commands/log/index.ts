@@ -12,7 +12,7 @@ export function registerLog(program: Command, cli: Cli): void {
     .description('Read, follow and purge the audit and transaction log')
     .addHelpText(
       'after',
-      '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log tail -f --level Error\n  lic log purge --before 90d --yes\n  lic log stats --since 7d --level Warning,Error',
+      '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log tail -f --level Error\n  lic log purge --before 90d --yes',
     );
   registerLogList(log, cli);
   registerLogTail(log, cli);
