@@ -181,7 +181,10 @@ export async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<v
 
 /** Declares `log stats` with --since (default 30d ago), --until (default now), --by, --level, --where; `run` is the seam for option tests. */
 export function registerLogStats(parent: Command, cli: Cli, run = runLogStats): void {
-  const time = (v: string) => parseTime(v, cli.ctx.now());
+  // one instant for the relative --since/--until and the default --until, so `--since 7d` spans exactly 7 days
+  let instant: Date | undefined;
+  const at = () => (instant ??= cli.ctx.now());
+  const time = (v: string) => parseTime(v, at());
   const by = (v: string): BucketSize => {
     const found = BUCKET_SIZES.find((b) => b === v.trim().toLowerCase());
     if (!found) throw new InvalidArgumentError(`Allowed choices are ${BUCKET_SIZES.join(', ')}.`);
@@ -200,7 +203,7 @@ export function registerLogStats(parent: Command, cli: Cli, run = runLogStats): 
       `\nEach count is one request (take=0; the list's total), so a run sends buckets × levels requests, ${STATS_CONCURRENCY} at a time, and refuses to send more than ${MAX_STATS_REQUESTS}.\n\nExamples:\n  lic log stats\n  lic log stats --since 48h --by hour --level Warning,Error\n  lic log stats --since 2026-01-01 --by week -o csv > weekly.csv\n  lic log stats --where 'Message.Contains("api-keys")' -o json | jq .totals`,
     )
     .action(async (o: { since?: string; until?: string; by: BucketSize; level?: LogLevel[]; where?: string }, c: Command) => {
-      const now = cli.ctx.now();
+      const now = at();
       return run(
         {
           since: o.since ?? new Date(now.getTime() - 30 * DAY).toISOString(),
