@@ -168,6 +168,14 @@ describe('keys rotate', () => {
     }
   });
 
+  it('rotating the key lic itself runs with says so on stderr', async () => {
+    const self = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'ops', permissions: 7 } } });
+    const r = await lic(['keys', 'rotate', String(self.body.apiKeyId), '--grace', '1h'], { env: { LIC_API_KEY: self.body.key } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`API key ${self.body.apiKeyId} looks like the key lic itself uses (LIC_API_KEY)`);
+    expect(r.stderr).not.toContain(self.body.key);
+  });
+
   it('a missing key is exit 4 and creates nothing', async () => {
     const before = (await http(svc, 'GET', '/v1/api-keys?take=0', { key: svc.adminKey })).body.totalApiKeysCount;
     const r = await lic(['keys', 'rotate', '99999']);

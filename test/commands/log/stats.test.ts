@@ -154,6 +154,17 @@ describe('log stats', () => {
     expect(recorder.seen).toEqual([]);
   });
 
+  it('Ctrl-C while counting: exit 130 and no partial numbers on stdout', async () => {
+    const r = await lic(['log', 'stats', ...RANGE, '-o', 'csv'], {
+      onInterrupt: (handler) => {
+        setImmediate(() => handler('SIGINT'));
+        return () => {};
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+  });
+
   it.each([
     [['--by', 'month'], "option '--by <size>' argument 'month' is invalid. Allowed choices are hour, day, week."],
     [['--level', 'Warn'], "option '--level <levels>' argument 'Warn' is invalid. expected one of Verbose"],
