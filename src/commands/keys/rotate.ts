@@ -15,6 +15,7 @@ import { addDryRunOption } from '../../cli/dry-run.js';
 import type { ApiKey } from '../../wire.js';
 import { API_KEY_FIELD_TYPES } from './list.js';
 
+/** `keys rotate` after parsing: the key, the grace in ms, where the secret goes, the new key's expiry. */
 export interface KeysRotateOptions {
   /** the API key to replace */
   id: number;
@@ -27,7 +28,7 @@ export interface KeysRotateOptions {
 }
 
 /** `--grace` unless given: 7 days, in ms. */
-export const DEFAULT_GRACE_MS = 7 * 86_400_000;
+const DEFAULT_GRACE_MS = 7 * 86_400_000;
 
 const GRACE_UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 /** Longest grace: 366 days (a rotation that leaves the old key a year or more is a typo more often than a plan). */
@@ -37,7 +38,7 @@ const GRACE_MAX_MS = 366 * 86_400_000;
  * `--grace`: `0` (revoke at once) or a duration `90s`, `30m`, `24h`, `7d`, `2w` → ms,
  * at most 366d. Throws InvalidArgumentError with the allowed forms (commander names the flag; exit 2).
  */
-export function parseGrace(value: string): number {
+function parseGrace(value: string): number {
   const v = value.trim();
   if (v === '0') return 0;
   const m = /^(\d+)([smhdw])$/.exec(v);
@@ -87,7 +88,7 @@ async function checkKeyFile(path: string): Promise<void> {
 }
 
 /** What `-o json` prints: the new key (secret or key file) and the old key's state after the run. */
-export interface RotateResult {
+interface RotateResult {
   newKey: { id: number; name: string; key?: string; keyFile?: string };
   oldKey: { id: number; expireDate: string | null; revoked: boolean; updated: boolean };
 }

@@ -16,7 +16,7 @@ export interface BucketCounts {
 }
 
 /** The colour of each level's segment, after Serilog's console theme (grey debug noise, yellow warnings, red errors). */
-export const LEVEL_COLOURS: Record<LogLevel, ForegroundColorName> = {
+const LEVEL_COLOURS: Record<LogLevel, ForegroundColorName> = {
   Verbose: 'gray',
   Debug: 'cyan',
   Information: 'green',
@@ -26,7 +26,7 @@ export const LEVEL_COLOURS: Record<LogLevel, ForegroundColorName> = {
 };
 
 /** The block of each level without colour (NO_COLOR, TERM=dumb): darker for worse, so the bars still read. */
-export const LEVEL_BLOCKS: Record<LogLevel, string> = {
+const LEVEL_BLOCKS: Record<LogLevel, string> = {
   Verbose: '·',
   Debug: ':',
   Information: '░',
@@ -35,9 +35,11 @@ export const LEVEL_BLOCKS: Record<LogLevel, string> = {
   Fatal: '█',
 };
 
+/** `--by`: UTC hours, UTC days, or ISO weeks (Monday 00:00 UTC). */
 export type BucketSize = 'hour' | 'day' | 'week';
 
-export interface ChartOptions {
+/** How to draw: the width to fit, the bucket size (for labels), the levels in order, and colour or not. */
+interface ChartOptions {
   /** terminal columns to fit */
   width: number;
   by: BucketSize;
@@ -50,7 +52,7 @@ export interface ChartOptions {
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** A bucket's label: its start in UTC, `2026-11-23 14:00` by hour, `2026-11-23` by day or week. */
-export function bucketLabel(start: string, by: BucketSize): string {
+function bucketLabel(start: string, by: BucketSize): string {
   return by === 'hour' ? `${start.slice(0, 10)} ${start.slice(11, 16)}` : start.slice(0, 10);
 }
 

@@ -12,6 +12,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { LOG_LEVELS, type LogLevel } from '../../wire.js';
 import { drawChart, type BucketCounts, type BucketSize } from './stats-chart.js';
 
+/** `log stats` after parsing: the range (RFC 3339, defaults filled in), bucket size, levels and extra filter. */
 export interface LogStatsOptions {
   /** RFC 3339: the first bucket starts here */
   since: string;
@@ -24,12 +25,13 @@ export interface LogStatsOptions {
   where?: string;
 }
 
-export const BUCKET_SIZES = ['hour', 'day', 'week'] as const satisfies readonly BucketSize[];
+/** The bucket sizes of --by, finest first (the order a coarser one is suggested in). */
+const BUCKET_SIZES = ['hour', 'day', 'week'] as const satisfies readonly BucketSize[];
 
 /** The most requests one run may send (buckets × levels); more is a usage error suggesting a coarser --by. */
-export const MAX_STATS_REQUESTS = 400;
+const MAX_STATS_REQUESTS = 400;
 /** Requests in flight at once: enough to hide latency, few enough not to crowd a shared service. */
-export const STATS_CONCURRENCY = 6;
+const STATS_CONCURRENCY = 6;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -60,13 +62,13 @@ export function buckets(since: number, until: number, by: BucketSize): { start: 
 }
 
 /** `--level`: one or more levels, comma-separated, case-insensitive (parseLevel) → canonical names in LOG_LEVELS order, no repeats. */
-export function parseLevels(value: string): LogLevel[] {
+function parseLevels(value: string): LogLevel[] {
   const wanted = new Set(value.split(',').map((v) => parseLevel(v) as LogLevel));
   return LOG_LEVELS.filter((l) => wanted.has(l));
 }
 
 /** A stats record as printed for scripts: `start`, `end`, a count per level (lowercase name), `total`. */
-export type StatsRecord = Record<string, string | number>;
+type StatsRecord = Record<string, string | number>;
 
 const toRecord = (b: BucketCounts, levels: readonly LogLevel[]): StatsRecord => {
   const rec: StatsRecord = { start: b.start, end: b.end };
