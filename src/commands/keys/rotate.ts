@@ -145,12 +145,12 @@ export async function runKeysRotate(opts: KeysRotateOptions, rt: Runtime): Promi
   } else newKey.key = created.key;
 
   const finish = opts.grace === 0 ? `lic keys update ${old.id} --revoke` : `lic keys update ${old.id} --expires ${change.expireDate ?? ''}`;
-  let failure: unknown;
+  let failure: Error | undefined;
   if (changes) {
     try {
       await updateApiKey(client, change);
     } catch (e) {
-      failure = e;
+      failure = e instanceof Error ? e : new Error(String(e));
     }
   }
   const updated = changes && failure === undefined;
