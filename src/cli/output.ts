@@ -10,6 +10,7 @@
  * arrives in pages (`--all`, `log tail`) with the stdout's backpressure respected.
  * Only this module knows chalk and csv-stringify (./table.ts: string-width).
  */
+import type { ForegroundColorName } from 'chalk';
 import type { Context } from './context.js';
 import { JsonListStream, dataCell, tsvLine, type ListShape } from './list/format.js';
 import { TableStream, terminalWidth, type ColumnKind, type Painter } from './table.js';
@@ -268,6 +269,17 @@ export class Renderer {
   /** Warnings on stderr, always. */
   warn(message: string): void {
     this.ctx.stderr.write(`${message}\n`);
+  }
+
+  /**
+   * For drawings (`log stats`' chart): a function that paints text in one of chalk's
+   * foreground colours, or undefined when colour is off (chalk is then not loaded).
+   */
+  async colourer(): Promise<((colour: ForegroundColorName, s: string) => string) | undefined> {
+    if (!this.opts.color) return undefined;
+    const { Chalk } = await import('chalk');
+    const c = new Chalk({ level: 1 });
+    return (colour, s) => c[colour](s);
   }
 
   private async painter(): Promise<Painter> {

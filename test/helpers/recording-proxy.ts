@@ -2,6 +2,8 @@
  * A recording reverse proxy (node:http on 127.0.0.1:0) in front of a real service: it
  * forwards every request unchanged and records its method and path, so a test can show
  * which requests the CLI really sent (e.g. that a dry run or `lic doctor` sent no write).
+ * With `fail`, the requests it picks get a canned error reply instead of reaching the
+ * service (a real refusal of one step, e.g. the PUT of `keys rotate`), and are recorded too.
  */
 import { createServer, request } from 'node:http';
 import { listenOnFreePort } from './fake-server.js';
@@ -13,12 +15,28 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-/** Starts a proxy forwarding to `target` (an http:// origin). */
-export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+/** A canned reply for a request the proxy does not forward: status and JSON body. */
+export interface FailReply {
+  status: number;
+  body: unknown;
+}
+
+/** Starts a proxy forwarding to `target` (an http:// origin); `fail` may answer a request itself (`METHOD /path?query` → reply, or undefined to forward). */
+export async function startRecordingProxy(
+  target: string,
+  o: { fail?: (request: string) => FailReply | undefined } = {},
+): Promise<RecordingProxy> {
   const seen: string[] = [];
   const t = new URL(target);
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    const canned = o.fail?.(`${req.method} ${req.url}`);
+    if (canned) {
+      req.resume();
+      res.writeHead(canned.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(canned.body));
+      return;
+    }
     const up = request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);

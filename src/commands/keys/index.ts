@@ -3,6 +3,7 @@ import type { Cli } from '../../cli/deps.js';
 import { registerKeysCreate } from './create.js';
 import { registerKeysDelete } from './delete.js';
 import { registerKeysList } from './list.js';
+import { registerKeysRotate } from './rotate.js';
 import { registerKeysUpdate } from './update.js';
 
 /** `lic keys`: API keys (contract §4). */
@@ -18,4 +19,5 @@ export function registerKeys(program: Command, cli: Cli): void {
   registerKeysCreate(keys, cli);
   registerKeysUpdate(keys, cli);
   registerKeysDelete(keys, cli);
+  registerKeysRotate(keys, cli);
 }

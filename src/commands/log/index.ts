@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Cli } from '../../cli/deps.js';
 import { registerLogList } from './list.js';
 import { registerLogPurge } from './purge.js';
+import { registerLogStats } from './stats.js';
 import { registerLogTail } from './tail.js';
 
 /** `lic log`: the audit and transaction log (contract §6). */
@@ -16,4 +17,5 @@ export function registerLog(program: Command, cli: Cli): void {
   registerLogList(log, cli);
   registerLogTail(log, cli);
   registerLogPurge(log, cli);
+  registerLogStats(log, cli);
 }
