@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import type { Cli } from '../../cli/deps.js';
 import { registerResourcesCreate } from './create.js';
 import { registerResourcesDelete } from './delete.js';
+import { registerResourcesExport } from './export.js';
 import { registerResourcesGet } from './get.js';
+import { registerResourcesImport } from './import.js';
 import { registerResourcesList } from './list.js';
 import { registerResourcesUpdate } from './update.js';
 
@@ -20,4 +22,6 @@ export function registerResources(program: Command, cli: Cli): void {
   registerResourcesCreate(resources, cli);
   registerResourcesUpdate(resources, cli);
   registerResourcesDelete(resources, cli);
+  registerResourcesExport(resources, cli);
+  registerResourcesImport(resources, cli);
 }
