@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Cli } from '../../cli/deps.js';
 import { registerAssembliesCreate } from './create.js';
 import { registerAssembliesDelete } from './delete.js';
+import { registerAssembliesImport } from './import.js';
 import { registerAssembliesList } from './list.js';
 import { registerAssembliesUpdate } from './update.js';
 
@@ -18,4 +19,5 @@ export function registerAssemblies(program: Command, cli: Cli): void {
   registerAssembliesCreate(assemblies, cli);
   registerAssembliesUpdate(assemblies, cli);
   registerAssembliesDelete(assemblies, cli);
+  registerAssembliesImport(assemblies, cli);
 }
