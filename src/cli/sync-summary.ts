@@ -82,6 +82,8 @@ export async function printSyncReport(rt: Runtime, report: SyncReport, what: str
         { header: 'SOURCE', kind: 'text', get: (i) => i.source },
         { header: 'DETAIL', kind: 'text', get: (i) => i.detail },
       ]);
+      // two tables on a terminal: a blank line between them
+      if (rt.ctx.stdout.isTTY) rt.out.raw('\n');
     }
     const rows = SYNC_OUTCOMES.map((o) => ({ o, n: report[o] }));
     await rt.out.list(report, rows, [

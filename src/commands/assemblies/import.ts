@@ -168,7 +168,7 @@ export async function runAssembliesImport(opts: AssembliesImportOptions, rt: Run
       items.push({ ...base, outcome: 'failed', detail: why });
     }
   }
-  if (skipped) rt.out.info(`lic: skipped ${skipped} file(s) that are not .NET assemblies`);
+  if (skipped > 1) rt.out.info(`lic: skipped ${skipped} files that are not .NET assemblies`);
   await printSyncReport(rt, syncReport(items, dryRun), 'assemblies', opts.details);
 }
 
