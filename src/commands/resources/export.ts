@@ -64,6 +64,8 @@ export async function runResourcesExport(opts: ResourcesExportOptions, rt: Runti
     ]) as unknown as BundleResource;
     const line: Record<string, string> = {};
     for (const f of BUNDLE_FIELDS) line[f] = r[f];
+    // standard padded base64 whatever spelling the service used (contract §2 allows URL-safe, unpadded)
+    line.data = Buffer.from(r.data, 'base64').toString('base64');
     if (needsPassword(r)) withPassword.push(code);
     if (rt.ctx.stdout.write(`${JSON.stringify(line)}\n`) === false && rt.ctx.stdout.drain) await rt.ctx.stdout.drain();
     written++;

@@ -114,6 +114,25 @@ describe('export', () => {
     }
   });
 
+  it('a PKCS #12 resource is exported without its password and named on stderr as needing it set again', async () => {
+    const made = await http(src, 'POST', '/v1/resources', {
+      key: src.adminKey,
+      body: {
+        resource: { name: 'pfx export', type: 'RSA', code: 'pfx-export', dataFormat: 'PFX', data: 'MIIBAA==', password: 's3cret-pfx' },
+      },
+    });
+    const id = made.body.resourceId as number;
+    try {
+      const r = await fromSrc(['resources', 'export', '--format', 'PFX']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ code: 'pfx-export', dataFormat: 'PFX', data: 'MIIBAA==' });
+      expect(r.stdout + r.stderr).not.toContain('s3cret-pfx');
+      expect(r.stderr).toContain('passwords are never exported; after the import set the password of pfx-export');
+    } finally {
+      await http(src, 'DELETE', `/v1/resources/${id}`, { key: src.adminKey });
+    }
+  });
+
   it('-o json or csv is exit 2 naming the format (the bundle is ndjson)', async () => {
     for (const f of ['json', 'csv']) {
       const r = await fromSrc(['resources', 'export', '-o', f]);
@@ -168,7 +187,7 @@ describe('import into a second service', () => {
   it('one changed byte is one update of just the data; the others stay unchanged', async () => {
     const records = lines(bundle).map((l) => JSON.parse(l));
     const bytes = Buffer.from(records[1].data, 'base64');
-    bytes[bytes.length - 1] ^= 0x01;
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0x01;
     records[1].data = bytes.toString('base64');
     const path = file('changed.ndjson', records.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const id = stored(dst).find((s) => s.code === records[1].code)!.id;
