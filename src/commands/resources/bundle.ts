@@ -32,7 +32,7 @@ export type BundleResource = Static<typeof BundleResource>;
 /** The fields of a bundle line, in the order export writes them. */
 export const BUNDLE_FIELDS = ['name', 'type', 'code', 'description', 'source', 'dataFormat', 'data'] as const;
 
-/** Largest bundle read by `resources import`: 256 MiB (read whole and checked before anything is sent; a JavaScript string holds at most ~512 Mi characters). */
+/** Largest bundle read by `resources import`: 256 MiB (held as bytes and checked whole before anything is sent). */
 export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 
 /**
@@ -45,10 +45,11 @@ export const PASSWORD_FORMATS = ['pfx', 'p12'];
 /** Whether a resource of this data format needs a password (PASSWORD_FORMATS, case-insensitive). */
 export const needsPassword = (r: Pick<BundleResource, 'dataFormat'>): boolean => PASSWORD_FORMATS.includes(r.dataFormat.toLowerCase());
 
-/** A bundle line read and checked, with its 1-based line number. */
+/** A bundle line checked: its 1-based number, its code, and the resource (parsed again on each call, so a large bundle is held as bytes only). */
 export interface BundleEntry {
   line: number;
-  resource: BundleResource;
+  code: string;
+  read(): BundleResource;
 }
 
 /** Standard base64 with padding, as protobuf JSON writes bytes (contract §2); also the empty string. */
@@ -69,62 +70,70 @@ function firstError(value: unknown): string {
 }
 
 /**
- * Parses the bundle `text` (from `source`, for messages): one JSON object per line, blank
- * lines ignored. Every line is checked before anything is sent: a line that is not JSON,
- * not a BundleResource, whose data is not base64 or is over MAX_DATA_BYTES, or whose code
- * an earlier line already has, is a UsageError (exit 2) naming the line and the field
- * (up to 5 such lines listed). An empty bundle is a UsageError too.
+ * Checks the bundle `bytes` (from `source`, for messages): UTF-8 (a byte-order mark at
+ * the start is dropped), one JSON object per line (LF or CRLF), blank lines ignored.
+ * Every line is checked before anything is sent: a line that is not UTF-8 or JSON, not a
+ * BundleResource, whose data is not base64 or is over MAX_DATA_BYTES, or whose code an
+ * earlier line already has, is a UsageError (exit 2) naming the line and the field (up to
+ * 5 such lines listed). An empty bundle is a UsageError too. The entries parse their
+ * line again when read, so only the bytes stay in memory, not every record.
  */
-export function parseBundle(text: string, source: string): BundleEntry[] {
+export function parseBundle(bytes: Buffer, source: string): BundleEntry[] {
   const entries: BundleEntry[] = [];
   const problems: string[] = [];
   const seen = new Map<string, number>();
-  const lines = text.split('\n');
-  lines.forEach((raw, i) => {
-    const line = i + 1;
-    const s = raw.replace(/\r$/, '');
-    if (s.trim() === '') return;
-    let value: unknown;
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const textOf = (start: number, end: number) => utf8.decode(bytes.subarray(start, end)).replace(/\r$/, '');
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let start = bom, line = 1; start < bytes.length; line++) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl;
+    const at = start;
+    start = end + 1;
+    let s: string;
     try {
-      value = JSON.parse(s);
-    } catch (e) {
-      // the parser's own message quotes the line, which may hold anything: give the position only
-      const at = /position (\d+)/.exec((e as Error).message)?.[1];
-      problems.push(`${source} line ${line}: not valid JSON${at === undefined ? '' : ` (at character ${Number(at) + 1})`}`);
-      return;
+      s = textOf(at, end);
+    } catch {
+      problems.push(`${source} line ${line}: not UTF-8 text`);
+      continue;
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      problems.push(
-        `${source} line ${line}: expected a JSON object (a resource), got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}`,
-      );
-      return;
-    }
-    if (!Value.Check(BundleResource, value)) {
-      problems.push(`${source} line ${line}: ${firstError(value)}`);
-      return;
-    }
-    const r = value;
-    if (!BASE64.test(r.data)) {
-      problems.push(`${source} line ${line}: field data: not standard base64 (A-Z a-z 0-9 + / with = padding)`);
-      return;
-    }
-    const size = Buffer.byteLength(r.data, 'base64');
-    if (size > MAX_DATA_BYTES) {
-      problems.push(`${source} line ${line}: field data: ${size} bytes is more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB)`);
-      return;
-    }
+    if (s.trim() === '') continue;
+    const r = checkLine(s, (p) => problems.push(`${source} line ${line}: ${p}`));
+    if (!r) continue;
     const before = seen.get(r.code);
     if (before !== undefined) {
       problems.push(`${source} line ${line}: field code: "${r.code}" is already on line ${before}; a bundle has each code once`);
-      return;
+      continue;
     }
     seen.set(r.code, line);
-    entries.push({ line, resource: r });
-  });
+    entries.push({ line, code: r.code, read: () => JSON.parse(textOf(at, end)) as BundleResource });
+  }
   if (problems.length) {
     const more = problems.length > 5 ? `\n  … and ${problems.length - 5} more` : '';
     throw new UsageError(`invalid bundle; nothing was sent:\n  ${problems.slice(0, 5).join('\n  ')}${more}`);
   }
   if (entries.length === 0) throw new UsageError(`${source}: the bundle is empty (no resource on any line); nothing was sent`);
   return entries;
+}
+
+/** One line's text → the resource, or undefined after telling `problem` what is wrong with it. */
+function checkLine(s: string, problem: (p: string) => void): BundleResource | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(s);
+  } catch (e) {
+    // the parser's own message quotes the line, which may hold anything: give the position only
+    const at = /position (\d+)/.exec((e as Error).message)?.[1];
+    return void problem(`not valid JSON${at === undefined ? '' : ` (at character ${Number(at) + 1})`}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return void problem(
+      `expected a JSON object (a resource), got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}`,
+    );
+  }
+  if (!Value.Check(BundleResource, value)) return void problem(firstError(value));
+  if (!BASE64.test(value.data)) return void problem('field data: not standard base64 (A-Z a-z 0-9 + / with = padding)');
+  const size = Buffer.byteLength(value.data, 'base64');
+  if (size > MAX_DATA_BYTES) return void problem(`field data: ${size} bytes is more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB)`);
+  return value;
 }

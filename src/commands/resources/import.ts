@@ -23,11 +23,10 @@ export interface ResourcesImportOptions {
 const COMPARED = BUNDLE_FIELDS.filter((f) => f !== 'code');
 
 /**
- * Reads the bundle (`-` = stdin) as UTF-8 text, at most MAX_BUNDLE_BYTES. UsageError
- * naming the file for a missing, unreadable, too large or non-UTF-8 one.
+ * Reads the bundle's bytes (`-` = stdin), at most MAX_BUNDLE_BYTES. UsageError naming
+ * the file for a missing, unreadable or too large one.
  */
-async function readBundle(file: string, rt: Runtime): Promise<string> {
-  const name = file === '-' ? 'stdin' : file;
+async function readBundle(file: string, rt: Runtime): Promise<Buffer> {
   let bytes: Buffer;
   if (file === '-') bytes = await rt.ctx.stdin.readAll(MAX_BUNDLE_BYTES);
   else {
@@ -41,13 +40,8 @@ async function readBundle(file: string, rt: Runtime): Promise<string> {
     }
   }
   if (bytes.length > MAX_BUNDLE_BYTES)
-    throw new UsageError(`${name}: more than the limit of ${MAX_BUNDLE_BYTES} bytes (256 MiB) for a bundle`);
-  try {
-    // a byte-order mark at the start is dropped (ignoreBOM false)
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new UsageError(`${name}: the bundle is not UTF-8 text; nothing was sent`);
-  }
+    throw new UsageError(`${file === '-' ? 'stdin' : file}: more than the limit of ${MAX_BUNDLE_BYTES} bytes (256 MiB) for a bundle`);
+  return bytes;
 }
 
 /** The fields of `want` that differ from the service's record `have` (data compared as bytes, whatever its base64 spelling). */
@@ -81,7 +75,9 @@ export async function runResourcesImport(opts: ResourcesImportOptions, rt: Runti
   for (const e of entries) items.push(await importOne(e));
   await printSyncReport(rt, syncReport(items, dryRun), 'resources', opts.details);
 
-  async function importOne({ line, resource: want }: BundleEntry): Promise<SyncItem> {
+  async function importOne(entry: BundleEntry): Promise<SyncItem> {
+    const want = entry.read();
+    const line = entry.line;
     const base = { item: want.code, source: `${source}:${line}` };
     try {
       const body = await listResources(client, { filter: equalsClause('Code', want.code), take: 2 });

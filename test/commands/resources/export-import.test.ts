@@ -224,6 +224,15 @@ describe('import into a second service', () => {
   });
 });
 
+describe('bundles edited on Windows', () => {
+  it('a byte-order mark and CRLF line ends are read like the original', async () => {
+    const path = file('crlf.ndjson', '\ufeff' + lines(bundle).join('\r\n') + '\r\n');
+    const r = await toDst(['resources', 'import', path, '--dry-run', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 0, updated: 0, unchanged: lines(bundle).length, failed: 0 });
+  });
+});
+
 describe('failures and passwords', () => {
   const line = (o: Record<string, string>) =>
     JSON.stringify({ name: 'n', type: 'email', code: 'c', description: '', source: '', dataFormat: 'html', data: 'PHA+PC9wPg==', ...o });
@@ -292,7 +301,7 @@ describe('bad bundles: exit 2 naming the line, nothing sent', () => {
     writeFileSync(path, Buffer.from([0x7b, 0xff, 0x7d, 0x0a]));
     const r = await viaProxy(['resources', 'import', path]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('not UTF-8');
+    expect(r.stderr).toContain('line 1: not UTF-8 text');
     expect(readFileSync(path).length).toBe(4);
   });
 });
