@@ -8,8 +8,8 @@ import type { Column } from './output.js';
 import type { Runtime } from './runtime.js';
 
 /** What one item came to; in a dry run, what a real run would do (nothing was sent). */
-export const SYNC_OUTCOMES = ['created', 'updated', 'unchanged', 'failed'] as const;
-export type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
+const SYNC_OUTCOMES = ['created', 'updated', 'unchanged', 'failed'] as const;
+type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
 
 /** One item of an import: a resource (by code) or an assembly (by identity). */
 export interface SyncItem {
@@ -47,7 +47,7 @@ const label = (o: SyncOutcome, dryRun: boolean): string =>
 const tone = (o: SyncOutcome) => (o === 'failed' ? 'bad' : o === 'unchanged' ? 'dim' : 'ok');
 
 /** Thrown after the summary when an item failed: main() prints the message and exits 1 (README "Exit codes"). */
-export class SyncFailedError extends Error {
+class SyncFailedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SyncFailedError';

@@ -40,7 +40,7 @@ export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
  * RFC 7292). A resource in one needs its password set again after an import, since the
  * service never gives it back (contract §7). An SNK key pair has none.
  */
-export const PASSWORD_FORMATS = ['pfx', 'p12'];
+const PASSWORD_FORMATS = ['pfx', 'p12'];
 
 /** Whether a resource of this data format needs a password (PASSWORD_FORMATS, case-insensitive). */
 export const needsPassword = (r: Pick<BundleResource, 'dataFormat'>): boolean => PASSWORD_FORMATS.includes(r.dataFormat.toLowerCase());
