@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
-import { http, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
 import { buildDist, spawnLic } from '../../helpers/spawn.js';
 
 let src: TestService;
@@ -258,6 +258,25 @@ describe('failures and passwords', () => {
     const id = JSON.parse(r.stdout).items[0].id as number;
     expect(r.stderr).toContain(`resource ci-pfx (PFX) was created without a password`);
     expect(r.stderr).toContain(`lic resources update ${id} --password-prompt`);
+  });
+});
+
+describe('a key that may only read', () => {
+  it('can dry-run an import (lookups only), and a real import stops at the first write with exit 3', async () => {
+    const readOnly = await addUserWithKey(dst, 'reader', 'Administrator', 1);
+    const path = file(
+      'ro.ndjson',
+      JSON.stringify({ name: 'ro new', type: 'email', code: 'ro-new', description: '', source: '', dataFormat: 'html', data: '' }),
+    );
+    const env = envFor(dst, readOnly);
+    const dry = await runCli(['resources', 'import', path, '--dry-run', '-o', 'json'], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, created: 1 });
+    const real = await runCli(['resources', 'import', path], { env });
+    expect(real.code).toBe(3);
+    expect(real.stderr).toContain('HTTP 403');
+    expect(real.stdout).toBe('');
+    expect(stored(dst).some((s) => s.code === 'ro-new')).toBe(false);
   });
 });
 
