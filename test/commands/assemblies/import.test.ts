@@ -11,6 +11,7 @@ import { buildAssembly, ECMA_KEY, MODULE_ROW } from '../../helpers/dotnet-assemb
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
 import { http, startTestService, type TestService } from '../../helpers/service.js';
 import { SHARED_DATA } from '../../helpers/shared-data.js';
+import { buildDist, spawnLic } from '../../helpers/spawn.js';
 
 const XML_LINQ = join(SHARED_DATA, 'System.Xml.Linq.dll');
 const CECIL_ROCKS = join(SHARED_DATA, 'Mono.Cecil.Rocks.dll');
@@ -139,6 +140,27 @@ describe('assemblies import (generated assemblies)', () => {
     const r = await lic(['assemblies', 'import']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("missing required argument 'path'");
+  });
+});
+
+describe('the built CLI, spawned', () => {
+  beforeAll(buildDist, 120_000);
+
+  it('exit 1 when one failed: the summary on stdout, the failure and the skipped file on stderr', async () => {
+    const dir = tempDir('lic-asm-spawn-');
+    writeFileSync(join(dir, 'a-long.dll'), buildAssembly({ name: 'M'.repeat(300), tables: { before: { 0: MODULE_ROW } } }));
+    writeFileSync(join(dir, 'b-native.dll'), Buffer.from('MZ'));
+    writeFileSync(
+      join(dir, 'c-ok.dll'),
+      buildAssembly({ name: 'Spawned.Ok', version: [1, 0, 0, 0], tables: { before: { 0: MODULE_ROW } } }),
+    );
+    const r = await spawnLic(['assemblies', 'import', dir], { env: envFor(svc, svc.adminKey) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('created\t1\nupdated\t0\nunchanged\t0\nfailed\t1\n');
+    expect(r.stderr).toContain(`skipped ${join(dir, 'b-native.dll')}: not a .NET assembly`);
+    expect(r.stderr).toContain(`${join(dir, 'a-long.dll')} (`);
+    expect(r.stderr).toContain('lic: 1 of 2 assemblies failed (--details lists them)');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
 
