@@ -13,7 +13,7 @@ export function registerAssemblies(program: Command, cli: Cli): void {
     .description('Manage .NET assemblies under licensing (Administrator, LicenseManager)')
     .addHelpText(
       'after',
-      '\nExamples:\n  lic assemblies list --name System.Xml.Linq\n  lic assemblies create --from-dll bin/Release/MyLib.dll\n  lic assemblies delete 3 --yes\n  lic assemblies import bin/Release --recursive',
+      '\nExamples:\n  lic assemblies list --name System.Xml.Linq\n  lic assemblies create --from-dll bin/Release/MyLib.dll\n  lic assemblies import bin/Release --recursive',
     );
   registerAssembliesList(assemblies, cli);
   registerAssembliesCreate(assemblies, cli);

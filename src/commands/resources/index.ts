@@ -15,7 +15,7 @@ export function registerResources(program: Command, cli: Cli): void {
     .description('Manage resources: signing keys, e-mail templates, mapping files (Administrator, LicenseManager, Sales)')
     .addHelpText(
       'after',
-      '\nExamples:\n  lic resources list --type RSA\n  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n  lic resources get 1 --data-out Keys.snk\n  lic resources export --profile staging | lic resources import - --profile prod',
+      '\nExamples:\n  lic resources list --type RSA\n  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n  lic resources export --profile staging | lic resources import - --profile prod',
     );
   registerResourcesList(resources, cli);
   registerResourcesGet(resources, cli);
