@@ -28,14 +28,11 @@ export class DryRunStop extends Error {
   }
 }
 
-/** Strings of a `data` field longer than this (characters of base64) are replaced by a placeholder: 1 KiB. */
-export const DRY_RUN_DATA_LIMIT = 1024;
-
 /**
  * A request body made safe to print: any field named `password` (any case, any depth) →
- * `"[redacted]"`; a string field named `data` over DRY_RUN_DATA_LIMIT characters (resource
- * data, base64) → `"[base64 of N bytes omitted]"` with N the decoded size. Everything
- * else is kept exactly. Returns a copy.
+ * `"[redacted]"`; a string field named `data` (resource data, base64: it may be a signing
+ * key's private half, however short) → `"[base64 of N bytes omitted]"` with N the decoded
+ * size. Everything else is kept exactly. Returns a copy.
  */
 export function redactBody(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactBody);
@@ -43,7 +40,7 @@ export function redactBody(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (/^password$/i.test(k) && v !== undefined && v !== null) out[k] = '[redacted]';
-    else if (/^data$/i.test(k) && typeof v === 'string' && v.length > DRY_RUN_DATA_LIMIT)
+    else if (/^data$/i.test(k) && typeof v === 'string')
       out[k] = `[base64 of ${Buffer.byteLength(v, 'base64')} bytes omitted]`;
     else out[k] = redactBody(v);
   }

@@ -15,8 +15,8 @@
  * Every read is bounds-checked here first, so malformed input only ever raises
  * {@link NotAnAssemblyError}, never a RangeError/TypeError from a DataView.
  */
-import { createHash } from 'node:crypto';
 import { Format } from 'pe-library';
+import { publicKeyToken } from './strong-name.js';
 
 /** The identity of an assembly as written in its Assembly table row (II.22.2). */
 export interface AssemblyIdentity {
@@ -439,15 +439,6 @@ function readBlob(heap: Region | null, index: number, what: string): Uint8Array 
     return fail(`malformed: ${what} has an invalid blob length prefix ${hex(b0)}`);
   }
   return h.slice(index + header, length, what);
-}
-
-/** Public key token: last 8 bytes of SHA-1(public key), reversed (II.6.2.1.3). */
-function publicKeyToken(publicKey: Uint8Array): string {
-  if (publicKey.length === 0) return '';
-  const digest = createHash('sha1').update(publicKey).digest();
-  return Buffer.from(digest.subarray(digest.length - 8))
-    .reverse()
-    .toString('hex');
 }
 
 /**

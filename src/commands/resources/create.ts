@@ -4,12 +4,21 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
+import { snkDataWarning } from './signing-key.js';
 
 export type ResourcesCreateOptions = ResourceFieldOptions & { name: string; type: string };
 
-/** `lic resources create --name N --type T ...`: POST /v1/resources; prints the new id. */
+/**
+ * `lic resources create --name N --type T ...`: POST /v1/resources; prints the new id. A
+ * `--type RSA --format SNK` data file that is not a strong-name key is a warning on
+ * stderr, not an error: the service stores what it is given (contract §7).
+ */
 export async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runtime): Promise<void> {
   const input = await resourceInputFrom(opts, rt, `resource "${opts.name}"`);
+  if (input.data !== undefined && opts.dataFile !== undefined) {
+    const warning = await snkDataWarning(input, input.data, opts.dataFile);
+    if (warning) rt.out.warn(warning);
+  }
   const client = await rt.client();
   const body = await createResource(client, input);
   await rt.out.record(body, [['id', body.resourceId]]);

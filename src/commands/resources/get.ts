@@ -12,6 +12,7 @@ import type { Resource } from '../../wire.js';
 import { resourceSize } from './columns.js';
 import { chosenFields, defaultDataFields, intKey, listRecords, normalizeListBody, normalizeRecord } from '../../cli/list/index.js';
 import { RESOURCE_FIELD_TYPES, RESOURCE_LIST } from './list.js';
+import { isSnkResource, readKeyData } from './signing-key.js';
 
 export interface ResourcesGetOptions {
   id: number;
@@ -61,7 +62,10 @@ async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
  * `lic resources get ID`: the record via GET /v1/resources?filter=Id = ID (the API has no
  * GET by id); ApiError 404 (exit 4) when none matches. Shows the data's size, never the
  * data or the password; `--data-out` writes the decoded bytes as they are (contract §2),
- * to a new file (an existing one only with `--clobber`: UsageError otherwise).
+ * to a new file (an existing one only with `--clobber`: UsageError otherwise). An RSA
+ * resource in SNK format also shows `keySize` (bits) and `publicKeyToken` (16 hex digits,
+ * ECMA-335 II.6.2.1.3) computed from its data (src/dotnet/strong-name.ts), in every format
+ * but --raw and --json FIELDS; data that is no strong-name key is a warning on stderr.
  */
 export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<void> {
   const toStdout = opts.dataOut === '-';
@@ -95,7 +99,24 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
     RESOURCE_FIELD_TYPES,
     fields ?? defaultDataFields(RESOURCE_LIST),
   );
-  const shown = raw ? body : normalizeListBody(body as unknown as Record<string, unknown>, [r], { ...RESOURCE_LIST, types: undefined });
+  // a signing key: its size and token, computed here from the data (contract §7 RSA/SNK)
+  let keyFields: [string, unknown][] = [];
+  if (isSnkResource(found)) {
+    const key = await readKeyData(found.data);
+    if ('problem' in key)
+      rt.out.warn(`lic: warning: resource ${r.id} is of type RSA, format SNK, but its data is not a strong-name key: ${key.problem}`);
+    else
+      keyFields = [
+        ['keySize', key.keySize ?? null],
+        ['publicKeyToken', key.publicKeyToken],
+      ];
+  }
+  // added to the machine formats only where the record is whole: not --raw, not --json FIELDS
+  const addKey = !raw && fields === undefined && keyFields.length > 0;
+  const record = addKey ? { ...r, ...Object.fromEntries(keyFields) } : r;
+  const shown = raw
+    ? body
+    : normalizeListBody(body as unknown as Record<string, unknown>, [record], { ...RESOURCE_LIST, types: undefined });
   await rt.out.record(
     shown,
     [
@@ -105,12 +126,13 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
       ['format', r.dataFormat],
       ['code', r.code],
       ['size', resourceSize(r)],
+      ...keyFields,
       ['description', r.description],
       ['source', r.source],
       ['created', r.createdAt],
       ['updated', r.updatedAt],
     ],
-    { record: raw ? found : r, fields: Object.entries(machine) },
+    { record: raw ? found : record, fields: [...Object.entries(machine), ...(addKey ? keyFields : [])] },
   );
 }
 
@@ -119,13 +141,15 @@ export function registerResourcesGet(parent: Command, cli: Cli): void {
   // one record: fields, json, ndjson (the record on one line), or a csv/tsv header and row
   parent
     .command('get')
-    .description('Show one resource (the size of its data; -o json carries it as base64; never the password); --data-out writes the bytes')
+    .description(
+      'Show one resource (the size of its data; for an RSA/SNK signing key its key size and public key token; -o json carries the data as base64; never the password); --data-out writes the bytes',
+    )
     .argument('<id>', 'resource id', parseId)
     .option('--data-out <path>', 'write the data bytes to this new file, or - for stdout (then nothing else goes to stdout)')
     .option('--clobber', 'let --data-out replace an existing file')
     .addHelpText(
       'after',
-      '\nExamples:\n  lic resources get 1\n  lic resources get 1 --data-out Keys.snk --clobber\n  lic resources get 2 --data-out - > new-license-email.html',
+      "\nExamples:\n  lic resources get 1\n  lic resources get 1 -o json | jq -r '.resources[0].publicKeyToken'\n  lic resources get 1 --data-out Keys.snk --clobber\n  lic resources get 2 --data-out - > new-license-email.html",
     )
     .action(async (id: number, o: { dataOut?: string; clobber?: boolean }, cmd: Command) =>
       runResourcesGet({ id, dataOut: o.dataOut, clobber: o.clobber }, cli.runtimeOf(cmd)),

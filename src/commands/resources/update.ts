@@ -1,17 +1,23 @@
 import type { Command } from 'commander';
-import { updateResource } from '../../client/endpoints/resources.js';
+import { updateResource, type ResourceInput } from '../../client/endpoints/resources.js';
 import { UsageError } from '../../cli/errors.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
+import type { ApiClient } from '../../client/request.js';
+import { findResource, snkDataWarning } from './signing-key.js';
 
 export type ResourcesUpdateOptions = ResourceFieldOptions & { id: number };
 
 const FLAGS = '--name, --type, --code, --format, --description, --source, --data-file, --password-stdin, --password-prompt';
 
-/** `lic resources update ID`: PUT /v1/resources with only the flags given (contract §7). */
+/**
+ * `lic resources update ID`: PUT /v1/resources with only the flags given (contract §7).
+ * New data for an RSA/SNK resource (by the flags, else as stored) that is not a
+ * strong-name key is a warning on stderr, not an error.
+ */
 export async function runResourcesUpdate(opts: ResourcesUpdateOptions, rt: Runtime): Promise<void> {
   const { id, ...fields } = opts;
   if (Object.values(fields).every((v) => v === undefined || v === false)) {
@@ -19,9 +25,24 @@ export async function runResourcesUpdate(opts: ResourcesUpdateOptions, rt: Runti
   }
   const input = await resourceInputFrom(fields, rt, `resource ${id}`);
   const client = await rt.client();
+  if (input.data !== undefined && opts.dataFile !== undefined) {
+    const warning = await snkDataWarning(await kindAfterUpdate(client, id, input), input.data, opts.dataFile);
+    if (warning) rt.out.warn(warning);
+  }
   const body = await updateResource(client, { id, ...input });
   if (rt.out.opts.format === 'json') rt.out.json(body);
   else rt.out.info(`Updated resource ${id}.`);
+}
+
+/**
+ * The type and data format resource `id` will have after the update: the flags', else
+ * the stored ones (one GET, only when a flag is missing). A failed lookup leaves them
+ * unknown (no check): the PUT reports a missing resource or a refused key itself.
+ */
+async function kindAfterUpdate(client: ApiClient, id: number, input: ResourceInput): Promise<{ type?: string; dataFormat?: string }> {
+  if (input.type !== undefined && input.dataFormat !== undefined) return input;
+  const stored = await findResource(client, id).catch(() => undefined);
+  return { type: input.type ?? stored?.type, dataFormat: input.dataFormat ?? stored?.dataFormat };
 }
 
 /** Declares `resources update ID` with the create flags, all optional. */

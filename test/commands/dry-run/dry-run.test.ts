@@ -84,7 +84,7 @@ describe('--dry-run prints the request and sends no write', () => {
     expect(plan).toMatchObject({ method: 'PUT', url: `${proxy.url}/v1/api-keys`, body: { apiKey: { id: keyId, revoked: true } } });
   });
 
-  it('resources create: the password is "[redacted]"; data over 1 KiB is a placeholder, smaller data exact', async () => {
+  it('resources create: the password is "[redacted]"; data of any size is a placeholder (a 5-byte or 596-byte key pair is still a key)', async () => {
     const dir = tempDir();
     const small = join(dir, 'small.bin');
     const big = join(dir, 'big.bin');
@@ -94,8 +94,9 @@ describe('--dry-run prints the request and sends no write', () => {
       stdin: 'hunter2-secret',
     });
     expect(a.plan.body).toEqual({
-      resource: { name: 'k', type: 'RSA', data: Buffer.from('hello').toString('base64'), password: '[redacted]' },
+      resource: { name: 'k', type: 'RSA', data: '[base64 of 5 bytes omitted]', password: '[redacted]' },
     });
+    expect(a.stdout).not.toContain(Buffer.from('hello').toString('base64'));
     expect(a.stdout).not.toContain('hunter2-secret');
     const b = await dryRun(['resources', 'create', '--name', 'k', '--type', 'RSA', '--data-file', big, '--dry-run']);
     expect(b.plan.body.resource.data).toBe('[base64 of 5000 bytes omitted]');
