@@ -3,7 +3,7 @@ import { extname, join } from 'node:path';
 import type { Command } from 'commander';
 import { createAssembly, listAssemblies, type AssemblyInput } from '../../client/endpoints/assemblies.js';
 import { ApiError, ProtocolError } from '../../client/errors.js';
-import { UsageError } from '../../cli/errors.js';
+import { messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError, readFileBounded } from '../../cli/files.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -163,7 +163,7 @@ export async function runAssembliesImport(opts: AssembliesImportOptions, rt: Run
       items.push({ ...base, outcome: 'created', id });
     } catch (e) {
       if (fatal(e)) throw e;
-      const why = (e as Error).message;
+      const why = messageFor(e);
       rt.out.warn(`lic: ${path} (${base.item}) failed: ${why}`);
       items.push({ ...base, outcome: 'failed', detail: why });
     }

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { createResource, listResources, updateResource, type ResourceInput } from '../../client/endpoints/resources.js';
 import { ApiError, ProtocolError } from '../../client/errors.js';
-import { UsageError } from '../../cli/errors.js';
+import { messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError, readFileBounded } from '../../cli/files.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -101,7 +101,7 @@ export async function runResourcesImport(opts: ResourcesImportOptions, rt: Runti
       return { ...base, outcome: 'updated', id, detail: changed.join(', ') };
     } catch (err) {
       if (fatal(err)) throw err;
-      const why = err instanceof ApiError ? err.message : (err as Error).message;
+      const why = messageFor(err);
       rt.out.warn(`lic: ${want.code} (${base.source}) failed: ${why}`);
       return { ...base, outcome: 'failed', detail: why };
     }
