@@ -50,7 +50,8 @@ const EXIT_CODES = `Exit codes
   1    API or runtime error: the service said no (400, 409, 413, 429, 5xx), a reply
        that is not the expected JSON (an insert without its id, a reply over
        LIC_MAX_REPLY_BYTES), a page of --all that does not move forward, a declined
-       confirmation
+       confirmation; resources import or assemblies import with any item failed
+       (the summary is printed first)
   2    usage error: a bad flag, argument, value or environment variable, a conflict
        between flags, missing --yes off a terminal, an empty or too large input, the
        API key over plain http:// to a host that is not loopback. Nothing was sent

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import type { Cli } from '../../cli/deps.js';
 import { registerResourcesCreate } from './create.js';
 import { registerResourcesDelete } from './delete.js';
+import { registerResourcesExport } from './export.js';
 import { registerResourcesGet } from './get.js';
+import { registerResourcesImport } from './import.js';
 import { registerResourcesList } from './list.js';
 import { registerResourcesUpdate } from './update.js';
 
@@ -13,11 +15,13 @@ export function registerResources(program: Command, cli: Cli): void {
     .description('Manage resources: signing keys, e-mail templates, mapping files (Administrator, LicenseManager, Sales)')
     .addHelpText(
       'after',
-      '\nExamples:\n  lic resources list --type RSA\n  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n  lic resources get 1 --data-out Keys.snk',
+      '\nExamples:\n  lic resources list --type RSA\n  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk\n  lic resources export --profile staging | lic resources import - --profile prod',
     );
   registerResourcesList(resources, cli);
   registerResourcesGet(resources, cli);
   registerResourcesCreate(resources, cli);
   registerResourcesUpdate(resources, cli);
   registerResourcesDelete(resources, cli);
+  registerResourcesExport(resources, cli);
+  registerResourcesImport(resources, cli);
 }

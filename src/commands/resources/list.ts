@@ -114,6 +114,14 @@ export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime):
   });
 }
 
+/** Adds the resources' friendly filter flags (--type, --format, --name-contains; resourceFilters reads them), shared by list and export. */
+export function addResourceFilterOptions(cmd: Command): Command {
+  return cmd
+    .option('--type <type>', 'only this type, exactly (case-sensitive): RSA, email, MappingFile, or any other', parseFilterValue)
+    .option('--format <format>', 'only this data format, exactly (case-sensitive): SNK, html, xml, or any other', parseFilterValue)
+    .option('--name-contains <text>', 'only resources whose name contains this text (case-sensitive)', parseFilterValue);
+}
+
 /** Declares `resources list` with --type, --format, --name-contains and the shared list flags. */
 export function registerResourcesList(parent: Command, cli: Cli): void {
   const cmd = parent
@@ -121,11 +129,8 @@ export function registerResourcesList(parent: Command, cli: Cli): void {
     .alias('ls')
     .description(
       'List resources: signing keys, e-mail templates, mapping files (tables show sizes, never the data; -o json carries the base64 data; passwords never)',
-    )
-    .option('--type <type>', 'only this type, exactly (case-sensitive): RSA, email, MappingFile, or any other', parseFilterValue)
-    .option('--format <format>', 'only this data format, exactly (case-sensitive): SNK, html, xml, or any other', parseFilterValue)
-    .option('--name-contains <text>', 'only resources whose name contains this text (case-sensitive)', parseFilterValue);
-  addListOptions(cmd, RESOURCE_LIST, { sortExample: 'updatedAt:desc', whereExample: 'DataSize > 1024' })
+    );
+  addListOptions(addResourceFilterOptions(cmd), RESOURCE_LIST, { sortExample: 'updatedAt:desc', whereExample: 'DataSize > 1024' })
     .addHelpText(
       'after',
       '\nExamples:\n  lic resources list --type RSA\n  lic resources list --type email --format html --name-contains renewal\n  lic resources list --all --fields id,name,dataSize -o csv > resources.csv',
