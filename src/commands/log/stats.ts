@@ -126,9 +126,6 @@ export async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<v
   const ranges = buckets(since, until, opts.by);
   const ac = new AbortController();
   const off = rt.ctx.onInterrupt(() => ac.abort());
-  const progress = await startProgress(rt.ctx, { enabled: rt.ctx.stderr.isTTY && !rt.out.opts.quiet, what: 'requests' });
-  progress.setTotal(requests);
-  let done = 0;
   const tasks = ranges.flatMap((r) =>
     opts.levels.map((level) => async () => {
       const body = await unlessAborted(
@@ -145,15 +142,23 @@ export async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<v
     }),
   );
   let counts: number[];
+  let progress: Awaited<ReturnType<typeof startProgress>> | undefined;
   try {
-    counts = await pool(tasks, STATS_CONCURRENCY, () => progress.update(++done));
+    // the first count alone: a stopped or refusing service fails once, with one line of
+    // retry notices, before the fan-out and the progress bar
+    const first = await tasks[0]!();
+    progress = await startProgress(rt.ctx, { enabled: rt.ctx.stderr.isTTY && !rt.out.opts.quiet, what: 'requests' });
+    progress.setTotal(requests);
+    let done = 1;
+    progress.update(done);
+    counts = [first, ...(await pool(tasks.slice(1), STATS_CONCURRENCY, () => progress!.update(++done)))];
     progress.done(done);
   } catch (e) {
     if (e === ABORTED) throw new InterruptedError();
     throw e;
   } finally {
     off();
-    progress.stop();
+    progress?.stop();
   }
 
   const rows: BucketCounts[] = ranges.map((r, i) => {

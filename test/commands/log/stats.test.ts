@@ -13,6 +13,7 @@ import { writeLog } from '../../../src/server/log-writer.js';
 import { envFor, runCli, type RunOptions } from '../../helpers/cli.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { closedPort } from '../../helpers/fake-server.js';
 import { hasScript, spawnLic, spawnLicTty } from '../../helpers/spawn.js';
 import { startTransformProxy, type TransformProxy } from '../../helpers/transform-proxy.js';
 
@@ -205,6 +206,15 @@ describe('log stats', () => {
     expect(t.code).toBe(0);
     expect(t.output).toContain('18 requests in');
     expect(t.output).toMatch(/2030-01-08 +.*█.* 3\r?\n/);
+  });
+
+  it('a stopped service: the first count alone fails after its retries (one chain of notices, not one per request in flight), exit 5', async () => {
+    const env = { LIC_BASE_URL: `http://127.0.0.1:${await closedPort()}`, LIC_API_KEY: svc.adminKey, LIC_RETRIES: '2' };
+    const r = await spawnLic(['log', 'stats', ...RANGE, '--by', 'day'], { env });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.match(/retry \d\/2/g)).toEqual(['retry 1/2', 'retry 2/2']);
+    expect(r.stderr).toMatch(/cannot connect/);
   });
 });
 
