@@ -289,8 +289,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     reply.status(404).send({ success: false, code: Code.NOT_FOUND, message: `no such endpoint: ${req.method} ${req.url.split('?')[0]}` });
   });
 
-  // OpenAPI document from the route schemas (GET /openapi.json, public); before the routes, which it collects
-  await registerOpenApi(app);
+  // OpenAPI document from the route schemas (GET /openapi.json, public), made on first request
+  registerOpenApi(app, (instance) => registerRoutes(instance, ctx));
   await registerRoutes(app, ctx);
   return app;
 }
