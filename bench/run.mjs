@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
+import { END, START, buildLog } from './log-seed.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -35,8 +36,6 @@ const DB = join(tmp, 'log.db');
 const DB_PRISTINE = join(tmp, 'log-pristine.db'); // the log as built: each purge but the first runs on a copy
 const H = 3_600_000;
 const DAY = 24 * H;
-const END = Date.parse('2025-01-31T00:00:00.000Z');
-const START = END - 30 * DAY;
 const iso = (ms) => new Date(ms).toISOString();
 const out = []; // lines of results.md
 const say = (s) => process.stderr.write(`bench: ${s}\n`);
@@ -57,109 +56,6 @@ process.on('exit', () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
-
-// ---------------------------------------------------------------------------------------
-// 1. the log
-
-const LEVELS = [
-  ['Information', 0.8],
-  ['Warning', 0.08],
-  ['Debug', 0.06],
-  ['Error', 0.03],
-  ['Verbose', 0.028],
-  ['Fatal', 0.002],
-];
-const PRODUCTS = ['Babel Obfuscator', 'Babel Licensing', 'Report Designer', 'Grid Suite', 'PDF Toolkit'];
-const TEMPLATES = {
-  Information: [
-    'License {LicenseId} validated for {Product} on {Machine}',
-    'Floating license {LicenseId} granted to {Machine} ({InUse}/{Seats} seats in use)',
-    'Activation of license {LicenseId} on {Machine} succeeded',
-    'Floating license {LicenseId} released by {Machine}',
-    '{Method} {Path} by API key {ApiKeyId} of user {OwnerId}',
-  ],
-  Warning: [
-    'Authentication failed for {Method} {Path}: {Reason}',
-    'License {LicenseId} for {Product} expires in {Days} days',
-    'Floating license request for {LicenseId} from {Machine} denied: all {Seats} seats in use',
-  ],
-  Debug: ['License cache hit for {LicenseId} ({Elapsed} ms)', 'Request {RequestId} handled in {Elapsed} ms'],
-  Error: ['Activation of license {LicenseId} on {Machine} failed: {Reason}', 'Signing license {LicenseId} failed: {Reason}'],
-  Verbose: ['Checking hardware id of {Machine} against license {LicenseId}'],
-  Fatal: ['Unhandled exception in {Component}'],
-};
-const EXCEPTION = `System.InvalidOperationException: The license signature is not valid.
-   at Babel.Licensing.LicenseValidator.Validate(License license)
-   at Babel.Licensing.Service.ActivationController.Activate(ActivationRequest request)`;
-
-/** Builds the log: ROWS entries over 30 days, in time order as a service writes them. */
-function buildLog(file, rows) {
-  const db = openDatabase(file); // the real schema: migrations, indexes, count triggers
-  // bulk load only: no journal, no fsync, a large page cache
-  db.pragma('journal_mode = DELETE');
-  db.pragma('journal_mode = OFF');
-  db.pragma('synchronous = OFF');
-  db.pragma('cache_size = -262144');
-  let seed = 20250131;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
-  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
-  const PER = 100;
-  const one = '(?, ?, ?, ?, ?, ?)';
-  const insert = db.prepare(
-    `INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES ${Array(PER).fill(one).join(', ')}`,
-  );
-  const insertOne = db.prepare(`INSERT INTO log (time_stamp, level, message, message_template, exception, properties) VALUES ${one}`);
-  const span = END - START;
-  const t0 = performance.now();
-  db.transaction(() => {
-    let batch = [];
-    for (let i = 0; i < rows; i++) {
-      const t = START + Math.floor(((i + rnd()) / rows) * span);
-      let r = rnd();
-      let level = 'Information';
-      for (const [l, p] of LEVELS) {
-        if (r < p) {
-          level = l;
-          break;
-        }
-        r -= p;
-      }
-      const template = pick(TEMPLATES[level]);
-      const seats = 5 + Math.floor(rnd() * 20);
-      const props = {
-        LicenseId: 100000 + Math.floor(rnd() * 50000),
-        Product: pick(PRODUCTS),
-        Machine: `WS-${String(Math.floor(rnd() * 5000)).padStart(4, '0')}`,
-        InUse: Math.floor(rnd() * seats),
-        Seats: seats,
-        Method: pick(['POST', 'PUT', 'DELETE']),
-        Path: pick(['/v1/api-keys', '/v1/resources', '/v1/assemblies']),
-        ApiKeyId: 1 + Math.floor(rnd() * 40),
-        OwnerId: pick(['admin', 'sales', 'lm']),
-        Reason: pick(['unknown API key', 'hardware id mismatch', 'license expired', 'signature check failed']),
-        Days: 1 + Math.floor(rnd() * 30),
-        RequestId: Math.floor(rnd() * 1e9).toString(16),
-        Elapsed: Math.floor(rnd() * 200),
-        Component: pick(['LicenseValidator', 'FloatingLicenseManager']),
-      };
-      const used = {};
-      const message = template.replace(/\{(\w+)\}/g, (_, k) => String((used[k] = props[k])));
-      const exception = level === 'Error' || level === 'Fatal' ? EXCEPTION : '';
-      batch.push(t, level, message, template, exception, JSON.stringify(used));
-      if (batch.length === PER * 6) {
-        insert.run(batch);
-        batch = [];
-      }
-    }
-    for (let i = 0; i < batch.length; i += 6) insertOne.run(batch.slice(i, i + 6));
-  })();
-  const ms = performance.now() - t0;
-  db.pragma('journal_mode = WAL');
-  const n = db.prepare('SELECT count(*) FROM log').pluck().get();
-  if (n !== rows) throw new Error(`built ${n} entries, wanted ${rows}`);
-  db.close();
-  return ms;
-}
 
 // ---------------------------------------------------------------------------------------
 // the service, over HTTP
@@ -245,7 +141,7 @@ md(
 md();
 
 say(`building a log of ${int(ROWS)} entries in ${DB}`);
-const buildMs = buildLog(DB, ROWS);
+const buildMs = buildLog(openDatabase, DB, ROWS);
 const dbBytes = statSync(DB).size;
 copyFileSync(DB, DB_PRISTINE);
 md(`## The log`);

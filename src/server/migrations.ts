@@ -152,14 +152,14 @@ export const MIGRATIONS: readonly string[] = [
   // arithmetic (SQLite's / truncates toward zero) so it needs no math functions.
   `
   -- entries: count(*) of log; version: +1 on every insert, update and delete of a log row,
-  -- so a total cached while the version is unchanged is still exact (list.ts)
+  -- so a total cached while the version is unchanged is still exact (server/log/totals.ts)
   CREATE TABLE log_stats (
     id      INTEGER PRIMARY KEY CHECK (id = 1),
     entries INTEGER NOT NULL,
     version INTEGER NOT NULL
   );
   -- entries per hour and level: the count of a level and/or a time range sums whole hours
-  -- and counts rows only in the partial hours at its two ends (routes/log.ts)
+  -- and counts rows only in the partial hours at its two ends (server/log/totals.ts)
   CREATE TABLE log_counts (
     hour    INTEGER NOT NULL,
     level   TEXT NOT NULL,

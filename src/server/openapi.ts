@@ -4,7 +4,7 @@
  * route declares one), so the document cannot drift from the service. Also the JSON-schema
  * building blocks that routes use for their response schemas.
  */
-import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
+import type { FastifyDynamicSwaggerOptions, SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { Permission, type Role } from '../wire.js';
 import { permissionFor } from './auth.js';
@@ -179,31 +179,53 @@ const transform: SwaggerTransform = ({ schema, url, route }) => {
 };
 
 /**
- * Registers @fastify/swagger and the public `GET /openapi.json` (no key needed). Must run
- * before the routes are registered: the plugin collects routes as they are added.
+ * Registers the public `GET /openapi.json` (no key needed). The document is made on its first
+ * request, not at start (@fastify/swagger and its yaml cost ~10 % of a cold start, bench/serve.md):
+ * `addRoutes` registers the very same routes on a scratch instance that swagger collects from,
+ * with validation and serialisation off there, since nothing is served from it.
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Licensing management API (lic serve)',
-        version: API_VERSION,
-        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
-        description:
-          'Management interface of a software-licensing service: API keys, resources, assemblies, the log, ' +
-          'customer orders, license templates of a release, and the products of a customer. Every body is ' +
-          'JSON with the envelope success/code/message. List endpoints take select, filter, sort, take, skip.',
-      },
-      servers: [{ url: 'http://127.0.0.1:8765', description: 'lic serve on its default address (`lic serve --port` moves it)' }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key `api_` + 24 of [a-z0-9] (contract §3)' },
-        },
-      },
-      security: [{ apiKey: [] }],
-    },
-    transform,
+export function registerOpenApi(app: FastifyInstance, addRoutes: (instance: FastifyInstance) => Promise<void>): void {
+  let document: Promise<unknown> | undefined;
+  const build = async () => {
+    const [{ default: Fastify }, { default: fastifySwagger }] = await Promise.all([import('fastify'), import('@fastify/swagger')]);
+    const scratch = Fastify();
+    scratch.setValidatorCompiler(() => () => true);
+    scratch.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    await scratch.register(fastifySwagger, SWAGGER_OPTIONS);
+    await addRoutes(scratch);
+    await scratch.ready();
+    const doc = scratch.swagger();
+    await scratch.close();
+    return doc;
+  };
+  app.get('/openapi.json', { schema: { hide: true } }, async () => {
+    document ??= build().catch((e: unknown) => {
+      document = undefined; // a failure is not cached: the next request tries again
+      throw e;
+    });
+    return document;
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
+
+const SWAGGER_OPTIONS = {
+  openapi: {
+    openapi: '3.0.3',
+    info: {
+      title: 'Licensing management API (lic serve)',
+      version: API_VERSION,
+      license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+      description:
+        'Management interface of a software-licensing service: API keys, resources, assemblies, the log, ' +
+        'customer orders, license templates of a release, and the products of a customer. Every body is ' +
+        'JSON with the envelope success/code/message. List endpoints take select, filter, sort, take, skip.',
+    },
+    servers: [{ url: 'http://127.0.0.1:8765', description: 'lic serve on its default address (`lic serve --port` moves it)' }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key `api_` + 24 of [a-z0-9] (contract §3)' },
+      },
+    },
+    security: [{ apiKey: [] }],
+  },
+  transform,
+} satisfies FastifyDynamicSwaggerOptions;

@@ -16,7 +16,7 @@ import { migrate, type Db } from '../../src/server/db.js';
 import { startService } from '../../src/server/index.js';
 import { writeLog } from '../../src/server/log-writer.js';
 import { MIGRATIONS } from '../../src/server/migrations.js';
-import { PURGE_BATCH, TRUNCATE_KEEP_MAX } from '../../src/server/routes/log.js';
+import { PURGE_BATCH, TRUNCATE_KEEP_MAX } from '../../src/server/log/purge.js';
 import { tempDir } from '../helpers/cli.js';
 import { http, startTestService, type TestService } from '../helpers/service.js';
 

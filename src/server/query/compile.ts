@@ -354,11 +354,16 @@ class FilterCompiler {
  * non-queryable fields, type mismatches, bad times, and over-long or over-deep input.
  */
 export function compileFilter(spec: ListSpec, filter: string | undefined): { where: string; params: Param[] } {
+  const { where, params } = compileParsedFilter(spec, filter === undefined ? undefined : parseFilter(filter));
+  return { where, params };
+}
+
+/** compileFilter of an already parsed filter (undefined: none); keeps the tree beside its SQL. */
+function compileParsedFilter(spec: ListSpec, ast: FilterNode | undefined): { where: string; params: Param[]; filter?: FilterNode } {
   const ix = indexSpec(spec);
-  const ast = filter === undefined ? undefined : parseFilter(filter);
   if (!ast) return { where: '1', params: [] };
   const c = new FilterCompiler(ix).cond(ast);
-  return { where: c.sql, params: c.params };
+  return { where: c.sql, params: c.params, filter: ast };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -447,15 +452,21 @@ export function compileSelect(spec: ListSpec, select: string | undefined): Field
   return [...chosen].sort((a, b) => ix.order.get(a)! - ix.order.get(b)!);
 }
 
+/** A compiled query with the parsed filter it came from (undefined: no filter), for count shortcuts. */
+export interface ParsedListQuery extends CompiledQuery {
+  filter?: FilterNode;
+}
+
 /**
  * Compiles the rule-3 list parameters `filter`, `sort` and `select` of one request
  * against a resource's ListSpec (contract §5); see compileFilter, compileSort and
  * compileSelect for each part. Throws QueryError (→ HTTP 400, code 3) naming the parameter
  * and position; throws a plain Error only for a malformed ListSpec (a bug on our side).
+ * The result is computed once per request and handed down (page, total, planner hints).
  */
-export function compileListQuery(spec: ListSpec, q: { filter?: string; sort?: string; select?: string }): CompiledQuery {
-  const { where, params } = compileFilter(spec, q.filter);
+export function compileListQuery(spec: ListSpec, q: { filter?: string; sort?: string; select?: string }): ParsedListQuery {
+  const { where, params, filter } = compileParsedFilter(spec, q.filter === undefined ? undefined : parseFilter(q.filter));
   const { orderBy, sort } = compileSort(spec, q.sort);
   const select = compileSelect(spec, q.select);
-  return { where, params, orderBy, sort, select };
+  return { where, params, filter, orderBy, sort, select };
 }

@@ -14,4 +14,4 @@ export {
   type MethodName,
   type NotNode,
 } from './parse.js';
-export { compileFilter, compileListQuery, compileSelect, compileSort, parseTimeLiteral } from './compile.js';
+export { compileFilter, compileListQuery, compileSelect, compileSort, parseTimeLiteral, type ParsedListQuery } from './compile.js';

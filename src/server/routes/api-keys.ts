@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context.js';
 import type { Caller } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { hashApiKey, keyPrefix, permissionNames } from '../auth.js';
-import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
 import { envelopeProperties, envelopeSchema, listResponse, recordSchema } from '../openapi.js';
 import { ADMIN_ONLY, OK, callerOf, idSchema, parseTimestamp } from './common.js';
 
@@ -83,7 +83,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
       },
     },
     async (req) => {
-      const { records, total } = listPage(db, apiKeySource, req.query);
+      const { records, total } = listPage(db, apiKeySource, compileListRequest(apiKeySource.spec, req.query));
       return { ...OK, apiKeys: records, totalApiKeysCount: total };
     },
   );

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
 import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
 import { OK, idSchema } from './common.js';
 import { INT32_MAX, type Role } from '../../wire.js';
@@ -134,7 +134,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
       },
     },
     async (req) => {
-      const { records, total } = listPage(db, assemblySource, req.query);
+      const { records, total } = listPage(db, assemblySource, compileListRequest(assemblySource.spec, req.query));
       return { ...OK, assemblies: records, totalAssembliesCount: total };
     },
   );

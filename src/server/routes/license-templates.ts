@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Role } from '../../wire.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors.js';
-import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
 import { listResponse, recordSchema } from '../openapi.js';
 import { OK, idSchema } from './common.js';
 
@@ -144,7 +144,7 @@ export async function licenseTemplateRoutes(app: FastifyInstance, ctx: ServiceCo
       if (!productExists.get(productId)) throw notFound(`no product with id ${productId}`);
       const owner = releaseProduct.get(releaseId);
       if (owner !== productId) throw notFound(`product ${productId} has no release with id ${releaseId}`);
-      const { records, total } = listPage(db, licenseTemplateSource, req.query, {
+      const { records, total } = listPage(db, licenseTemplateSource, compileListRequest(licenseTemplateSource.spec, req.query), {
         where: 't.product_id = ? AND t.release_id = ?',
         params: [productId, releaseId],
       });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Role } from '../../wire.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors.js';
-import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
 import { OK, idSchema } from './common.js';
 import { listResponse, recordSchema } from '../openapi.js';
 
@@ -63,7 +63,10 @@ export async function orderRoutes(app: FastifyInstance, ctx: ServiceContext): Pr
     async (req) => {
       const id = req.params.customerId;
       if (!customerExists.get(id)) throw notFound(`no customer with id ${id}`);
-      const { records, total } = listPage(db, orderSource, req.query, { where: 'o.customer_id = ?', params: [id] });
+      const { records, total } = listPage(db, orderSource, compileListRequest(orderSource.spec, req.query), {
+        where: 'o.customer_id = ?',
+        params: [id],
+      });
       return { ...OK, orders: records, totalOrdersCount: total };
     },
   );

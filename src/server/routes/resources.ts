@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
 import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
 import { OK, idSchema } from './common.js';
 import type { Role } from '../../wire.js';
@@ -139,7 +139,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
       },
     },
     async (req) => {
-      const { records, total } = listPage(db, resourceSource, req.query);
+      const { records, total } = listPage(db, resourceSource, compileListRequest(resourceSource.spec, req.query));
       return { ...OK, resources: records, totalResourcesCount: total };
     },
   );

@@ -1,0 +1,221 @@
+#!/usr/bin/env node
+// The service side of start-up and streaming (issue 9): `npm run bench:serve`. Writes bench/serve.md.
+// BENCH_ROWS (default 1,000,000) entries, BENCH_RUNS (default 10) cold starts; BENCH_DB=file reuses a log.
+//
+// 1. cold start: `lic serve` spawned on an existing BENCH_ROWS-entry database, timed from spawn to
+//    the URL on stdout and to its first answered request (`GET /v1/log?take=1`, a 200);
+// 2. where a start goes: the same steps in-process (import, open + migrate, build the app, listen,
+//    first request), median of BENCH_RUNS fresh processes;
+// 3. a page of the largest size the contract allows (take=1000, contract §5), as `lic log list
+//    --all` asks it (`Id < N`, sorted Id desc): over HTTP, and its SQL alone in SQLite.
+// Figures only: nothing here asserts a time.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { Agent, request } from 'undici';
+import { buildLog } from './log-seed.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+if (!Number.isInteger(ROWS) || ROWS < 10_000 || !Number.isInteger(RUNS) || RUNS < 1) {
+  console.error('BENCH_ROWS must be an integer >= 10000, BENCH_RUNS >= 1');
+  process.exit(2);
+}
+const LIC = join(ROOT, 'bin/lic.js');
+const SERVER = join(ROOT, 'dist/server.js');
+const tmp = mkdtempSync(join(os.tmpdir(), 'lic-bench-serve-'));
+const DB = join(tmp, 'log.db');
+const env = { ...process.env, LIC_CONFIG_DIR: join(tmp, 'config'), LIC_DATA_DIR: join(tmp, 'data'), NO_COLOR: '1' };
+const say = (s) => process.stderr.write(`bench: ${s}\n`);
+const children = new Set();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const ms = (x) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US'));
+
+const { openDatabase } = await import(SERVER);
+// BENCH_DB: a copy of a log built before (by this script or bench/run.mjs), to skip building one
+let buildMs;
+if (process.env.BENCH_DB) copyFileSync(process.env.BENCH_DB, DB);
+else {
+  say(`building a log of ${ROWS} entries`);
+  buildMs = buildLog(openDatabase, DB, ROWS);
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux; undefined elsewhere). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}
+
+/** Spawns `lic serve` on DB; resolves with spawn→URL and spawn→first 200, in ms, and the URL. */
+async function coldStart(key) {
+  const keysFile = join(tmp, 'keys.json');
+  const args = [LIC, 'serve', '--db', DB, '--port', '0', '--no-profile', ...(key ? [] : ['--keys-file', keysFile])];
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`lic serve exited ${code}`)));
+  });
+  const tUrl = performance.now() - t0;
+  key ??= JSON.parse(readFileSync(keysFile, 'utf8')).keys[0].key;
+  const res = await request(`${url}/v1/log?take=1`, { headers: { 'x-api-key': key } });
+  await res.body.text();
+  const tFirst = performance.now() - t0;
+  if (res.statusCode !== 200) throw new Error(`first request: ${res.statusCode}`);
+  const cpu = cpuMs(child.pid);
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+  children.delete(child);
+  return { tUrl, tFirst, cpu, key, url };
+}
+
+// the first start bootstraps the Administrator key; the runs after start on an existing database
+const { key } = await coldStart(undefined);
+const starts = [];
+for (let i = 0; i < RUNS; i++) starts.push(await coldStart(key));
+say('cold starts done');
+const node0 = [];
+for (let i = 0; i < RUNS; i++) {
+  const t0 = performance.now();
+  spawnSync(process.execPath, ['-e', '0']);
+  node0.push(performance.now() - t0);
+}
+
+// 2. phases, in fresh processes (a module is imported once per process)
+const PHASES = `
+const t0 = performance.now(); const at = {}; const lap = (k) => (at[k] = performance.now() - t0);
+const m = await import(${JSON.stringify(SERVER)}); lap('import dist/server.js');
+const db = m.openDatabase(${JSON.stringify(DB)}); lap('open the database, migrations');
+const app = await m.buildApp({ db, now: () => new Date(), generateKey: () => '', sealSecret: (s) => s }); lap('build the app');
+await app.listen({ port: 0, host: '127.0.0.1' }); lap('listen');
+const r = await app.inject({ method: 'GET', url: '/v1/log?take=1' }); lap('first request (401: no key)');
+console.log(JSON.stringify(at)); await app.close(); db.close();`;
+const phaseRuns = [];
+for (let i = 0; i < RUNS; i++) {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', PHASES], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  phaseRuns.push(JSON.parse(r.stdout));
+}
+say('phases done');
+
+// 3. pages of 1000, as lic log list --all asks them
+const svc = await (async () => {
+  const child = spawn(process.execPath, [LIC, 'serve', '--db', DB, '--port', '0', '--no-profile'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const url = await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+  return { url, child };
+})();
+const agent = new Agent({ connections: 1 });
+const PAGES = Math.min(200, Math.floor(ROWS / 1000));
+const http = [];
+let bytes = 0;
+let before;
+for (let i = 0; i < PAGES; i++) {
+  const filter = before === undefined ? '' : `&filter=${encodeURIComponent(`Id < ${before}`)}`;
+  const t0 = performance.now();
+  const res = await request(`${svc.url}/v1/log?take=1000&sort=Id%20desc${filter}`, { headers: { 'x-api-key': key }, dispatcher: agent });
+  const text = await res.body.text();
+  http.push(performance.now() - t0);
+  bytes += text.length;
+  const body = JSON.parse(text);
+  before = body.logEntries.at(-1).id;
+}
+svc.child.kill('SIGTERM');
+const sqlite = new Database(DB, { readonly: true });
+const page = sqlite.prepare(
+  'SELECT l.id, l.message, l.message_template, l.level, l.time_stamp, l.exception, l.properties FROM log l WHERE l.id < ? ORDER BY l.id DESC LIMIT 1000',
+);
+const sql = [];
+const max = sqlite.prepare('SELECT max(id) FROM log').pluck().get();
+for (let i = 0, b = max + 1; i < PAGES; i++) {
+  const t0 = performance.now();
+  const rows = page.raw().all(b);
+  sql.push(performance.now() - t0);
+  b = rows.at(-1)[0];
+}
+sqlite.close();
+say('pages done');
+
+const median = (xs) => pct(xs, 50);
+const row = (label, xs) => `| ${label} | ${ms(median(xs))} ms | ${ms(pct(xs, 90))} ms |`;
+const phaseNames = Object.keys(phaseRuns[0]);
+const lines = [
+  '# Benchmarks: `lic serve` start and pages',
+  '',
+  `Generated by \`npm run bench:serve\` (bench/serve.mjs) on ${new Date().toISOString().slice(0, 10)}${ROWS !== 1_000_000 ? ` with BENCH_ROWS=${ROWS}` : ''}. Figures, not asserts: rerun to compare.`,
+  '',
+  `Machine: ${os.availableParallelism()} CPUs; Node ${process.version}; load average at end ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(
+      ' ',
+    )}. The log: ${ROWS.toLocaleString('en-US')} entries (bench/log-seed.mjs${buildMs === undefined ? '' : `, built in ${(buildMs / 1000).toFixed(1)} s`}).`,
+  '',
+  `## 1. Cold start on an existing ${ROWS.toLocaleString('en-US')}-entry database`,
+  '',
+  `\`lic serve --db … --port 0\` spawned ${RUNS} times, each stopped by SIGTERM before the next.`,
+  '',
+  '| from spawn to | median | p90 |',
+  '| --- | ---: | ---: |',
+  row('`node -e 0` exits (the floor)', node0),
+  row(
+    'the URL on stdout',
+    starts.map((s) => s.tUrl),
+  ),
+  row(
+    'its first answered request (`GET /v1/log?take=1`, 200)',
+    starts.map((s) => s.tFirst),
+  ),
+  ...(starts[0].cpu === undefined
+    ? []
+    : [
+        row(
+          'CPU time (user + system) of `lic serve` up to that answer (less sensitive to a busy machine)',
+          starts.map((s) => s.cpu),
+        ),
+      ]),
+  '',
+  '## 2. Where the in-process part goes',
+  '',
+  `The start's steps in a fresh \`node\` (ms since the script began, median of ${RUNS}); the CLI's own start-up comes on top.`,
+  '',
+  '| step | ends at | takes |',
+  '| --- | ---: | ---: |',
+  ...phaseNames.map((k, i) => {
+    const end = median(phaseRuns.map((r) => r[k]));
+    const took = median(phaseRuns.map((r) => r[k] - (i === 0 ? 0 : r[phaseNames[i - 1]])));
+    return `| ${k} | ${ms(end)} ms | ${ms(took)} ms |`;
+  }),
+  '',
+  '## 3. A page of 1000 (the largest contract §5 allows)',
+  '',
+  `${PAGES} consecutive pages as \`lic log list --all\` asks them (\`filter=Id < N\`, \`sort=Id desc\`, \`take=1000\`), one connection, from the newest entry down; ${Math.round(bytes / PAGES / 1024)} KiB of JSON per page.`,
+  '',
+  '| what | median | p90 | entries/s at the median |',
+  '| --- | ---: | ---: | ---: |',
+  `| over HTTP (request, page, derived total, JSON, response read) | ${ms(median(http))} ms | ${ms(pct(http, 90))} ms | ${Math.round(1000 / (median(http) / 1000)).toLocaleString('en-US')} |`,
+  `| its SQL alone in SQLite (better-sqlite3, raw rows) | ${ms(median(sql))} ms | ${ms(pct(sql, 90))} ms | ${Math.round(1000 / (median(sql) / 1000)).toLocaleString('en-US')} |`,
+  '',
+];
+writeFileSync(join(ROOT, 'bench/serve.md'), lines.join('\n'));
+say('wrote bench/serve.md');
+process.exit(0);

@@ -1,0 +1,156 @@
+/**
+ * Exact totals of log lists without counting every matching row (contract §5: the total counts
+ * all matches, whatever take/skip). Design and figures: ./README.md.
+ */
+import { cachedStatement, type Db } from '../db.js';
+import type { TotalRequest } from '../list.js';
+import type { CompareOp, FilterNode } from '../query/index.js';
+
+const HOUR = 3_600_000;
+
+/** A time range in ms since the epoch: start inclusive, end exclusive, either open (contract §6). */
+export interface TimeRange {
+  start?: number;
+  end?: number;
+}
+
+/** The log's version (log_stats, migration 3): +1 on every insert, update and delete of an entry. */
+export function logVersion(db: Db): number {
+  return cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number;
+}
+
+/**
+ * Exact number of log entries with start <= time_stamp < end (either side open) and, when
+ * given, of one level: whole hours summed from the trigger-kept log_counts (migration 3), the
+ * partial hours at the two ends counted from the indexes. O(hours + entries of two hours).
+ */
+export function countLogEntries(db: Db, range: TimeRange, level?: string): number {
+  const { start, end } = range;
+  const onLevel = level === undefined ? '' : ' AND level = ?';
+  const lp = level === undefined ? [] : [level];
+  if (start === undefined && end === undefined) {
+    return level === undefined
+      ? (cachedStatement(db, 'SELECT entries FROM log_stats').pluck().get() as number)
+      : (cachedStatement(db, 'SELECT coalesce(sum(entries), 0) FROM log_counts WHERE level = ?').pluck().get(level) as number);
+  }
+  if (start !== undefined && end !== undefined && start >= end) return 0;
+  const rows = (a: number, b: number) =>
+    cachedStatement(db, `SELECT count(*) FROM log WHERE time_stamp >= ? AND time_stamp < ?${onLevel}`)
+      .pluck()
+      .get(a, b, ...lp) as number;
+  // whole hours: [lo, hi) in hour numbers; ±Infinity for an open side
+  const lo = start === undefined ? -Infinity : Math.ceil(start / HOUR);
+  const hi = end === undefined ? Infinity : Math.floor(end / HOUR);
+  if (lo >= hi) return rows(start!, end!); // under two hours: count them
+  let n = cachedStatement(db, `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE hour >= ? AND hour < ?${onLevel}`)
+    .pluck()
+    .get(lo, hi, ...lp) as number;
+  if (start !== undefined && start < lo * HOUR) n += rows(start, lo * HOUR);
+  if (end !== undefined && hi * HOUR < end) n += rows(hi * HOUR, end);
+  return n;
+}
+
+/** `Level = "x"` (either way round) → x; any other filter → undefined. */
+function levelEquals(f: FilterNode): string | undefined {
+  if (f.kind !== 'compare' || f.op !== '=') return undefined;
+  const isLevel = (n: FilterNode) => n.kind === 'field' && n.name.toLowerCase() === 'level';
+  if (isLevel(f.left) && f.right.kind === 'literal' && typeof f.right.value === 'string') return f.right.value;
+  if (isLevel(f.right) && f.left.kind === 'literal' && typeof f.left.value === 'string') return f.left.value;
+  return undefined;
+}
+
+/** Totals cached per database: key → entry. Map order is recency (LRU). */
+const totalsCache = new WeakMap<Db, Map<string, CachedTotal>>();
+const TOTALS_CACHED = 256;
+
+interface CachedTotal {
+  version: number;
+  total: number;
+  /** for a key-paged query: its bound and full params, to derive the next page's total */
+  bound?: number;
+  params?: unknown[];
+}
+
+/** Params → cache-key text; non-finite numbers spelt out (JSON would make them null). A param is never an object, so `{bound}` marks the masked key bound. */
+function paramsKey(params: readonly unknown[]): string {
+  return JSON.stringify(params.map((p) => (typeof p === 'number' && !Number.isFinite(p) ? { n: String(p) } : p)));
+}
+
+type Bound = { op: '<' | '<=' | '>' | '>='; bound: number };
+
+/**
+ * The top-level conjunct `Id <op> N` (N an integer, op < <= > >=) of a filter, field on either
+ * side, when there is exactly one; else undefined. Only then is the filter "the rest AND Id <op> N".
+ */
+function idBound(filter: FilterNode | undefined): Bound | undefined {
+  if (!filter) return undefined;
+  const conjuncts: FilterNode[] = [];
+  const flatten = (n: FilterNode): void => {
+    if (n.kind === 'and') n.operands.forEach(flatten);
+    else conjuncts.push(n);
+  };
+  flatten(filter);
+  const mirror: Partial<Record<CompareOp, Bound['op']>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+  const found: Bound[] = [];
+  for (const n of conjuncts) {
+    if (n.kind !== 'compare' || !(n.op in mirror)) continue;
+    const isId = (x: FilterNode) => x.kind === 'field' && x.name.toLowerCase() === 'id';
+    const intLit = (x: FilterNode) => x.kind === 'literal' && typeof x.value === 'number' && Number.isSafeInteger(x.value);
+    if (isId(n.left) && intLit(n.right)) found.push({ op: n.op as Bound['op'], bound: (n.right as { value: number }).value });
+    else if (intLit(n.left) && isId(n.right)) found.push({ op: mirror[n.op]!, bound: (n.left as { value: number }).value });
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * ListSource.total of the log over `range` (already in the request's scope): exact, and in
+ * order of preference cached while the log is unchanged, derived from the previous page's
+ * total when paging by `Id < N`, summed from the hour counts (no filter or `Level = "x"`), or
+ * counted. Why each: ./README.md.
+ */
+export function logTotal(range: TimeRange): (db: Db, q: TotalRequest) => number {
+  return (db, { query, where, params }) => {
+    const countSql = (w: string, p: unknown[]) =>
+      (db
+        .prepare(`SELECT count(*) FROM log l WHERE ${w}`)
+        .pluck()
+        .get(...p) as number) ?? 0;
+    const fromCounts = () => {
+      if (!query.filter) return countLogEntries(db, range);
+      const level = levelEquals(query.filter);
+      return level === undefined ? undefined : countLogEntries(db, range, level);
+    };
+    const version = logVersion(db);
+    let cache = totalsCache.get(db);
+    if (!cache) totalsCache.set(db, (cache = new Map()));
+    const kb = idBound(query.filter);
+    // the bound's place among the params: only when no other param has the same value
+    const at = kb ? params.indexOf(kb.bound) : -1;
+    const keyed = kb !== undefined && at >= 0 && params.lastIndexOf(kb.bound) === at;
+    const key = keyed
+      ? `${where}\n${paramsKey(params.map((p, i) => (i === at ? { bound: kb.op } : p)))}`
+      : `${where}\n${paramsKey(params)}`;
+    const hit = cache.get(key);
+    let total: number;
+    if (hit && hit.version === version && (!keyed || hit.bound === kb.bound)) {
+      total = hit.total;
+    } else if (keyed && hit && hit.version === version && hit.bound !== undefined && hit.params) {
+      // the rows between the two bounds: in the larger of the two sets, not in the smaller
+      const { op, bound } = kb;
+      const shrinks = op[0] === '>' ? bound > hit.bound : bound < hit.bound;
+      const [lo, hi] = bound < hit.bound ? [bound, hit.bound] : [hit.bound, bound];
+      const [gt, lt] = op === '<' || op === '>=' ? ['>=', '<'] : ['>', '<='];
+      // likelihood(): these are the narrowest bounds on the key, so SQLite walks just [lo, hi]
+      const between = `(${where}) AND likelihood(l.id ${gt} ?, 0.0001) AND likelihood(l.id ${lt} ?, 0.0001)`;
+      total = shrinks
+        ? hit.total - countSql(between, [...hit.params, lo, hi]) // they leave
+        : hit.total + countSql(between, [...params, lo, hi]); // they join
+    } else {
+      total = fromCounts() ?? countSql(where, params);
+    }
+    cache.delete(key);
+    cache.set(key, keyed ? { version, total, bound: kb.bound, params } : { version, total });
+    if (cache.size > TOTALS_CACHED) cache.delete(cache.keys().next().value!);
+    return total;
+  };
+}
