@@ -5,7 +5,9 @@ import { cachedStatement, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { compileOr400, listPage, listQuerySchema, type CountRequest, type ListParams, type ListSource } from '../list.js';
 import type { FilterNode } from '../query/index.js';
-import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
+import { LogEntrySchema } from '../../schema/log-entry.js';
+import { listFields } from '../fields.js';
+import { envelopeProperties, listResponse, selectable } from '../openapi.js';
 import { ADMIN_ONLY, OK, idSchema, parseTimestamp } from './common.js';
 
 /**
@@ -15,15 +17,7 @@ import { ADMIN_ONLY, OK, idSchema, parseTimestamp } from './common.js';
 export const logSource: ListSource = {
   from: 'log l',
   spec: {
-    fields: [
-      { name: 'id', column: 'l.id', type: 'int' },
-      { name: 'message', column: 'l.message', type: 'string' },
-      { name: 'messageTemplate', column: 'l.message_template', type: 'string' },
-      { name: 'level', column: 'l.level', type: 'string' },
-      { name: 'timeStamp', column: 'l.time_stamp', type: 'timestamp' },
-      { name: 'exception', column: 'l.exception', type: 'string' },
-      { name: 'properties', column: 'l.properties', type: 'string' },
-    ],
+    fields: listFields(LogEntrySchema, 'l'),
     defaultSort: [
       { name: 'timeStamp', desc: true },
       { name: 'id', desc: true },
@@ -309,15 +303,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         schema: {
           querystring: { type: 'object', properties: { ...listQuerySchema, ...dateProps } },
           response: {
-            200: listResponse(
-              'logEntries',
-              'totalLogEntriesCount',
-              recordSchema('LogEntry', logSource.spec.fields, {
-                level: { type: 'string', enum: ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'] },
-                properties: 'a JSON object serialised as a string',
-                messageTemplate: 'the Serilog message template of message',
-              }),
-            ),
+            200: listResponse('logEntries', 'totalLogEntriesCount', selectable(LogEntrySchema)),
           },
         },
       },

@@ -98,7 +98,7 @@ export interface DatasetCustomerProduct {
 export type DatasetOrder = Order;
 
 /** The wire Resource with optional id and timestamps (default: assigned id, load time). */
-export type DatasetResource = Omit<Resource, 'id' | 'createdAt' | 'updatedAt'> & {
+export type DatasetResource = Omit<Resource, 'id' | 'createdAt' | 'updatedAt' | 'dataSize'> & {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
