@@ -3,7 +3,7 @@ import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
-import type { Static } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssemblyInsertBody, AssemblySchema, AssemblyUpdateBody } from '../../schema/assembly.js';
 import { listFields } from '../fields.js';
 import { envelopeProperties, listResponse, selectable } from '../openapi.js';
@@ -65,6 +65,8 @@ const describeIdentity = (i: Identity) =>
 /** `/v1/assemblies`: list, insert, update, delete (spec Assemblies; contract §7). */
 export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
+  // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const config = { roles: ASSEMBLY_ROLES };
   const resourceExists = db.prepare<[number], number>('SELECT 1 FROM resources WHERE id = ?').pluck();
   const identityOwner = db
@@ -106,7 +108,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     },
   );
 
-  app.post<{ Body: Static<typeof AssemblyInsertBody> }>(
+  typed.post(
     '/v1/assemblies',
     {
       config,
@@ -139,7 +141,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
       }),
   );
 
-  app.put<{ Body: Static<typeof AssemblyUpdateBody> }>(
+  typed.put(
     '/v1/assemblies',
     {
       config,

@@ -3,8 +3,8 @@ import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
-import type { Static } from 'typebox';
-import { ResourceInsertBody, ResourceSchema, ResourceUpdateBody } from '../../schema/resource.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ResourceInsertBody, ResourceSchema, ResourceUpdateBody, type ResourceInput } from '../../schema/resource.js';
 import { listFields } from '../fields.js';
 import { envelopeProperties, listResponse, selectable } from '../openapi.js';
 import { OK, idSchema } from './common.js';
@@ -40,7 +40,7 @@ export const resourceSource: ListSource = {
 const envelopeSchema = { type: 'object', properties: envelopeProperties } as const;
 
 /** Any body's resource, as checkUnique reads it. */
-type ResourceBody = Partial<Static<typeof ResourceUpdateBody>['resource']>;
+type ResourceBody = Partial<ResourceInput>;
 
 /**
  * Decodes protobuf-JSON `bytes`: standard or URL-safe base64, padding optional (the
@@ -58,6 +58,8 @@ export function decodeBase64Field(value: string, field: string): Buffer {
 /** `/v1/resources`: list, insert, update, delete (spec Resources; contract §2, §7, §9). */
 export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
+  // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const config = { roles: RESOURCE_ROLES };
   const nameOwner = db.prepare<[string], number>('SELECT id FROM resources WHERE name = ?').pluck();
   const codeOwner = db.prepare<[string], number>("SELECT id FROM resources WHERE code = ? AND code <> ''").pluck();
@@ -97,7 +99,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     },
   );
 
-  app.post<{ Body: Static<typeof ResourceInsertBody> }>(
+  typed.post(
     '/v1/resources',
     {
       config,
@@ -138,7 +140,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
       }),
   );
 
-  app.put<{ Body: Static<typeof ResourceUpdateBody> }>(
+  typed.put(
     '/v1/resources',
     {
       config,
