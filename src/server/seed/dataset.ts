@@ -19,7 +19,7 @@ import {
   type LicenseTemplate,
   type LogEntry,
   type Order,
-  type Resource,
+  type ResourceInput,
   type Role,
 } from '../../wire.js';
 
@@ -84,8 +84,8 @@ export interface DatasetCustomerProduct {
 /** The wire Order; `paymentDate` may be '' (not paid). */
 export type DatasetOrder = Order;
 
-/** The wire Resource with optional id and timestamps (default: assigned id, load time). */
-export type DatasetResource = Omit<Resource, 'id' | 'createdAt' | 'updatedAt' | 'dataSize'> & {
+/** A resource's writable fields (src/schema/resource.ts), all given, with optional id and timestamps (default: assigned id, load time). */
+export type DatasetResource = Required<ResourceInput> & {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
