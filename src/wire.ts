@@ -40,13 +40,9 @@ import type { Order } from './schema/order.js';
 import type { LicenseTemplate } from './schema/license-template.js';
 import type { CustomerProduct } from './schema/customer-product.js';
 
-/** Fields every response body carries (spec, Common rules §2). */
-export interface Envelope {
-  success: boolean;
-  code: number;
-  message: string;
-  details?: { field: string; reason: string }[];
-}
+/** Fields every response body carries (spec, Common rules §2): src/schema/envelope.ts. */
+export type { Envelope } from './schema/envelope.js';
+import type { Envelope } from './schema/envelope.js';
 
 /** Query parameters every list endpoint takes (spec, Common rules §3; contract §5). */
 export interface ListQuery {

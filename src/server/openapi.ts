@@ -6,33 +6,23 @@
  */
 import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { EnvelopeSchema, envelopeProperties } from '../schema/envelope.js';
 import { Permission, type Role } from '../wire.js';
 import { permissionFor } from './auth.js';
 
 type JsonSchema = Record<string, unknown>;
 
-/** The envelope every body carries (contract §1), as JSON-schema properties. */
-export const envelopeProperties = {
-  success: { type: 'boolean' },
-  code: { type: 'integer', description: 'gRPC status number: 0 OK, 3, 5, 6, 7, 8, 13, 16 (contract §1)' },
-  message: { type: 'string' },
-} as const;
+/** The envelope every body carries (contract §1), as JSON-schema properties: src/schema/envelope.ts. */
+export { envelopeProperties };
 
 /** A failed call's body (contract §1): the envelope with success false, and maybe `details`. */
 export const errorSchema = {
-  type: 'object',
+  ...selectable(EnvelopeSchema),
   description:
     'Failure (contract §1): 400 bad input (code 3), 401 missing/unknown/revoked/expired key (16), ' +
     '403 role or permission bit missing (7), 404 not found (5), 409 already exists (6), ' +
     '413 body too large and 429 too many requests (8)',
-  properties: {
-    ...envelopeProperties,
-    details: {
-      type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, reason: { type: 'string' } } },
-    },
-  },
-} as const;
+};
 
 const SERVER_ERROR = { ...errorSchema, description: 'A bug in the service (code 13); the body carries no stack trace' };
 
