@@ -1,6 +1,6 @@
 /** The log entry record (spec LogEntry; contract §6). */
 import type { Static } from 'typebox';
-import { record, recordId, time } from './json-schema.js';
+import { idSchema, record, recordId, time } from './json-schema.js';
 
 /** Serilog levels, the allowed values of LogEntry.level (contract §6). */
 export const LOG_LEVELS = ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'] as const;
@@ -20,3 +20,14 @@ export const LogEntrySchema = record(
   'LogEntry',
 );
 export type LogEntry = Static<typeof LogEntrySchema>;
+
+/** `startDate` (inclusive) and `endDate` (exclusive) of `GET` and `DELETE /v1/log`: RFC 3339 or a plain date (contract §2, §6). */
+export const logRangeProperties = { startDate: { type: 'string', maxLength: 64 }, endDate: { type: 'string', maxLength: 64 } } as const;
+export type LogRange = Static<{ type: 'object'; properties: typeof logRangeProperties }>;
+
+/** The query of `DELETE /v1/log` (contract §6): one entry by id, by filter and dates, or deleteAll. */
+export const LogPurgeQuerySchema = {
+  type: 'object',
+  properties: { id: idSchema, filter: { type: 'string', maxLength: 4096 }, deleteAll: { type: 'boolean' }, ...logRangeProperties },
+} as const;
+export type LogPurgeQuery = Static<typeof LogPurgeQuerySchema>;

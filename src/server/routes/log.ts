@@ -5,10 +5,10 @@ import { cachedStatement, type Db } from '../db.js';
 import { badRequest } from '../errors.js';
 import { compileOr400, listPage, listQuerySchema, type CountRequest, type ListParams, type ListSource } from '../list.js';
 import type { FilterNode } from '../query/index.js';
-import { LogEntrySchema } from '../../schema/log-entry.js';
+import { LogEntrySchema, LogPurgeQuerySchema, logRangeProperties, type LogPurgeQuery, type LogRange } from '../../schema/log-entry.js';
 import { listFields } from '../fields.js';
 import { envelopeProperties, listResponse, selectable } from '../openapi.js';
-import { ADMIN_ONLY, OK, idSchema, parseTimestamp } from './common.js';
+import { ADMIN_ONLY, OK, parseTimestamp } from './common.js';
 
 /**
  * Fields of a log entry (spec LogEntry); default sort TimeStamp desc, Id desc (contract §6).
@@ -50,10 +50,7 @@ const COUNT_TRIGGERS = new Set(['log_count_insert', 'log_count_delete', 'log_cou
 const KEPT = 'temp.lic_purge_kept';
 const HOUR = 3_600_000;
 
-interface DateRange {
-  startDate?: string;
-  endDate?: string;
-}
+type DateRange = LogRange;
 
 /** A time range in ms: start inclusive, end exclusive, either open (contract §6). */
 export interface TimeRange {
@@ -293,7 +290,7 @@ function purgeRangeByTruncation(db: Db, r: TimeRange): number | undefined {
 /** `GET /v1/log` (alias `/v1/logs`) and `DELETE /v1/log` (spec, Log; contract §6). */
 export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
-  const dateProps = { startDate: { type: 'string', maxLength: 64 }, endDate: { type: 'string', maxLength: 64 } } as const;
+  const dateProps = logRangeProperties;
 
   for (const url of ['/v1/log', '/v1/logs']) {
     app.get<{ Querystring: ListParams & DateRange }>(
@@ -318,15 +315,12 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
     );
   }
 
-  app.delete<{ Querystring: DateRange & { id?: number; filter?: string; deleteAll?: boolean } }>(
+  app.delete<{ Querystring: LogPurgeQuery }>(
     '/v1/log',
     {
       config: { roles: ADMIN_ONLY },
       schema: {
-        querystring: {
-          type: 'object',
-          properties: { id: idSchema, filter: { type: 'string', maxLength: 4096 }, deleteAll: { type: 'boolean' }, ...dateProps },
-        },
+        querystring: LogPurgeQuerySchema,
         response: { 200: { type: 'object', properties: { ...envelopeProperties, deletedLogCount: { type: 'integer', minimum: 0 } } } },
       },
     },
