@@ -7,7 +7,7 @@ import type { Properties, PropertySchema } from '../schema/json-schema.js';
 import type { FieldSpec, FieldType } from './query/types.js';
 
 /** What a record's field needs beyond its schema: a column that is not `<alias>.<snake_case name>`, a wire conversion. */
-export type FieldOverride = Partial<Omit<FieldSpec, 'name'>>;
+type FieldOverride = Partial<Omit<FieldSpec, 'name'>>;
 
 /** `mappingFileId` → `mapping_file_id`: the column naming of the migrations (src/server/migrations.ts). */
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
