@@ -1,7 +1,8 @@
 /**
  * Wire types shared by the CLI and the local reference service: the JSON shapes of
  * management API as docs/contract.md describes it (the published API, and our decisions where
- * it is silent). The only file both sides import.
+ * it is silent). Each record's shape is declared once, as a JSON schema in src/schema/, and
+ * its type here is inferred from it; this file and src/schema/ are what both sides import.
  */
 
 /** gRPC status numbers used as the envelope `code` (contract §1). */
@@ -23,121 +24,25 @@ export const Permission = { Read: 1, Write: 2, Delete: 4 } as const;
 export const ROLES = ['Administrator', 'LicenseManager', 'Sales', 'Customer'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Serilog levels, the allowed values of LogEntry.level (contract §6). */
-export const LOG_LEVELS = ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from './schema/log-entry.js';
+export type { ApiKey, ApiKeyInput } from './schema/api-key.js';
+export type { LogEntry } from './schema/log-entry.js';
+export type { Resource, ResourceInput } from './schema/resource.js';
+export type { Assembly, AssemblyInput } from './schema/assembly.js';
+export type { Order } from './schema/order.js';
+export type { LicenseTemplate } from './schema/license-template.js';
+export type { CustomerProduct } from './schema/customer-product.js';
+import type { ApiKey } from './schema/api-key.js';
+import type { LogEntry } from './schema/log-entry.js';
+import type { Resource } from './schema/resource.js';
+import type { Assembly } from './schema/assembly.js';
+import type { Order } from './schema/order.js';
+import type { LicenseTemplate } from './schema/license-template.js';
+import type { CustomerProduct } from './schema/customer-product.js';
 
-/** Fields every response body carries (spec, Common rules §2). */
-export interface Envelope {
-  success: boolean;
-  code: number;
-  message: string;
-  details?: { field: string; reason: string }[];
-}
-
-/** An API key as listed (contract §4); never carries the full secret. */
-export interface ApiKey {
-  id: number;
-  name: string;
-  ownerId: string;
-  permissions: number;
-  description: string;
-  createdAt: string;
-  expireDate: string | null;
-  revoked: boolean;
-  keyPrefix: string;
-}
-
-export interface LogEntry {
-  id: number;
-  message: string;
-  messageTemplate: string;
-  level: string;
-  timeStamp: string;
-  exception: string;
-  properties: string;
-}
-
-export interface Resource {
-  id: number;
-  name: string;
-  type: string;
-  code: string;
-  description: string;
-  source: string;
-  password: string;
-  createdAt: string;
-  updatedAt: string;
-  /** base64 of the stored bytes (contract §2) */
-  data: string;
-  dataFormat: string;
-}
-
-export interface Assembly {
-  id: number;
-  name: string;
-  version: string;
-  culture: string;
-  publicKeyToken: string;
-  mappingFileId: number;
-  debugSymbolsKey: string;
-}
-
-export interface Order {
-  id: number;
-  orderNumber: string;
-  status: string;
-  processedBy: string;
-  purchaseOrder: string;
-  total: number;
-  currency: string;
-  createdAt: string;
-  updatedAt: string;
-  invoiceNumber: string;
-  paymentType: string;
-  paymentNumber: string;
-  paymentStatus: string;
-  paymentDate: string | null;
-  description: string;
-  customerId: number;
-  resellerId: number;
-  createdById: string;
-}
-
-export interface LicenseTemplate {
-  id: number;
-  name: string;
-  code: string;
-  format: string;
-  licenseFileName: string;
-  generateKeyInfo: boolean;
-  description: string;
-  template: string;
-  productId: number;
-  signatureKeysId: number;
-  releaseId: number;
-  product: { id: string; name: string; version: string; copyright: string; url: string; description: string };
-  components: string[];
-  assemblies: Assembly[];
-  fields: { name: string; value: string }[];
-  features: { id: string; name: string; description: string; expireDate: string | null; key: string; data: string }[];
-  restrictions: { id: string; name: string; expireDate: string | null; properties: Record<string, string> }[];
-}
-
-export interface CustomerProduct {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  url: string;
-  copyright: string;
-  createdAt: string;
-  image: string;
-  price: number;
-  resellerPrice: number;
-  currency: string;
-  signatureKeysId: number;
-}
+/** Fields every response body carries (spec, Common rules §2): src/schema/envelope.ts. */
+export type { Envelope } from './schema/envelope.js';
+import type { Envelope } from './schema/envelope.js';
 
 /** Query parameters every list endpoint takes (spec, Common rules §3; contract §5). */
 export interface ListQuery {
@@ -150,7 +55,7 @@ export interface ListQuery {
 
 export const TAKE_DEFAULT = 100;
 export const TAKE_MAX = 1000;
-export const INT32_MAX = 2147483647;
+export { INT32_MAX } from './schema/json-schema.js';
 
 export type ApiKeyList = Envelope & { apiKeys: ApiKey[]; totalApiKeysCount: number };
 export type LogList = Envelope & { logEntries: LogEntry[]; totalLogEntriesCount: number };

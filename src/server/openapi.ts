@@ -6,58 +6,38 @@
  */
 import type { FastifyDynamicSwaggerOptions, SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { EnvelopeSchema, envelopeProperties } from '../schema/envelope.js';
 import { Permission, type Role } from '../wire.js';
 import { permissionFor } from './auth.js';
-import type { FieldSpec } from './query/types.js';
 
 type JsonSchema = Record<string, unknown>;
 
-/** The envelope every body carries (contract §1), as JSON-schema properties. */
-export const envelopeProperties = {
-  success: { type: 'boolean' },
-  code: { type: 'integer', description: 'gRPC status number: 0 OK, 3, 5, 6, 7, 8, 13, 16 (contract §1)' },
-  message: { type: 'string' },
-} as const;
+/** The envelope every body carries (contract §1), as JSON-schema properties: src/schema/envelope.ts. */
+export { envelopeProperties };
 
 /** A failed call's body (contract §1): the envelope with success false, and maybe `details`. */
 export const errorSchema = {
-  type: 'object',
+  ...selectable(EnvelopeSchema),
   description:
     'Failure (contract §1): 400 bad input (code 3), 401 missing/unknown/revoked/expired key (16), ' +
     '403 role or permission bit missing (7), 404 not found (5), 409 already exists (6), ' +
     '413 body too large and 429 too many requests (8)',
-  properties: {
-    ...envelopeProperties,
-    details: {
-      type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, reason: { type: 'string' } } },
-    },
-  },
-} as const;
+};
 
 const SERVER_ERROR = { ...errorSchema, description: 'A bug in the service (code 13); the body carries no stack trace' };
 
-const BY_TYPE: Record<FieldSpec['type'], JsonSchema> = {
-  int: { type: 'integer' },
-  number: { type: 'number' },
-  string: { type: 'string' },
-  bool: { type: 'boolean' },
-  timestamp: { type: 'string', format: 'date-time', nullable: true, description: 'RFC 3339 UTC with Z; null when not set (contract §2)' },
-};
-
 /**
- * JSON schema of a list record from its fields (FieldSpec type → JSON type). `extra` maps a
- * field name to a description (string) or a full schema (object, for JSON-column fields).
- * No property is required: `select` may leave any of them out (contract §5).
+ * A record schema (src/schema/) as a list reply carries it: no field required, at any
+ * depth, since `select` may leave any of them out (contract §5). A copy; the schema stays.
  */
-export function recordSchema(title: string, fields: readonly FieldSpec[], extra: Record<string, string | JsonSchema> = {}): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  for (const f of fields) {
-    const x = extra[f.name];
-    const base = f.name === 'id' ? { ...BY_TYPE[f.type], minimum: 1 } : BY_TYPE[f.type]!;
-    properties[f.name] = typeof x === 'object' ? x : typeof x === 'string' ? { ...base, description: x } : base;
+export function selectable(schema: object): JsonSchema {
+  if (Array.isArray(schema)) return schema.map((x: unknown) => (x && typeof x === 'object' ? selectable(x) : x)) as unknown as JsonSchema;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'required' && Array.isArray(v)) continue;
+    out[k] = v && typeof v === 'object' ? selectable(v as object) : v;
   }
-  return { type: 'object', title, properties };
+  return out;
 }
 
 /** A reply carrying the envelope alone (update, delete). */

@@ -70,6 +70,7 @@ export {
 export {
   fieldDefault,
   fieldNames,
+  fieldTypesOf,
   normalizeEnvelope,
   normalizeListBody,
   normalizeRecord,

@@ -35,6 +35,40 @@ export type FieldTypes = Readonly<Record<string, FieldType>>;
 /** The names of `types`, in declared order (for --fields/--sort checks and the default csv columns). */
 export const fieldNames = <T extends FieldTypes>(types: T): (keyof T & string)[] => Object.keys(types) as (keyof T & string)[];
 
+/** A JSON schema as fieldTypesOf reads it (src/schema/ objects are plain data: no TypeBox at run time). */
+interface SchemaLike {
+  readonly type?: unknown;
+  readonly format?: unknown;
+  readonly required?: readonly string[];
+  readonly properties?: { readonly [name: string]: SchemaLike };
+  readonly items?: SchemaLike;
+}
+
+/**
+ * A record's FieldTypes from its JSON schema (src/schema/), in its field order: integer →
+ * `int` (`optionalInt` when the record does not require it), number, boolean → `bool`, a
+ * `date-time` string → `time`, other strings → `string`; an array of records → `{ of }`,
+ * other arrays → `array`; an object with properties → `{ record }`, other objects → `object`.
+ */
+export function fieldTypesOf<S extends { readonly properties: object }>(
+  schema: S,
+): { readonly [K in keyof S['properties'] & string]: FieldType } {
+  const s = schema as SchemaLike;
+  const out: Record<string, FieldType> = {};
+  for (const [name, p] of Object.entries(s.properties ?? {})) out[name] = fieldTypeOf(p, s.required?.includes(name) ?? false);
+  return out as { readonly [K in keyof S['properties'] & string]: FieldType };
+}
+
+function fieldTypeOf(p: SchemaLike, required: boolean): FieldType {
+  const types = Array.isArray(p.type) ? (p.type as unknown[]) : [p.type];
+  if (types.includes('integer')) return required ? 'int' : 'optionalInt';
+  if (types.includes('number')) return 'number';
+  if (types.includes('boolean')) return 'bool';
+  if (types.includes('string')) return p.format === 'date-time' ? 'time' : 'string';
+  if (types.includes('array')) return p.items?.properties ? { of: fieldTypesOf(p.items as { properties: object }) } : 'array';
+  return p.properties ? { record: fieldTypesOf(p as { properties: object }) } : 'object';
+}
+
 /** The default a field of `type` holds when the service leaves it out (see FieldType). */
 export function fieldDefault(type: FieldType): unknown {
   if (typeof type === 'object') return 'of' in type ? [] : null;

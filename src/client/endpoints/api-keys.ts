@@ -1,19 +1,12 @@
 /** `/v1/api-keys` (contract §4). */
-import type { ApiKeyList, Envelope, ListQuery } from '../../wire.js';
+import type { ApiKeyInput, ApiKeyList, Envelope, ListQuery } from '../../wire.js';
 import { ProtocolError } from '../errors.js';
 import type { ApiClient } from '../request.js';
 import { requireId } from './insert-id.js';
 import { toQuery } from './query.js';
 
-export interface ApiKeyInput {
-  name?: string;
-  ownerId?: string;
-  permissions?: number;
-  description?: string;
-  /** RFC 3339; `null` on update clears it (the key never expires; contract §2: unset is null) */
-  expireDate?: string | null;
-  revoked?: boolean;
-}
+/** The writable fields, from the record's schema (src/schema/). */
+export type { ApiKeyInput };
 
 /** GET /v1/api-keys (contract §4). */
 export const listApiKeys = (c: ApiClient, query?: ListQuery) => c.request<ApiKeyList>('GET', '/v1/api-keys', { query: toQuery(query) });

@@ -1,18 +1,11 @@
 /** `/v1/assemblies` (spec Assemblies; contract §7). */
-import type { AssemblyList, Envelope, ListQuery } from '../../wire.js';
+import type { AssemblyInput, AssemblyList, Envelope, ListQuery } from '../../wire.js';
 import type { ApiClient } from '../request.js';
 import { requireId } from './insert-id.js';
 import { toQuery } from './query.js';
 
-/** Writable fields of an assembly (contract §7). */
-export interface AssemblyInput {
-  name?: string;
-  version?: string;
-  culture?: string;
-  publicKeyToken?: string;
-  mappingFileId?: number;
-  debugSymbolsKey?: string;
-}
+/** The writable fields, from the record's schema (src/schema/). */
+export type { AssemblyInput };
 
 /** GET /v1/assemblies (rule 3 query). */
 export const listAssemblies = (c: ApiClient, query?: ListQuery) =>

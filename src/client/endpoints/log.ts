@@ -1,19 +1,12 @@
 /** `/v1/log` (contract §6). */
 import type { Envelope, ListQuery, LogList } from '../../wire.js';
+import type { LogPurgeQuery, LogRange } from '../../schema/log-entry.js';
 import type { ApiClient } from '../request.js';
 import { toQuery } from './query.js';
 
-export interface LogQuery extends ListQuery {
-  startDate?: string;
-  endDate?: string;
-}
-export interface LogPurgeQuery {
-  id?: number;
-  filter?: string;
-  startDate?: string;
-  endDate?: string;
-  deleteAll?: boolean;
-}
+/** The query of GET /v1/log: the list query (contract §5) and the time range (src/schema/log-entry.ts). */
+export type LogQuery = ListQuery & LogRange;
+export type { LogPurgeQuery };
 
 /** GET /v1/log (contract §6). */
 export const listLog = (c: ApiClient, query?: LogQuery) => c.request<LogList>('GET', '/v1/log', { query: toQuery(query) });

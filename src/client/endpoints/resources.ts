@@ -1,20 +1,11 @@
 /** `/v1/resources` (spec Resources; contract §2, §7). */
-import type { Envelope, ListQuery, ResourceList } from '../../wire.js';
+import type { Envelope, ListQuery, ResourceInput, ResourceList } from '../../wire.js';
 import type { ApiClient } from '../request.js';
 import { requireId } from './insert-id.js';
 import { toQuery } from './query.js';
 
-/** Writable fields of a resource; `data` is base64 of the bytes, `password` write-only (contract §2, §7). */
-export interface ResourceInput {
-  name?: string;
-  type?: string;
-  code?: string;
-  description?: string;
-  source?: string;
-  password?: string;
-  data?: string;
-  dataFormat?: string;
-}
+/** The writable fields, from the record's schema (src/schema/). */
+export type { ResourceInput };
 
 /** GET /v1/resources (rule 3 query). */
 export const listResources = (c: ApiClient, query?: ListQuery) =>

@@ -2,12 +2,13 @@ import { Option, type Command } from 'commander';
 import { listAssemblies } from '../../client/endpoints/assemblies.js';
 import type { Assembly, AssemblyList, ListQuery } from '../../wire.js';
 import { parseId } from '../../cli/parse.js';
+import { AssemblySchema } from '../../schema/assembly.js';
 import {
   fieldOf,
   parseFilterValue,
   addListOptions,
   fieldNames,
-  type FieldTypes,
+  fieldTypesOf,
   equalsClause,
   runList,
   type ListDef,
@@ -28,16 +29,8 @@ export interface AssembliesListOptions extends ListFlags {
   signedBy?: number;
 }
 
-/** Fields of an assembly with their wire types (src/wire.ts Assembly; contract §7): the defaults of what the service leaves out. */
-export const ASSEMBLY_FIELD_TYPES = {
-  id: 'int',
-  name: 'string',
-  version: 'string',
-  culture: 'string',
-  publicKeyToken: 'string',
-  mappingFileId: 'int',
-  debugSymbolsKey: 'string',
-} as const satisfies FieldTypes;
+/** Fields of an assembly with their wire types (derived from src/schema/ AssemblySchema; contract §7): the defaults of what the service leaves out. */
+export const ASSEMBLY_FIELD_TYPES = fieldTypesOf(AssemblySchema);
 
 /**
  * Fields of an assembly in lists, as the service names them (spec Assembly; contract §5,

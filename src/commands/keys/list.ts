@@ -1,11 +1,12 @@
 import { Option, type Command } from 'commander';
 import { listApiKeys } from '../../client/endpoints/api-keys.js';
 import type { ApiKey } from '../../wire.js';
+import { ApiKeySchema } from '../../schema/api-key.js';
 import {
   addListOptions,
   allOf,
   fieldNames,
-  type FieldTypes,
+  fieldTypesOf,
   equalsClause,
   filterString,
   runList,
@@ -23,18 +24,8 @@ export interface KeysListOptions extends ListFlags {
   active?: boolean;
 }
 
-/** Fields of an API key in lists with their wire types (contract §4; src/wire.ts ApiKey): the defaults of what the service leaves out. */
-export const API_KEY_FIELD_TYPES = {
-  id: 'int',
-  name: 'string',
-  ownerId: 'string',
-  permissions: 'int',
-  description: 'string',
-  createdAt: 'time',
-  expireDate: 'time',
-  revoked: 'bool',
-  keyPrefix: 'string',
-} as const satisfies FieldTypes;
+/** Fields of an API key in lists with their wire types (contract §4; derived from src/schema/ ApiKeySchema): the defaults of what the service leaves out. */
+export const API_KEY_FIELD_TYPES = fieldTypesOf(ApiKeySchema);
 
 /** Fields of an API key in lists (contract §4), for --fields and --sort. */
 export const API_KEY_FIELDS = fieldNames(API_KEY_FIELD_TYPES);

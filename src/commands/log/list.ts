@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { listLog } from '../../client/endpoints/log.js';
 import type { LogEntry } from '../../wire.js';
+import { LogEntrySchema } from '../../schema/log-entry.js';
 import {
   addListOptions,
   containsClause,
   fieldNames,
-  type FieldTypes,
+  fieldTypesOf,
   equalsClause,
   runList,
   type ListDef,
@@ -24,16 +25,8 @@ export interface LogListOptions extends ListFlags {
   contains?: string;
 }
 
-/** Fields of a log entry with their wire types (contract §6; src/wire.ts LogEntry): the defaults of what the service leaves out. */
-export const LOG_FIELD_TYPES = {
-  id: 'int',
-  message: 'string',
-  messageTemplate: 'string',
-  level: 'string',
-  timeStamp: 'time',
-  exception: 'string',
-  properties: 'string',
-} as const satisfies FieldTypes;
+/** Fields of a log entry with their wire types (contract §6; derived from src/schema/ LogEntrySchema): the defaults of what the service leaves out. */
+export const LOG_FIELD_TYPES = fieldTypesOf(LogEntrySchema);
 
 /** Fields of a log entry (contract §6, spec LogEntry), for --fields and --sort. */
 export const LOG_FIELDS = fieldNames(LOG_FIELD_TYPES);

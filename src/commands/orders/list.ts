@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { listOrders } from '../../client/endpoints/orders.js';
 import type { Order } from '../../wire.js';
+import { OrderSchema } from '../../schema/order.js';
 import {
   parseFilterValue,
   addListOptions,
   fieldNames,
-  type FieldTypes,
+  fieldTypesOf,
   equalsClause,
   filterString,
   runList,
@@ -37,27 +38,8 @@ export interface OrderFilterOptions {
 
 export interface OrdersListOptions extends OrderScope, OrderFilterOptions, ListFlags {}
 
-/** Fields of an order with their wire types (src/wire.ts Order; contract §2, §8): the defaults of what the service leaves out. */
-export const ORDER_FIELD_TYPES = {
-  id: 'int',
-  orderNumber: 'string',
-  status: 'string',
-  processedBy: 'string',
-  purchaseOrder: 'string',
-  total: 'number',
-  currency: 'string',
-  createdAt: 'time',
-  updatedAt: 'time',
-  invoiceNumber: 'string',
-  paymentType: 'string',
-  paymentNumber: 'string',
-  paymentStatus: 'string',
-  paymentDate: 'time',
-  description: 'string',
-  customerId: 'int',
-  resellerId: 'int',
-  createdById: 'string',
-} as const satisfies FieldTypes;
+/** Fields of an order with their wire types (derived from src/schema/ OrderSchema; contract §2, §8): the defaults of what the service leaves out. */
+export const ORDER_FIELD_TYPES = fieldTypesOf(OrderSchema);
 
 /**
  * Fields of an order in lists, as the service names them (spec Order; contract §5, §8;

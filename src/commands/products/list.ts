@@ -1,7 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { listCustomerProducts } from '../../client/endpoints/products.js';
 import type { CustomerProduct } from '../../wire.js';
-import { addListOptions, fieldNames, runList, type FieldTypes, type ListDef, type ListFlags } from '../../cli/list/index.js';
+import { CustomerProductSchema } from '../../schema/customer-product.js';
+import { addListOptions, fieldNames, fieldTypesOf, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { CUSTOMER_PRODUCT_COLUMNS } from './columns.js';
@@ -27,21 +28,8 @@ export interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'>
   customer: string;
 }
 
-/** Fields of a product of a customer with their wire types (src/wire.ts CustomerProduct): the defaults of what the service leaves out. */
-export const CUSTOMER_PRODUCT_FIELD_TYPES = {
-  id: 'int',
-  code: 'string',
-  name: 'string',
-  description: 'string',
-  url: 'string',
-  copyright: 'string',
-  createdAt: 'time',
-  image: 'string',
-  price: 'number',
-  resellerPrice: 'number',
-  currency: 'string',
-  signatureKeysId: 'int',
-} as const satisfies FieldTypes;
+/** Fields of a product of a customer with their wire types (derived from src/schema/ CustomerProductSchema): the defaults of what the service leaves out. */
+export const CUSTOMER_PRODUCT_FIELD_TYPES = fieldTypesOf(CustomerProductSchema);
 
 /**
  * Fields of a product of a customer, as the service names them (spec CustomerProduct;

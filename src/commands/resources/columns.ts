@@ -29,4 +29,13 @@ export const RESOURCE_COLUMNS: Column<Resource>[] = [
  * The fields RESOURCE_COLUMNS read, as the service names them (contract §5 `select`):
  * `dataSize` stands in for `data`, so a list for the table never carries the bytes.
  */
-export const RESOURCE_COLUMN_FIELDS = ['id', 'name', 'type', 'dataFormat', 'code', 'dataSize', 'updatedAt', 'description'] as const;
+export const RESOURCE_COLUMN_FIELDS = [
+  'id',
+  'name',
+  'type',
+  'dataFormat',
+  'code',
+  'dataSize',
+  'updatedAt',
+  'description',
+] as const satisfies readonly (keyof Resource)[];

@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { ApiError } from '../../client/errors.js';
 import type { ListQuery, Resource, ResourceList } from '../../wire.js';
+import { ResourceSchema } from '../../schema/resource.js';
 import {
   addListOptions,
   containsClause,
   fieldNames,
-  type FieldTypes,
+  fieldTypesOf,
   equalsClause,
   parseFilterValue,
   runList,
@@ -27,23 +28,10 @@ export interface ResourcesListOptions extends ListFlags {
 }
 
 /**
- * Fields of a resource with their wire types (src/wire.ts Resource; contract §2, §7):
+ * Fields of a resource with their wire types (derived from src/schema/ ResourceSchema; contract §2, §7):
  * the defaults of what the service leaves out. `dataSize` is lic serve's addition.
  */
-export const RESOURCE_FIELD_TYPES = {
-  id: 'int',
-  name: 'string',
-  type: 'string',
-  code: 'string',
-  description: 'string',
-  source: 'string',
-  password: 'string',
-  createdAt: 'time',
-  updatedAt: 'time',
-  data: 'string',
-  dataFormat: 'string',
-  dataSize: 'int',
-} as const satisfies FieldTypes;
+export const RESOURCE_FIELD_TYPES = fieldTypesOf(ResourceSchema);
 
 /**
  * Fields of a resource in lists, as the service names them (spec Resource; contract §5,

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
 import type { LicenseTemplate, LicenseTemplateList } from '../../wire.js';
+import { LicenseTemplateSchema } from '../../schema/license-template.js';
 import {
   parseFilterValue,
   addListOptions,
   fieldNames,
-  type FieldTypes,
+  fieldTypesOf,
   containsClause,
   listRecords,
   runList,
@@ -17,7 +18,6 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { UsageError } from '../../cli/errors.js';
 import { LICENSE_TEMPLATE_COLUMNS } from './columns.js';
-import { ASSEMBLY_FIELD_TYPES } from '../assemblies/list.js';
 
 /** Which release's templates: the path part of the list, apart from the rule-3 query. */
 export interface TemplateScope {
@@ -31,30 +31,11 @@ export interface TemplatesListOptions extends TemplateScope, ListFlags {
 }
 
 /**
- * Fields of a license template with their wire types (src/wire.ts LicenseTemplate;
+ * Fields of a license template with their wire types (derived from src/schema/ LicenseTemplateSchema;
  * contract §8): the defaults of what the service leaves out, nested records included
  * (the product, assemblies, license fields, features, restrictions).
  */
-export const LICENSE_TEMPLATE_FIELD_TYPES = {
-  id: 'int',
-  name: 'string',
-  code: 'string',
-  format: 'string',
-  licenseFileName: 'string',
-  generateKeyInfo: 'bool',
-  description: 'string',
-  template: 'string',
-  productId: 'int',
-  signatureKeysId: 'int',
-  releaseId: 'int',
-  product: { record: { id: 'string', name: 'string', version: 'string', copyright: 'string', url: 'string', description: 'string' } },
-  components: 'array',
-  // an assembly copied into a template carries the id of the record it describes, or none (contract §8)
-  assemblies: { of: { ...ASSEMBLY_FIELD_TYPES, id: 'optionalInt' } },
-  fields: { of: { name: 'string', value: 'string' } },
-  features: { of: { id: 'string', name: 'string', description: 'string', expireDate: 'time', key: 'string', data: 'string' } },
-  restrictions: { of: { id: 'string', name: 'string', expireDate: 'time', properties: 'object' } },
-} as const satisfies FieldTypes;
+export const LICENSE_TEMPLATE_FIELD_TYPES = fieldTypesOf(LicenseTemplateSchema);
 
 /**
  * Fields of a license template in lists, as the service names them (spec

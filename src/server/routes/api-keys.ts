@@ -5,45 +5,17 @@ import type { Caller } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { hashApiKey, keyPrefix, permissionNames } from '../auth.js';
 import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
-import { envelopeProperties, envelopeSchema, listResponse, recordSchema } from '../openapi.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ApiKeyInsertBody, ApiKeySchema, ApiKeyUpdateBody } from '../../schema/api-key.js';
+import { listFields } from '../fields.js';
+import { envelopeProperties, envelopeSchema, listResponse, selectable } from '../openapi.js';
 import { ADMIN_ONLY, OK, callerOf, idSchema, parseTimestamp } from './common.js';
 
-/** Fields of an API key in lists (contract §4); never the hash, never the key. */
+/** Fields of an API key in lists (contract §4), from its schema; never the hash, never the key. */
 export const apiKeySource: ListSource = {
   from: 'api_keys k',
-  spec: {
-    fields: [
-      { name: 'id', column: 'k.id', type: 'int' },
-      { name: 'name', column: 'k.name', type: 'string' },
-      { name: 'ownerId', column: 'k.owner_id', type: 'string' },
-      { name: 'permissions', column: 'k.permissions', type: 'int' },
-      { name: 'description', column: 'k.description', type: 'string' },
-      { name: 'createdAt', column: 'k.created_at', type: 'timestamp' },
-      { name: 'expireDate', column: 'k.expire_date', type: 'timestamp' },
-      { name: 'revoked', column: 'k.revoked', type: 'bool' },
-      { name: 'keyPrefix', column: 'k.key_prefix', type: 'string' },
-    ],
-    defaultSort: [{ name: 'id', desc: false }],
-  },
+  spec: { fields: listFields(ApiKeySchema, 'k'), defaultSort: [{ name: 'id', desc: false }] },
 };
-
-const apiKeyFields = {
-  name: { type: 'string', maxLength: 256 },
-  ownerId: { type: 'string', maxLength: 256 },
-  permissions: { type: 'integer', minimum: 0, maximum: 7 },
-  description: { type: 'string', maxLength: 4096 },
-  expireDate: { type: 'string', maxLength: 64 },
-} as const;
-
-interface ApiKeyBody {
-  id?: number;
-  name?: string;
-  ownerId?: string;
-  permissions?: number;
-  description?: string;
-  expireDate?: string | null;
-  revoked?: boolean;
-}
 
 /**
  * No escalation: a key may give another key (or itself) only permission bits it holds
@@ -62,6 +34,8 @@ function checkGrant(caller: Caller, permissions: number | undefined): void {
 /** `/v1/api-keys`: list, insert, update, delete (contract §4); Administrator only. */
 export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
+  // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const config = { roles: ADMIN_ONLY };
 
   app.get<{ Querystring: ListParams }>(
@@ -71,14 +45,7 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
       schema: {
         querystring: { type: 'object', properties: listQuerySchema },
         response: {
-          200: listResponse(
-            'apiKeys',
-            'totalApiKeysCount',
-            recordSchema('ApiKey', apiKeySource.spec.fields, {
-              keyPrefix: 'the first 8 characters of the key, e.g. api_u3o7 (never the key)',
-              permissions: { type: 'integer', minimum: 0, maximum: 7, description: 'bitmask: Read 1, Write 2, Delete 4' },
-            }),
-          ),
+          200: listResponse('apiKeys', 'totalApiKeysCount', selectable(ApiKeySchema)),
         },
       },
     },
@@ -91,25 +58,12 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
   const expireMs = (v: string | null | undefined) => (v ? parseTimestamp(v, 'apiKey.expireDate') : null);
   const userExists = db.prepare<[string], number>('SELECT 1 FROM users WHERE id = ?').pluck();
 
-  app.post<{ Body: { apiKey: ApiKeyBody } }>(
+  typed.post(
     '/v1/api-keys',
     {
       config,
       schema: {
-        body: {
-          type: 'object',
-          required: ['apiKey'],
-          properties: {
-            apiKey: {
-              type: 'object',
-              required: ['permissions'],
-              // an insert ignores an id (the service assigns ids) and takes no `revoked`: a key is born usable (contract §4)
-              properties: { ...apiKeyFields, id: { type: 'integer', description: 'on insert: ignored (the service assigns ids)' } },
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
+        body: ApiKeyInsertBody,
         response: {
           200: {
             type: 'object',
@@ -153,30 +107,12 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
       }),
   );
 
-  app.put<{ Body: { apiKey: ApiKeyBody & { id: number } } }>(
+  typed.put(
     '/v1/api-keys',
     {
       config,
       schema: {
-        body: {
-          type: 'object',
-          required: ['apiKey'],
-          properties: {
-            apiKey: {
-              type: 'object',
-              required: ['id'],
-              // expireDate: null clears the expiry (contract §2: an unset timestamp is null)
-              properties: {
-                ...apiKeyFields,
-                expireDate: { type: ['string', 'null'], maxLength: 64 },
-                id: idSchema,
-                revoked: { type: 'boolean' },
-              },
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
+        body: ApiKeyUpdateBody,
         response: { 200: envelopeSchema },
       },
     },

@@ -3,56 +3,23 @@ import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
-import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AssemblyInsertBody, AssemblySchema, AssemblyUpdateBody } from '../../schema/assembly.js';
+import { listFields } from '../fields.js';
+import { envelopeProperties, listResponse, selectable } from '../openapi.js';
 import { OK, idSchema } from './common.js';
-import { INT32_MAX, type Role } from '../../wire.js';
+import type { Role } from '../../wire.js';
 
 /** Roles of every `/v1/assemblies` operation (spec, Assemblies). */
 export const ASSEMBLY_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
 
-/** Fields of an assembly in lists (spec Assembly; contract §7). */
+/** Fields of an assembly in lists (spec Assembly; contract §7), from its schema. */
 export const assemblySource: ListSource = {
   from: 'assemblies a',
-  spec: {
-    fields: [
-      { name: 'id', column: 'a.id', type: 'int' },
-      { name: 'name', column: 'a.name', type: 'string' },
-      { name: 'version', column: 'a.version', type: 'string' },
-      { name: 'culture', column: 'a.culture', type: 'string' },
-      { name: 'publicKeyToken', column: 'a.public_key_token', type: 'string' },
-      { name: 'mappingFileId', column: 'a.mapping_file_id', type: 'int' },
-      { name: 'debugSymbolsKey', column: 'a.debug_symbols_key', type: 'string' },
-    ],
-    defaultSort: [{ name: 'id', desc: false }],
-  },
+  spec: { fields: listFields(AssemblySchema, 'a'), defaultSort: [{ name: 'id', desc: false }] },
 };
 
-const assemblyWriteProps = {
-  id: { type: 'integer', description: 'on insert: ignored (the service assigns ids)' },
-  name: { type: 'string', minLength: 1, maxLength: 256, description: 'simple name, e.g. System.Xml.Linq' },
-  version: { type: 'string', maxLength: 64, description: 'a.b.c.d, each 0..65535, or "" for none' },
-  culture: { type: 'string', maxLength: 256, description: 'culture name such as de or zh-Hans; "" or "neutral" for none (stored as "")' },
-  publicKeyToken: { type: 'string', maxLength: 64, description: '16 hex digits, or "" when not strong-named; stored lowercase' },
-  mappingFileId: {
-    type: 'integer',
-    minimum: 0,
-    maximum: INT32_MAX,
-    description: 'id of a resource (the obfuscation mapping file), or 0 for none',
-  },
-  debugSymbolsKey: { type: 'string', maxLength: 4096 },
-} as const;
-
 const envelopeSchema = { type: 'object', properties: envelopeProperties } as const;
-
-interface AssemblyBody {
-  id?: number;
-  name?: string;
-  version?: string;
-  culture?: string;
-  publicKeyToken?: string;
-  mappingFileId?: number;
-  debugSymbolsKey?: string;
-}
 
 /** `a.b.c.d` with each part 0..65535 (ECMA-335 II.22.2: four 16-bit numbers) → canonical form (no leading zeros); '' stays ''. 400 otherwise. */
 export function normalizeVersion(v: string): string {
@@ -98,6 +65,8 @@ const describeIdentity = (i: Identity) =>
 /** `/v1/assemblies`: list, insert, update, delete (spec Assemblies; contract §7). */
 export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
+  // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const config = { roles: ASSEMBLY_ROLES };
   const resourceExists = db.prepare<[number], number>('SELECT 1 FROM resources WHERE id = ?').pluck();
   const identityOwner = db
@@ -130,7 +99,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
       schema: {
         summary: 'List assemblies',
         querystring: { type: 'object', properties: listQuerySchema },
-        response: { 200: listResponse('assemblies', 'totalAssembliesCount', recordSchema('Assembly', assemblySource.spec.fields)) },
+        response: { 200: listResponse('assemblies', 'totalAssembliesCount', selectable(AssemblySchema)) },
       },
     },
     async (req) => {
@@ -139,20 +108,13 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     },
   );
 
-  app.post<{ Body: { assembly: AssemblyBody & { name: string } } }>(
+  typed.post(
     '/v1/assemblies',
     {
       config,
       schema: {
         summary: 'Insert an assembly',
-        body: {
-          type: 'object',
-          required: ['assembly'],
-          properties: {
-            assembly: { type: 'object', required: ['name'], properties: assemblyWriteProps, additionalProperties: false },
-          },
-          additionalProperties: false,
-        },
+        body: AssemblyInsertBody,
         response: { 200: { type: 'object', properties: { ...envelopeProperties, assemblyId: { type: 'integer' } } } },
       },
     },
@@ -179,25 +141,13 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
       }),
   );
 
-  app.put<{ Body: { assembly: AssemblyBody & { id: number } } }>(
+  typed.put(
     '/v1/assemblies',
     {
       config,
       schema: {
         summary: 'Update an assembly: only the fields present change',
-        body: {
-          type: 'object',
-          required: ['assembly'],
-          properties: {
-            assembly: {
-              type: 'object',
-              required: ['id'],
-              properties: { ...assemblyWriteProps, id: idSchema },
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
+        body: AssemblyUpdateBody,
         response: { 200: envelopeSchema },
       },
     },

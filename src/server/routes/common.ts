@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { INT32_MAX, type Role } from '../../wire.js';
+import type { Role } from '../../wire.js';
 import type { Caller } from '../context.js';
 import { badRequest } from '../errors.js';
 import { parseTimeLiteral } from '../query/index.js';
@@ -7,7 +7,7 @@ import { parseTimeLiteral } from '../query/index.js';
 export const OK = { success: true, code: 0, message: 'OK' } as const;
 
 /** JSON schema of an int32 id, 1..2147483647 (contract §2). */
-export const idSchema = { type: 'integer', minimum: 1, maximum: INT32_MAX } as const;
+export { idSchema } from '../../schema/json-schema.js';
 
 /** The authenticated caller; routes with a role list always have one. */
 export function callerOf(req: FastifyRequest): Caller {

@@ -3,7 +3,9 @@ import type { Role } from '../../wire.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
-import { listResponse, recordSchema } from '../openapi.js';
+import { LicenseTemplateSchema } from '../../schema/license-template.js';
+import { listFields } from '../fields.js';
+import { listResponse, selectable } from '../openapi.js';
 import { OK, idSchema } from './common.js';
 
 /** A JSON column (text written by the seed loader) → its value; a non-array is a corrupt row (500). */
@@ -41,31 +43,17 @@ const jsonObject = (v: unknown): unknown => JSON.parse(String(v));
 export const licenseTemplateSource: ListSource = {
   from: 'license_templates t JOIN products p ON p.id = t.product_id JOIN releases r ON r.id = t.release_id',
   spec: {
-    fields: [
-      { name: 'id', column: 't.id', type: 'int' },
-      { name: 'name', column: 't.name', type: 'string' },
-      { name: 'code', column: 't.code', type: 'string' },
-      { name: 'format', column: 't.format', type: 'string' },
-      { name: 'licenseFileName', column: 't.license_file_name', type: 'string' },
-      { name: 'generateKeyInfo', column: 't.generate_key_info', type: 'bool' },
-      { name: 'description', column: 't.description', type: 'string' },
-      { name: 'template', column: 't.template', type: 'string' },
-      { name: 'productId', column: 't.product_id', type: 'int' },
-      { name: 'signatureKeysId', column: 't.signature_keys_id', type: 'int' },
-      { name: 'releaseId', column: 't.release_id', type: 'int' },
-      {
-        name: 'product',
+    fields: listFields(LicenseTemplateSchema, 't', {
+      product: {
         column: `json_object('id', CAST(p.id AS TEXT), 'name', p.name, 'version', r.version, 'copyright', p.copyright, 'url', p.url, 'description', p.description)`,
-        type: 'string',
-        queryable: false,
         toWire: jsonObject,
       },
-      { name: 'components', column: 't.components', type: 'string', queryable: false, toWire: jsonArray },
-      { name: 'assemblies', column: 't.assemblies', type: 'string', queryable: false, toWire: templateAssemblies },
-      { name: 'fields', column: 't.fields', type: 'string', queryable: false, toWire: jsonArray },
-      { name: 'features', column: 't.features', type: 'string', queryable: false, toWire: withNullExpiry },
-      { name: 'restrictions', column: 't.restrictions', type: 'string', queryable: false, toWire: withNullExpiry },
-    ],
+      components: { toWire: jsonArray },
+      assemblies: { toWire: templateAssemblies },
+      fields: { toWire: jsonArray },
+      features: { toWire: withNullExpiry },
+      restrictions: { toWire: withNullExpiry },
+    }),
     defaultSort: [{ name: 'id', desc: false }],
   },
 };
@@ -73,46 +61,8 @@ export const licenseTemplateSource: ListSource = {
 /** Roles of `GET /v1/products/{productId}/releases/{releaseId}/license-templates` (spec, License templates). */
 export const LICENSE_TEMPLATE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
 
-const str = { type: 'string' } as const;
-const nullableTime = { type: 'string', format: 'date-time', nullable: true } as const;
-const strings = (names: string[]) => Object.fromEntries(names.map((n) => [n, str]));
-
 /** JSON schema of a LicenseTemplate on the wire (spec LicenseTemplate). */
-export const licenseTemplateSchema = recordSchema('LicenseTemplate', licenseTemplateSource.spec.fields, {
-  format: 'Xml (the one value the spec shows)',
-  template: 'the license template body, e.g. XML',
-  signatureKeysId: 'id of the resource that signs the licenses, 0 for none',
-  product: {
-    type: 'object',
-    description: 'the product and the release the template belongs to',
-    properties: strings(['id', 'name', 'version', 'copyright', 'url', 'description']),
-  },
-  components: { type: 'array', items: str },
-  assemblies: {
-    type: 'array',
-    items: {
-      type: 'object',
-      properties: {
-        id: { type: 'integer', minimum: 1, description: 'the assembly record this describes; absent when there is none' },
-        ...strings(['name', 'version', 'culture', 'publicKeyToken']),
-        mappingFileId: { type: 'integer' },
-        debugSymbolsKey: str,
-      },
-    },
-  },
-  fields: { type: 'array', items: { type: 'object', properties: strings(['name', 'value']) } },
-  features: {
-    type: 'array',
-    items: { type: 'object', properties: { ...strings(['id', 'name', 'description', 'key', 'data']), expireDate: nullableTime } },
-  },
-  restrictions: {
-    type: 'array',
-    items: {
-      type: 'object',
-      properties: { ...strings(['id', 'name']), expireDate: nullableTime, properties: { type: 'object', additionalProperties: str } },
-    },
-  },
-});
+export const licenseTemplateSchema = selectable(LicenseTemplateSchema);
 
 /**
  * `GET /v1/products/{productId}/releases/{releaseId}/license-templates` (spec, License

@@ -7,22 +7,16 @@ import { compileListRequest, compileOr400, listPage, listQuerySchema, type ListP
 import { rangeScope } from '../log/planner.js';
 import { purgeRange, purgeRangeByTruncation, truncateLog } from '../log/purge.js';
 import { logTotal, type TimeRange } from '../log/totals.js';
-import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
+import { LogEntrySchema, LogPurgeQuerySchema, logRangeProperties, type LogPurgeQuery, type LogRange } from '../../schema/log-entry.js';
+import { listFields } from '../fields.js';
+import { envelopeProperties, listResponse, selectable } from '../openapi.js';
 import { ADMIN_ONLY, OK, idSchema, parseTimestamp } from './common.js';
 
 /** Fields of a log entry (spec LogEntry); default sort TimeStamp desc, Id desc (contract §6). */
 export const logSource: ListSource = {
   from: 'log l',
   spec: {
-    fields: [
-      { name: 'id', column: 'l.id', type: 'int' },
-      { name: 'message', column: 'l.message', type: 'string' },
-      { name: 'messageTemplate', column: 'l.message_template', type: 'string' },
-      { name: 'level', column: 'l.level', type: 'string' },
-      { name: 'timeStamp', column: 'l.time_stamp', type: 'timestamp' },
-      { name: 'exception', column: 'l.exception', type: 'string' },
-      { name: 'properties', column: 'l.properties', type: 'string' },
-    ],
+    fields: listFields(LogEntrySchema, 'l'),
     defaultSort: [
       { name: 'timeStamp', desc: true },
       { name: 'id', desc: true },
@@ -32,10 +26,7 @@ export const logSource: ListSource = {
 
 const READ_ROLES = ['Administrator', 'LicenseManager', 'Sales'] as const;
 
-interface DateRange {
-  startDate?: string;
-  endDate?: string;
-}
+type DateRange = LogRange;
 
 /** startDate/endDate → ms; 400 naming the parameter when one is not a time (contract §2). */
 function timeRange(q: DateRange): TimeRange {
@@ -48,7 +39,7 @@ function timeRange(q: DateRange): TimeRange {
 /** `GET /v1/log` (alias `/v1/logs`) and `DELETE /v1/log` (spec, Log; contract §6). */
 export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
-  const dateProps = { startDate: { type: 'string', maxLength: 64 }, endDate: { type: 'string', maxLength: 64 } } as const;
+  const dateProps = logRangeProperties;
 
   for (const url of ['/v1/log', '/v1/logs']) {
     app.get<{ Querystring: ListParams & DateRange }>(
@@ -58,15 +49,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         schema: {
           querystring: { type: 'object', properties: { ...listQuerySchema, ...dateProps } },
           response: {
-            200: listResponse(
-              'logEntries',
-              'totalLogEntriesCount',
-              recordSchema('LogEntry', logSource.spec.fields, {
-                level: { type: 'string', enum: ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'] },
-                properties: 'a JSON object serialised as a string',
-                messageTemplate: 'the Serilog message template of message',
-              }),
-            ),
+            200: listResponse('logEntries', 'totalLogEntriesCount', selectable(LogEntrySchema)),
           },
         },
       },
@@ -80,15 +63,12 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
     );
   }
 
-  app.delete<{ Querystring: DateRange & { id?: number; filter?: string; deleteAll?: boolean } }>(
+  app.delete<{ Querystring: LogPurgeQuery }>(
     '/v1/log',
     {
       config: { roles: ADMIN_ONLY },
       schema: {
-        querystring: {
-          type: 'object',
-          properties: { id: idSchema, filter: { type: 'string', maxLength: 4096 }, deleteAll: { type: 'boolean' }, ...dateProps },
-        },
+        querystring: LogPurgeQuerySchema,
         response: { 200: { type: 'object', properties: { ...envelopeProperties, deletedLogCount: { type: 'integer', minimum: 0 } } } },
       },
     },

@@ -3,35 +3,20 @@ import type { CustomerProduct, Role } from '../../wire.js';
 import type { ServiceContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { fieldToWire } from '../list.js';
-import { listResponse, recordSchema } from '../openapi.js';
+import { CustomerProductSchema } from '../../schema/customer-product.js';
+import { listFields } from '../fields.js';
+import { listResponse, selectable } from '../openapi.js';
 import type { FieldSpec } from '../query/types.js';
 import { OK, callerOf } from './common.js';
 
-/** Fields of a product in a customer's product list (spec CustomerProduct). */
-export const customerProductFields: readonly FieldSpec[] = [
-  { name: 'id', column: 'p.id', type: 'int' },
-  { name: 'code', column: 'p.code', type: 'string' },
-  { name: 'name', column: 'p.name', type: 'string' },
-  { name: 'description', column: 'p.description', type: 'string' },
-  { name: 'url', column: 'p.url', type: 'string' },
-  { name: 'copyright', column: 'p.copyright', type: 'string' },
-  { name: 'createdAt', column: 'p.created_at', type: 'timestamp' },
-  { name: 'image', column: 'p.image', type: 'string' },
-  { name: 'price', column: 'p.price', type: 'number' },
-  { name: 'resellerPrice', column: 'p.reseller_price', type: 'number' },
-  { name: 'currency', column: 'p.currency', type: 'string' },
-  { name: 'signatureKeysId', column: 'p.signature_keys_id', type: 'int' },
-];
+/** Fields of a product in a customer's product list (spec CustomerProduct), from its schema. */
+export const customerProductFields: readonly FieldSpec[] = listFields(CustomerProductSchema, 'p');
 
 /** Role of `GET /v1/customer/{customerCode}/products` (spec, Products of a customer). */
 export const CUSTOMER_PRODUCT_ROLES: readonly Role[] = ['Customer'];
 
 /** JSON schema of a CustomerProduct on the wire. */
-export const customerProductSchema = recordSchema('CustomerProduct', customerProductFields, {
-  price: 'list price in `currency`',
-  resellerPrice: 'price for resellers in `currency`',
-  signatureKeysId: 'id of the resource that signs its licenses, 0 for none',
-});
+export const customerProductSchema = selectable(CustomerProductSchema);
 
 /**
  * `GET /v1/customer/{customerCode}/products` (spec, Products of a customer; contract §3,

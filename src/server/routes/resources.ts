@@ -3,7 +3,10 @@ import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
-import { envelopeProperties, listResponse, recordSchema } from '../openapi.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ResourceInsertBody, ResourceSchema, ResourceUpdateBody, type ResourceInput } from '../../schema/resource.js';
+import { listFields } from '../fields.js';
+import { envelopeProperties, listResponse, selectable } from '../openapi.js';
 import { OK, idSchema } from './common.js';
 import type { Role } from '../../wire.js';
 
@@ -24,62 +27,20 @@ const blobToBase64 = (v: unknown): string =>
 export const resourceSource: ListSource = {
   from: 'resources r',
   spec: {
-    fields: [
-      { name: 'id', column: 'r.id', type: 'int' },
-      { name: 'name', column: 'r.name', type: 'string' },
-      { name: 'type', column: 'r.type', type: 'string' },
-      { name: 'code', column: 'r.code', type: 'string' },
-      { name: 'description', column: 'r.description', type: 'string' },
-      { name: 'source', column: 'r.source', type: 'string' },
-      { name: 'password', column: "''", type: 'string', queryable: false, toWire: () => '' },
-      { name: 'createdAt', column: 'r.created_at', type: 'timestamp' },
-      { name: 'updatedAt', column: 'r.updated_at', type: 'timestamp' },
-      { name: 'data', column: 'r.data', type: 'string', queryable: false, toWire: blobToBase64 },
-      { name: 'dataFormat', column: 'r.data_format', type: 'string' },
+    fields: listFields(ResourceSchema, 'r', {
+      password: { column: "''", queryable: false, toWire: () => '' },
+      data: { queryable: false, toWire: blobToBase64 },
       // length() of a BLOB reads the record header only, not the bytes
-      { name: 'dataSize', column: 'length(r.data)', type: 'int' },
-    ],
+      dataSize: { column: 'length(r.data)' },
+    }),
     defaultSort: [{ name: 'id', desc: false }],
   },
 };
 
-const name256 = { type: 'string', maxLength: 256 } as const;
-const text4096 = { type: 'string', maxLength: 4096 } as const;
-
-/** Writable fields of a resource (contract §7, §9); `id`, timestamps and `dataSize` are accepted and ignored. */
-const resourceWriteProps = {
-  id: { type: 'integer', description: 'on insert: ignored (the service assigns ids)' },
-  name: { type: 'string', minLength: 1, maxLength: 256, description: 'unique' },
-  type: { ...name256, description: 'RSA (signing key pair), email (HTML template), or any other value' },
-  code: { ...name256, description: 'unique when not empty' },
-  description: text4096,
-  source: text4096,
-  password: {
-    type: 'string',
-    maxLength: 1024,
-    writeOnly: true,
-    description: 'write-only: stored, always returned as ""; on update "" leaves it unchanged',
-  },
-  createdAt: { type: 'string', maxLength: 64, readOnly: true, description: 'ignored: set by the service' },
-  updatedAt: { type: 'string', maxLength: 64, readOnly: true, description: 'ignored: set by the service' },
-  data: { type: 'string', contentEncoding: 'base64', description: 'the bytes, base64 (standard or URL-safe, padding optional)' },
-  dataFormat: { ...name256, description: 'SNK for RSA key pairs, html for e-mail templates, or any other value' },
-  dataSize: { type: 'integer', readOnly: true, description: 'ignored: computed from data' },
-} as const;
-
 const envelopeSchema = { type: 'object', properties: envelopeProperties } as const;
 
-interface ResourceBody {
-  id?: number;
-  name?: string;
-  type?: string;
-  code?: string;
-  description?: string;
-  source?: string;
-  password?: string;
-  data?: string;
-  dataFormat?: string;
-}
+/** Any body's resource, as checkUnique reads it. */
+type ResourceBody = Partial<ResourceInput>;
 
 /**
  * Decodes protobuf-JSON `bytes`: standard or URL-safe base64, padding optional (the
@@ -97,6 +58,8 @@ export function decodeBase64Field(value: string, field: string): Buffer {
 /** `/v1/resources`: list, insert, update, delete (spec Resources; contract §2, §7, §9). */
 export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
+  // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const config = { roles: RESOURCE_ROLES };
   const nameOwner = db.prepare<[string], number>('SELECT id FROM resources WHERE name = ?').pluck();
   const codeOwner = db.prepare<[string], number>("SELECT id FROM resources WHERE code = ? AND code <> ''").pluck();
@@ -126,15 +89,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
         summary: 'List resources',
         querystring: { type: 'object', properties: listQuerySchema },
         response: {
-          200: listResponse(
-            'resources',
-            'totalResourcesCount',
-            recordSchema('Resource', resourceSource.spec.fields, {
-              password: 'always "" (write-only)',
-              data: { type: 'string', contentEncoding: 'base64' },
-              dataSize: 'bytes of data (lic serve extension)',
-            }),
-          ),
+          200: listResponse('resources', 'totalResourcesCount', selectable(ResourceSchema)),
         },
       },
     },
@@ -144,20 +99,13 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     },
   );
 
-  app.post<{ Body: { resource: ResourceBody } }>(
+  typed.post(
     '/v1/resources',
     {
       config,
       schema: {
         summary: 'Insert a resource',
-        body: {
-          type: 'object',
-          required: ['resource'],
-          properties: {
-            resource: { type: 'object', required: ['name'], properties: resourceWriteProps, additionalProperties: false },
-          },
-          additionalProperties: false,
-        },
+        body: ResourceInsertBody,
         response: {
           200: { type: 'object', properties: { ...envelopeProperties, resourceId: { type: 'integer' } } },
         },
@@ -192,25 +140,13 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
       }),
   );
 
-  app.put<{ Body: { resource: ResourceBody & { id: number } } }>(
+  typed.put(
     '/v1/resources',
     {
       config,
       schema: {
         summary: 'Update a resource: only the fields present change',
-        body: {
-          type: 'object',
-          required: ['resource'],
-          properties: {
-            resource: {
-              type: 'object',
-              required: ['id'],
-              properties: { ...resourceWriteProps, id: idSchema },
-              additionalProperties: false,
-            },
-          },
-          additionalProperties: false,
-        },
+        body: ResourceUpdateBody,
         response: { 200: envelopeSchema },
       },
     },

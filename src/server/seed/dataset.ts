@@ -15,10 +15,11 @@ import {
   parseTimeLiteral,
   ROLES,
   type Assembly,
+  type CustomerProduct,
   type LicenseTemplate,
-  type LogLevel,
+  type LogEntry,
   type Order,
-  type Resource,
+  type ResourceInput,
   type Role,
 } from '../../wire.js';
 
@@ -60,22 +61,8 @@ export interface DatasetCustomer {
   createdAt: string;
 }
 
-export interface DatasetProduct {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  url: string;
-  copyright: string;
-  createdAt: string;
-  image: string;
-  price: number;
-  resellerPrice: number;
-  /** ISO 4217 code or ''. */
-  currency: string;
-  /** Id of a resource in the dataset (the signing key), or 0 for none. */
-  signatureKeysId: number;
-}
+/** The wire CustomerProduct (src/schema/customer-product.ts): currency an ISO 4217 code or '', signatureKeysId a resource of the dataset or 0. */
+export type DatasetProduct = CustomerProduct;
 
 export interface DatasetRelease {
   id: number;
@@ -97,8 +84,8 @@ export interface DatasetCustomerProduct {
 /** The wire Order; `paymentDate` may be '' (not paid). */
 export type DatasetOrder = Order;
 
-/** The wire Resource with optional id and timestamps (default: assigned id, load time). */
-export type DatasetResource = Omit<Resource, 'id' | 'createdAt' | 'updatedAt'> & {
+/** A resource's writable fields (src/schema/resource.ts), all given, with optional id and timestamps (default: assigned id, load time). */
+export type DatasetResource = Required<ResourceInput> & {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
@@ -107,16 +94,8 @@ export type DatasetResource = Omit<Resource, 'id' | 'createdAt' | 'updatedAt'> &
 /** The wire Assembly. */
 export type DatasetAssembly = Assembly;
 
-/** A log entry; ids are assigned at load, in array order. */
-export interface DatasetLogEntry {
-  timeStamp: string;
-  level: LogLevel;
-  message: string;
-  messageTemplate: string;
-  exception?: string;
-  /** A JSON object serialised as a string (contract §6). */
-  properties?: string;
-}
+/** A wire LogEntry without its id (assigned at load, in array order); exception and properties may be left out. */
+export type DatasetLogEntry = Omit<LogEntry, 'id' | 'exception' | 'properties'> & Partial<Pick<LogEntry, 'exception' | 'properties'>>;
 
 /** A whole seed file. Only `users` is required. */
 export interface Dataset {

@@ -88,7 +88,7 @@ describe('csv and tsv are raw', () => {
     expect(admin[7]).toMatch(/^(true|false)$/);
   });
 
-  it('resources get -o tsv: one record, wire names and raw values, no data', async () => {
+  it('resources get -o tsv: one record, wire names and raw values, no data (resource 1 is an RSA/SNK key: its key size and token too)', async () => {
     const r = await runCli(['resources', 'get', '1', '-o', 'tsv'], { env });
     expect(r.code, r.stderr).toBe(0);
     const [head, row] = r.stdout.trimEnd().split('\n');
@@ -103,8 +103,11 @@ describe('csv and tsv are raw', () => {
       'updatedAt',
       'dataFormat',
       'dataSize',
+      'keySize',
+      'publicKeyToken',
     ]);
     expect(row!.split('\t')[0]).toBe('1');
+    expect(row!.split('\t').at(-1)).toMatch(/^[0-9a-f]{16}$/);
     expect(Number(row!.split('\t')[9])).toBeGreaterThan(0);
   });
 
