@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/reliability/**/*.test.ts'],
+    // dist/ is built once, before any file runs: spawned tests run bin/lic.js on it
+    globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 60_000,
