@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { assetLoader } from './vitest.assets.js';
 
 export default defineConfig({
+  plugins: [assetLoader()],
   test: {
     include: ['test/**/*.test.ts'],
     // the reliability tiers run on their own: npm run test:reliability (vitest.reliability.config.ts)

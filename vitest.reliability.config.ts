@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { assetLoader } from './vitest.assets.js';
 
 /** The reliability suite (`npm run test:reliability`): bounded fuzz, matrix, concurrency and crash tiers; figures → bench/reliability.md. */
 export default defineConfig({
+  plugins: [assetLoader()],
   test: {
     include: ['test/reliability/**/*.test.ts'],
     // dist/ is built once, before any file runs: spawned tests run bin/lic.js on it
