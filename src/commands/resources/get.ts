@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, basename } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
-import { describeFsError } from '../../cli/files.js';
+import { describeFsError, writeFileAtomic } from '../../cli/files.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -45,18 +44,6 @@ async function checkDataOut(path: string, clobber: boolean | undefined): Promise
   }
 }
 
-/** Writes `bytes` to `path` whole or not at all: a temporary file beside it, then a rename. */
-async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(tmp, bytes, { flag: 'wx' });
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw new Error(`cannot write --data-out ${path}: ${describeFsError(e)}`);
-  }
-}
-
 /**
  * `lic resources get ID`: the record via GET /v1/resources?filter=Id = ID (the API has no
  * GET by id); ApiError 404 (exit 4) when none matches. Shows the data's size, never the
@@ -87,7 +74,10 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
     return;
   }
   if (opts.dataOut !== undefined) {
-    await writeWhole(opts.dataOut, bytes!);
+    // whole or not at all: a temporary file beside it, then a rename
+    await writeFileAtomic(opts.dataOut, bytes!).catch((e: unknown) => {
+      throw new Error(`cannot write --data-out ${opts.dataOut}: ${describeFsError(e)}`);
+    });
     rt.out.info(`Wrote ${bytes!.length} bytes of resource ${r.id} to ${opts.dataOut}.`);
   }
   const machine = normalizeRecord(

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
+import { writeFileAtomic } from '../../cli/files.js';
 import type { Cli } from '../../cli/deps.js';
 import { DEFAULT_PORT, type Runtime } from '../../cli/runtime.js';
 
@@ -22,19 +22,6 @@ export interface ServeOptions {
 function parsePort(v: string): number {
   if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('expected a port 0..65535 (0 = any free port).');
   return Number(v);
-}
-
-/** Writes the keys file atomically with mode 0600 from the start (a temp file beside it, then rename). */
-async function writeKeysFile(path: string, content: unknown): Promise<void> {
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, JSON.stringify(content, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    await chmod(tmp, 0o600);
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
 }
 
 /**
@@ -95,7 +82,8 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       let saved = false;
       if (opts.keysFile) {
         try {
-          await writeKeysFile(opts.keysFile, { baseUrl: svc.url, keys: svc.issuedKeys });
+          // whole or not at all, mode 0600 from the start: it holds API keys
+          await writeFileAtomic(opts.keysFile, JSON.stringify({ baseUrl: svc.url, keys: svc.issuedKeys }, null, 2) + '\n', { mode: 0o600 });
           rt.out.warn(`lic serve: ${svc.issuedKeys.length} API key(s) written to ${opts.keysFile} (mode 0600)`);
           saved = true;
         } catch (e) {
