@@ -102,7 +102,7 @@ export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic api PATH [-X METHOD] [-f key=value]... [-H 'Name: value']... [--input FILE|-] [--yes]`. */
-export function registerApi(program: Command, cli: Cli): void {
+export function registerApi(program: Command, cli: Cli, run = runApi): void {
   program
     .command('api')
     .description("Call the management API directly with the profile's key; prints the reply as JSON")
@@ -127,5 +127,5 @@ export function registerApi(program: Command, cli: Cli): void {
         '  lic api -X DELETE /v1/log -f startDate=2025-01-01 -f endDate=2025-02-01 --yes\n' +
         '  lic api -X DELETE /v1/api-keys/12 --dry-run',
     )
-    .action(async (path: string, o: Omit<ApiOptions, 'path'>, cmd: Command) => runApi({ ...o, path }, cli.runtimeOf(cmd)));
+    .action(async (path: string, o: Omit<ApiOptions, 'path'>, cmd: Command) => run({ ...o, path }, cli.runtimeOf(cmd)));
 }

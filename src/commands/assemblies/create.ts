@@ -25,7 +25,7 @@ export async function runAssembliesCreate(opts: AssembliesCreateOptions, rt: Run
 }
 
 /** Declares `assemblies create` and its flags (parse only; the work is runAssembliesCreate). */
-export function registerAssembliesCreate(parent: Command, cli: Cli): void {
+export function registerAssembliesCreate(parent: Command, cli: Cli, run = runAssembliesCreate): void {
   const cmd = parent.command('create').description('Register a .NET assembly, from its DLL (--from-dll) or from flags');
   addDryRunOption(addAssemblyFieldOptions(cmd))
     .addHelpText(
@@ -36,7 +36,5 @@ export function registerAssembliesCreate(parent: Command, cli: Cli): void {
         '  lic assemblies create --name MyLib --version 1.2.0.0 --culture neutral --public-key-token 0738eb9f132ed756\n' +
         '  lic assemblies create --from-dll MyLib.dll --dry-run',
     )
-    .action(async ({ dryRun: _dryRun, ...o }: AssembliesCreateOptions & { dryRun?: boolean }, c: Command) =>
-      runAssembliesCreate(o, cli.runtimeOf(c)),
-    );
+    .action(async ({ dryRun: _dryRun, ...o }: AssembliesCreateOptions & { dryRun?: boolean }, c: Command) => run(o, cli.runtimeOf(c)));
 }

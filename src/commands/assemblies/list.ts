@@ -75,7 +75,7 @@ export async function runAssembliesList(opts: AssembliesListOptions, rt: Runtime
 }
 
 /** Declares `assemblies list` with --name, --public-key-token and the shared list flags. */
-export function registerAssembliesList(parent: Command, cli: Cli): void {
+export function registerAssembliesList(parent: Command, cli: Cli, run = runAssembliesList): void {
   const cmd = parent
     .command('list')
     .alias('ls')
@@ -91,5 +91,5 @@ export function registerAssembliesList(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic assemblies list --name Folio.Pdf\n  lic assemblies list --public-key-token 0bbe75556158122f --sort name\n  lic assemblies list --all --fields id,name,version -o csv > assemblies.csv',
     )
-    .action(async (o: AssembliesListOptions, cmd: Command) => runAssembliesList(o, cli.runtimeOf(cmd)));
+    .action(async (o: AssembliesListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

@@ -23,7 +23,7 @@ export async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Run
 }
 
 /** Declares `assemblies update ID` with the create flags, all optional. */
-export function registerAssembliesUpdate(parent: Command, cli: Cli): void {
+export function registerAssembliesUpdate(parent: Command, cli: Cli, run = runAssembliesUpdate): void {
   const cmd = parent
     .command('update')
     .description('Change an assembly: only the fields given are sent (--from-dll sends the identity read from the file)')
@@ -34,6 +34,6 @@ export function registerAssembliesUpdate(parent: Command, cli: Cli): void {
       '\nExamples:\n  lic assemblies update 3 --from-dll bin/Release/MyLib.dll\n  lic assemblies update 3 --mapping-file-id 0\n  lic assemblies update 3 --mapping-file-id 0 --dry-run',
     )
     .action(async (id: number, { dryRun: _dryRun, ...o }: AssemblyFieldOptions & { dryRun?: boolean }, c: Command) =>
-      runAssembliesUpdate({ ...o, id }, cli.runtimeOf(c)),
+      run({ ...o, id }, cli.runtimeOf(c)),
     );
 }

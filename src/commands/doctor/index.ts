@@ -264,7 +264,7 @@ export async function printDoctor(report: DoctorReport, rt: Runtime): Promise<vo
 }
 
 /** Declares `lic doctor`. */
-export function registerDoctor(program: Command, cli: Cli): void {
+export function registerDoctor(program: Command, cli: Cli, run = runDoctor): void {
   program
     .command('doctor')
     .description('Check the setup: config file, profile, service reachable, TLS, clock, key, and what the key may do (GETs only)')
@@ -275,7 +275,7 @@ export function registerDoctor(program: Command, cli: Cli): void {
     )
     .action(async (_o: unknown, cmd: Command) => {
       const rt = cli.runtimeOf(cmd);
-      const report = await runDoctor(rt);
+      const report = await run(rt);
       await printDoctor(report, rt);
       if (!report.ok) throw new DoctorFailed(report.checks.filter((c) => !c.ok).length);
     });

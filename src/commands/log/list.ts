@@ -70,7 +70,7 @@ export async function runLogList(opts: LogListOptions, rt: Runtime): Promise<voi
 }
 
 /** Declares `log list` with --level, --since, --until, --contains and the shared list flags. */
-export function registerLogList(parent: Command, cli: Cli): void {
+export function registerLogList(parent: Command, cli: Cli, run = runLogList): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
   const cmd = parent
     .command('list')
@@ -89,5 +89,5 @@ export function registerLogList(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log list --since 2025-01-18 --until 2025-01-19 -o json | jq .logEntries[].message\n  lic log list --all --contains "api-keys" -o ndjson > audit.ndjson\n  lic log list --all --fields id,timeStamp,message -o csv > log.csv',
     )
-    .action(async (o: LogListOptions, cmd: Command) => runLogList(o, cli.runtimeOf(cmd)));
+    .action(async (o: LogListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

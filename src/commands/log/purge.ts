@@ -94,7 +94,7 @@ async function dryRunPurge(query: LogPurgeQuery, rt: Runtime): Promise<void> {
 }
 
 /** Declares `log purge` with --all, --id, --before, --since/--until, --where and --yes (one kind of criterion; purgeCriteria checks). */
-export function registerLogPurge(parent: Command, cli: Cli): void {
+export function registerLogPurge(parent: Command, cli: Cli, run = runLogPurge): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
   parent
     .command('purge')
@@ -111,5 +111,5 @@ export function registerLogPurge(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic log purge --before 90d --yes\n  lic log purge --where \'Level = "Debug"\' --before 7d\n  lic log purge --all\n  lic log purge --before 90d --dry-run     # the request and wouldDelete; nothing deleted',
     )
-    .action(async (o: LogPurgeOptions, cmd: Command) => runLogPurge(o, cli.runtimeOf(cmd)));
+    .action(async (o: LogPurgeOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

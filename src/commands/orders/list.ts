@@ -106,7 +106,7 @@ export async function runOrdersList(opts: OrdersListOptions, rt: Runtime): Promi
 }
 
 /** Declares `orders list --customer ID` with the status, payment, currency and time filters and the shared list flags. */
-export function registerOrdersList(parent: Command, cli: Cli): void {
+export function registerOrdersList(parent: Command, cli: Cli, run = runOrdersList): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
   const cmd = parent
     .command('list')
@@ -136,5 +136,5 @@ export function registerOrdersList(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic orders list --customer 7\n  lic orders list --customer 7 --status Pending -o csv\n  lic orders list --customer 7 --payment-status Unpaid --since 30d\n  lic orders list --customer 7 --all --fields id,orderNumber,total,currency -o ndjson',
     )
-    .action(async (o: OrdersListOptions, cmd: Command) => runOrdersList(o, cli.runtimeOf(cmd)));
+    .action(async (o: OrdersListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

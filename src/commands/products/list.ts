@@ -75,7 +75,7 @@ export async function runProductsList(opts: ProductsListOptions, rt: Runtime): P
 }
 
 /** Declares `products list --customer CODE` with --fields and --limit (the endpoint has no filter, sort or paging). */
-export function registerProductsList(parent: Command, cli: Cli): void {
+export function registerProductsList(parent: Command, cli: Cli, run = runProductsList): void {
   const cmd = parent
     .command('list')
     .alias('ls')
@@ -87,5 +87,5 @@ export function registerProductsList(parent: Command, cli: Cli): void {
       "\nThe service returns a customer's products in one reply and takes no query: there is no --where, --sort, --take/--skip or --all here; filter with jq instead.\n" +
         '\nExamples:\n  lic products list --customer C-7K2M9Q4X\n  lic products list --customer C-7K2M9Q4X --fields code,name,price -o csv\n  lic products list --customer C-7K2M9Q4X -o json | jq -r \'.products[] | select(.currency == "EUR") | .code\'',
     )
-    .action(async (o: ProductsListOptions, cmd: Command) => runProductsList(o, cli.runtimeOf(cmd)));
+    .action(async (o: ProductsListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

@@ -86,7 +86,7 @@ function profileSettings(rt: Runtime): Partial<Profile> {
 }
 
 /** Registers `lic profile add` on `parent`. */
-export function registerProfileAdd(parent: Command, cli: Cli): void {
+export function registerProfileAdd(parent: Command, cli: Cli, run = runProfileAdd): void {
   parent
     .command('add')
     .description('Add or replace a profile: a base URL and an API key (from a hidden prompt or stdin)')
@@ -99,6 +99,6 @@ export function registerProfileAdd(parent: Command, cli: Cli): void {
     )
     .action(async (name: string, o: Omit<ProfileAddOptions, 'name' | 'baseUrl'>, cmd: Command) => {
       const rt = cli.runtimeOf(cmd);
-      await runProfileAdd({ ...o, name, baseUrl: rt.globals.baseUrl }, rt);
+      await run({ ...o, name, baseUrl: rt.globals.baseUrl }, rt);
     });
 }

@@ -20,11 +20,11 @@ export async function runProfileUse(name: string, rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic profile use` on `parent`. */
-export function registerProfileUse(parent: Command, cli: Cli): void {
+export function registerProfileUse(parent: Command, cli: Cli, run = runProfileUse): void {
   parent
     .command('use')
     .description('Make a profile the default')
     .argument('<name>', 'profile name')
     .addHelpText('after', '\nExamples:\n  lic profile use prod')
-    .action(async (name: string, _o: unknown, cmd: Command) => runProfileUse(name, cli.runtimeOf(cmd)));
+    .action(async (name: string, _o: unknown, cmd: Command) => run(name, cli.runtimeOf(cmd)));
 }

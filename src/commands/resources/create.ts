@@ -16,7 +16,7 @@ export async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runti
 }
 
 /** Declares `resources create` and its flags (parse only; the work is runResourcesCreate). */
-export function registerResourcesCreate(parent: Command, cli: Cli): void {
+export function registerResourcesCreate(parent: Command, cli: Cli, run = runResourcesCreate): void {
   const cmd = parent.command('create').description('Create a resource from a file (or stdin); the password only from stdin or a prompt');
   addResourceFieldOptions(cmd, true).addHelpText(
     'after',
@@ -27,6 +27,6 @@ export function registerResourcesCreate(parent: Command, cli: Cli): void {
       '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk --dry-run',
   );
   addDryRunOption(cmd).action(async ({ dryRun: _dryRun, ...o }: ResourcesCreateOptions & { dryRun?: boolean }, c: Command) =>
-    runResourcesCreate(o, cli.runtimeOf(c)),
+    run(o, cli.runtimeOf(c)),
   );
 }

@@ -20,7 +20,7 @@ export async function runResourcesDelete(opts: ResourcesDeleteOptions, rt: Runti
 }
 
 /** Declares `resources delete ID [--yes]`. */
-export function registerResourcesDelete(parent: Command, cli: Cli): void {
+export function registerResourcesDelete(parent: Command, cli: Cli, run = runResourcesDelete): void {
   parent
     .command('delete')
     .alias('rm')
@@ -29,5 +29,5 @@ export function registerResourcesDelete(parent: Command, cli: Cli): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--dry-run', DRY_RUN_HELP)
     .addHelpText('after', '\nExamples:\n  lic resources delete 4\n  lic resources delete 4 --dry-run\n  lic resources delete 4 --yes')
-    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runResourcesDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
+    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => run({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

@@ -105,7 +105,7 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
 }
 
 /** Declares `resources get ID [--data-out PATH|-]`. */
-export function registerResourcesGet(parent: Command, cli: Cli): void {
+export function registerResourcesGet(parent: Command, cli: Cli, run = runResourcesGet): void {
   // one record: fields, json, ndjson (the record on one line), or a csv/tsv header and row
   parent
     .command('get')
@@ -118,6 +118,6 @@ export function registerResourcesGet(parent: Command, cli: Cli): void {
       '\nExamples:\n  lic resources get 1\n  lic resources get 1 --data-out Keys.snk --clobber\n  lic resources get 2 --data-out - > new-license-email.html',
     )
     .action(async (id: number, o: { dataOut?: string; clobber?: boolean }, cmd: Command) =>
-      runResourcesGet({ id, dataOut: o.dataOut, clobber: o.clobber }, cli.runtimeOf(cmd)),
+      run({ id, dataOut: o.dataOut, clobber: o.clobber }, cli.runtimeOf(cmd)),
     );
 }

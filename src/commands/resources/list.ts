@@ -115,7 +115,7 @@ export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime):
 }
 
 /** Declares `resources list` with --type, --format, --name-contains and the shared list flags. */
-export function registerResourcesList(parent: Command, cli: Cli): void {
+export function registerResourcesList(parent: Command, cli: Cli, run = runResourcesList): void {
   const cmd = parent
     .command('list')
     .alias('ls')
@@ -130,7 +130,7 @@ export function registerResourcesList(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic resources list --type RSA\n  lic resources list --type email --format html --name-contains renewal\n  lic resources list --all --fields id,name,dataSize -o csv > resources.csv',
     )
-    .action(async (o: ResourcesListOptions, cmd: Command) => runResourcesList(o, cli.runtimeOf(cmd)));
+    .action(async (o: ResourcesListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }
 
 /**

@@ -25,7 +25,7 @@ export async function runResourcesUpdate(opts: ResourcesUpdateOptions, rt: Runti
 }
 
 /** Declares `resources update ID` with the create flags, all optional. */
-export function registerResourcesUpdate(parent: Command, cli: Cli): void {
+export function registerResourcesUpdate(parent: Command, cli: Cli, run = runResourcesUpdate): void {
   const cmd = parent
     .command('update')
     .description('Change a resource: only the fields given are sent')
@@ -36,6 +36,6 @@ export function registerResourcesUpdate(parent: Command, cli: Cli): void {
       '\nExamples:\n  lic resources update 2 --data-file new-license-email.html\n  lic resources update 1 --password-prompt\n  lic resources update 2 --description "v2" --dry-run',
     )
     .action(async (id: number, { dryRun: _dryRun, ...o }: ResourceFieldOptions & { dryRun?: boolean }, c: Command) =>
-      runResourcesUpdate({ ...o, id }, cli.runtimeOf(c)),
+      run({ ...o, id }, cli.runtimeOf(c)),
     );
 }

@@ -147,7 +147,7 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `lic serve`: the local reference service (loaded by dynamic import only here). */
-export function registerServe(program: Command, cli: Cli): void {
+export function registerServe(program: Command, cli: Cli, run = runServe): void {
   program
     .command('serve')
     .description('Run the local reference service (fastify + SQLite) for trying lic and for tests')
@@ -168,6 +168,6 @@ export function registerServe(program: Command, cli: Cli): void {
     )
     .action(async (o: ServeOptions, cmd: Command) => {
       // serve's own --no-profile shadows the global --profile, so build the runtime from the root's flags
-      await runServe(o, cli.runtimeOf(cmd.parent!));
+      await run(o, cli.runtimeOf(cmd.parent!));
     });
 }

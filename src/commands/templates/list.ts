@@ -109,7 +109,7 @@ export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime):
 }
 
 /** Declares `templates list --product P --release R` with --name-contains and the shared list flags. */
-export function registerTemplatesList(parent: Command, cli: Cli): void {
+export function registerTemplatesList(parent: Command, cli: Cli, run = runTemplatesList): void {
   const cmd = parent
     .command('list')
     .alias('ls')
@@ -122,5 +122,5 @@ export function registerTemplatesList(parent: Command, cli: Cli): void {
       'after',
       "\nExamples:\n  lic templates list --product 1 --release 4\n  lic templates list --product 1 --release 4 --name-contains Trial\n  lic templates list --product 1 --release 4 -o json | jq '.licenseTemplates[].features'",
     )
-    .action(async (o: TemplatesListOptions, cmd: Command) => runTemplatesList(o, cli.runtimeOf(cmd)));
+    .action(async (o: TemplatesListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }
