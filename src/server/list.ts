@@ -148,7 +148,7 @@ function paramsKey(params: readonly unknown[]): string {
  * either side, when there is exactly one; else undefined. Only a top-level conjunct
  * makes the filter "the rest AND Id <op> N", which the derivation relies on.
  */
-export function idBound(filter: FilterNode | undefined, idName: string): { op: '<' | '<=' | '>' | '>='; bound: number } | undefined {
+function idBound(filter: FilterNode | undefined, idName: string): { op: '<' | '<=' | '>' | '>='; bound: number } | undefined {
   if (!filter) return undefined;
   const conjuncts: FilterNode[] = [];
   const flatten = (n: FilterNode): void => {

@@ -36,7 +36,7 @@ export type FieldTypes = Readonly<Record<string, FieldType>>;
 export const fieldNames = <T extends FieldTypes>(types: T): (keyof T & string)[] => Object.keys(types) as (keyof T & string)[];
 
 /** The default a field of `type` holds when the service leaves it out (see FieldType). */
-export function fieldDefault(type: FieldType): unknown {
+function fieldDefault(type: FieldType): unknown {
   if (typeof type === 'object') return 'of' in type ? [] : null;
   switch (type) {
     case 'int':

@@ -10,9 +10,9 @@ import { choiceOf } from '../../cli/parse.js';
 /** Largest `--input` body: 10 MiB, the service's body limit (contract §9). */
 export const MAX_INPUT_BYTES = 10 * MiB;
 
-export const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
-export interface ApiOptions {
+interface ApiOptions {
   path: string;
   method?: (typeof API_METHODS)[number];
   field: [string, string][];
@@ -37,7 +37,7 @@ function parseQueryPair(value: string, previous: [string, string][] = []): [stri
  * content-length, transfer-encoding, connection) are refused: exit 2, nothing sent — the
  * key comes from the profile or LIC_API_KEY, never from argv.
  */
-export function parseHeader(value: string, previous: [string, string][] = []): [string, string][] {
+function parseHeader(value: string, previous: [string, string][] = []): [string, string][] {
   const i = value.indexOf(':');
   const name = value.slice(0, Math.max(i, 0)).trim().toLowerCase();
   const v = value.slice(i + 1).trim();
@@ -66,7 +66,7 @@ function parseApiPath(value: string): string {
  * verb covers yet (gh api style). Prints the service's reply unchanged; errors map to the
  * usual exit codes. DELETE confirms like every delete (`--yes` off a terminal).
  */
-export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
+async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
   let body: unknown;
   if (opts.input !== undefined) {
     let bytes: Buffer;

@@ -6,10 +6,10 @@ import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 
-export type AssembliesCreateOptions = AssemblyFieldOptions;
+type AssembliesCreateOptions = AssemblyFieldOptions;
 
 /** `lic assemblies create --from-dll PATH | --name N ...`: POST /v1/assemblies; prints the id and the identity sent. */
-export async function runAssembliesCreate(opts: AssembliesCreateOptions, rt: Runtime): Promise<void> {
+async function runAssembliesCreate(opts: AssembliesCreateOptions, rt: Runtime): Promise<void> {
   const input = await assemblyInputFrom(opts);
   if (!input.name) throw new UsageError('--name is required (or --from-dll PATH to read it from the assembly)');
   const client = await rt.client();

@@ -5,13 +5,13 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
-export interface AssembliesDeleteOptions {
+interface AssembliesDeleteOptions {
   id: number;
   yes?: boolean;
 }
 
 /** `lic assemblies delete ID`: confirms, then DELETE /v1/assemblies/{id}. */
-export async function runAssembliesDelete(opts: AssembliesDeleteOptions, rt: Runtime): Promise<void> {
+async function runAssembliesDelete(opts: AssembliesDeleteOptions, rt: Runtime): Promise<void> {
   await rt.confirm(`delete assembly ${opts.id}`, opts.yes);
   const client = await rt.client();
   const body = await deleteAssembly(client, opts.id);

@@ -16,7 +16,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { ASSEMBLY_COLUMNS } from './columns.js';
 import { parsePublicKeyToken } from './input.js';
 
-export interface AssembliesListOptions extends ListFlags {
+interface AssembliesListOptions extends ListFlags {
   /** Name = this, exactly */
   name?: string;
   /** PublicKeyToken = this: 16 lowercase hex digits, or '' for assemblies that are not strong-named */
@@ -56,7 +56,7 @@ export const ASSEMBLY_LIST: ListDef<Assembly> = {
  * exactly), --public-key-token (PublicKeyToken = …; the service stores it lowercase,
  * contract §7, and parsePublicKeyToken lowercases the flag).
  */
-export function assemblyFilters(o: Pick<AssembliesListOptions, 'name' | 'publicKeyToken'>): (string | undefined)[] {
+function assemblyFilters(o: Pick<AssembliesListOptions, 'name' | 'publicKeyToken'>): (string | undefined)[] {
   return [
     o.name !== undefined ? equalsClause('Name', o.name) : undefined,
     o.publicKeyToken !== undefined ? equalsClause('PublicKeyToken', o.publicKeyToken) : undefined,
@@ -64,7 +64,7 @@ export function assemblyFilters(o: Pick<AssembliesListOptions, 'name' | 'publicK
 }
 
 /** `lic assemblies list`: GET /v1/assemblies through the list machinery, rendered with ASSEMBLY_COLUMNS. */
-export async function runAssembliesList(opts: AssembliesListOptions, rt: Runtime): Promise<void> {
+async function runAssembliesList(opts: AssembliesListOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   await runList(rt, {
     def: ASSEMBLY_LIST,

@@ -7,12 +7,12 @@ import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 
-export type AssembliesUpdateOptions = AssemblyFieldOptions & { id: number };
+type AssembliesUpdateOptions = AssemblyFieldOptions & { id: number };
 
 const FLAGS = '--from-dll, --name, --version, --culture, --public-key-token, --mapping-file-id, --debug-symbols-key';
 
 /** `lic assemblies update ID`: PUT /v1/assemblies with only the flags given (contract §7). */
-export async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Runtime): Promise<void> {
+async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Runtime): Promise<void> {
   const { id, ...fields } = opts;
   if (Object.values(fields).every((v) => v === undefined)) throw new UsageError(`nothing to change: give at least one of ${FLAGS}`);
   const input = await assemblyInputFrom(fields);

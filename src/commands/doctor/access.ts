@@ -6,7 +6,7 @@
 import type { ApiClient } from '../../client/request.js';
 
 /** The roles of the published API (management-api.md "Authentication" 2). */
-export type Role = 'Administrator' | 'LicenseManager' | 'Sales' | 'Customer';
+type Role = 'Administrator' | 'LicenseManager' | 'Sales' | 'Customer';
 
 /** One list endpoint probed by doctor. */
 export interface ProbeEndpoint {

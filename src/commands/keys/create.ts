@@ -5,7 +5,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 
-export interface KeysCreateOptions {
+interface KeysCreateOptions {
   perm: number;
   name?: string;
   owner?: string;
@@ -16,7 +16,7 @@ export interface KeysCreateOptions {
 }
 
 /** `lic keys create --perm P`: POST /v1/api-keys; prints the id and the secret once. UsageError for an `--expires` in the past without `--force`. */
-export async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promise<void> {
+async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promise<void> {
   checkExpiry(opts.expires, rt.ctx.now(), opts.force);
   const client = await rt.client();
   const body = await createApiKey(client, {

@@ -5,13 +5,13 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
-export interface KeysDeleteOptions {
+interface KeysDeleteOptions {
   id: number;
   yes?: boolean;
 }
 
 /** `lic keys delete ID`: confirms, then DELETE /v1/api-keys/{id}. */
-export async function runKeysDelete(opts: KeysDeleteOptions, rt: Runtime): Promise<void> {
+async function runKeysDelete(opts: KeysDeleteOptions, rt: Runtime): Promise<void> {
   await rt.confirm(`delete API key ${opts.id}`, opts.yes);
   const client = await rt.client();
   const body = await deleteApiKey(client, opts.id);

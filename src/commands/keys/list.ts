@@ -24,7 +24,7 @@ export interface KeysListOptions extends ListFlags {
 }
 
 /** Fields of an API key in lists with their wire types (contract §4; src/wire.ts ApiKey): the defaults of what the service leaves out. */
-export const API_KEY_FIELD_TYPES = {
+const API_KEY_FIELD_TYPES = {
   id: 'int',
   name: 'string',
   ownerId: 'string',
@@ -62,7 +62,7 @@ export function keyFilters(o: Pick<KeysListOptions, 'owner' | 'revoked' | 'activ
 }
 
 /** `lic keys list`: GET /v1/api-keys, rendered with API_KEY_COLUMNS. */
-export async function runKeysList(opts: KeysListOptions, rt: Runtime): Promise<void> {
+async function runKeysList(opts: KeysListOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   await runList(rt, {
     def: API_KEY_LIST,

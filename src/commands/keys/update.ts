@@ -6,7 +6,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
-export interface KeysUpdateOptions {
+interface KeysUpdateOptions {
   id: number;
   perm?: number;
   name?: string;
@@ -20,7 +20,7 @@ export interface KeysUpdateOptions {
 }
 
 /** `lic keys update ID`: PUT /v1/api-keys with only the flags given (`--expires never` sends `expireDate: null`). UsageError for an `--expires` in the past without `--force`. */
-export async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promise<void> {
+async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promise<void> {
   if (opts.revoke && opts.unrevoke) throw new UsageError('--revoke and --unrevoke cannot be used together');
   checkExpiry(opts.expires, rt.ctx.now(), opts.force);
   const change: ApiKeyInput & { id: number } = { id: opts.id };

@@ -16,7 +16,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_COLUMNS } from './columns.js';
 
-export interface LogListOptions extends ListFlags {
+interface LogListOptions extends ListFlags {
   level?: string;
   since?: string;
   until?: string;
@@ -25,7 +25,7 @@ export interface LogListOptions extends ListFlags {
 }
 
 /** Fields of a log entry with their wire types (contract §6; src/wire.ts LogEntry): the defaults of what the service leaves out. */
-export const LOG_FIELD_TYPES = {
+const LOG_FIELD_TYPES = {
   id: 'int',
   message: 'string',
   messageTemplate: 'string',
@@ -58,7 +58,7 @@ export function logFilters(o: { level?: string; contains?: string }): (string | 
 }
 
 /** `lic log list`: GET /v1/log, newest first; --since/--until become startDate/endDate. */
-export async function runLogList(opts: LogListOptions, rt: Runtime): Promise<void> {
+async function runLogList(opts: LogListOptions, rt: Runtime): Promise<void> {
   checkRange(opts.since, opts.until);
   const client = await rt.client();
   await runList(rt, {

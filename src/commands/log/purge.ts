@@ -47,7 +47,7 @@ export function purgeCriteria(o: LogPurgeOptions, count?: number): { query: LogP
  * in the question; off a terminal requires --yes (no count asked). Then DELETE /v1/log;
  * prints deletedLogCount. Nothing matching: says so and deletes nothing.
  */
-export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<void> {
+async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<void> {
   const { query, what: plain } = purgeCriteria(opts);
   let what = plain;
   if (rt.globals.dryRun) return dryRunPurge(query, rt);

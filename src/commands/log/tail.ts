@@ -10,7 +10,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_LIST, logFilters } from './list.js';
 
-export interface LogTailOptions {
+interface LogTailOptions {
   follow?: boolean;
   level?: string;
   contains?: string;
@@ -21,11 +21,11 @@ export interface LogTailOptions {
   lines: number;
 }
 
-export const TAIL_DEFAULT_LINES = 10;
-export const TAIL_DEFAULT_INTERVAL_MS = 2000;
+const TAIL_DEFAULT_LINES = 10;
+const TAIL_DEFAULT_INTERVAL_MS = 2000;
 /** --follow's first wait after losing the service, ms; doubled on each failed attempt up to TAIL_RECONNECT_MAX_MS. */
 export const TAIL_RECONNECT_FIRST_MS = 500;
-export const TAIL_RECONNECT_MAX_MS = 30_000;
+const TAIL_RECONNECT_MAX_MS = 30_000;
 
 /** The wait before reconnect attempt `attempt` (0-based), ms: capped exponential backoff. */
 export const reconnectDelay = (attempt: number): number =>
@@ -75,7 +75,7 @@ function checkPage(page: LogEntry[], dir: 'asc' | 'desc', bound: number | undefi
  * (one writer); on a database that commits concurrent inserts out of id order an entry
  * committed late with a lower id than one already seen would be missed.
  */
-export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<void> {
+async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   const filter = allOf([...logFilters(opts), opts.where]);
   const writer = rt.out.openList<LogEntry>(LOG_LIST.columns, LOG_LIST, { live: true });

@@ -18,7 +18,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { ORDER_COLUMNS } from './columns.js';
 
 /** Which customer's orders: the path part of the list, apart from the rule-3 query. */
-export interface OrderScope {
+interface OrderScope {
   /** customer id, int32 1..2147483647 (contract §2) */
   customer: number;
 }
@@ -35,10 +35,10 @@ export interface OrderFilterOptions {
   until?: string;
 }
 
-export interface OrdersListOptions extends OrderScope, OrderFilterOptions, ListFlags {}
+interface OrdersListOptions extends OrderScope, OrderFilterOptions, ListFlags {}
 
 /** Fields of an order with their wire types (src/wire.ts Order; contract §2, §8): the defaults of what the service leaves out. */
-export const ORDER_FIELD_TYPES = {
+const ORDER_FIELD_TYPES = {
   id: 'int',
   orderNumber: 'string',
   status: 'string',
@@ -94,7 +94,7 @@ export function orderFilters(o: OrderFilterOptions): (string | undefined)[] {
 }
 
 /** `lic orders list --customer ID`: GET /v1/customers/{id}/orders through the list machinery, rendered with ORDER_COLUMNS. */
-export async function runOrdersList(opts: OrdersListOptions, rt: Runtime): Promise<void> {
+async function runOrdersList(opts: OrdersListOptions, rt: Runtime): Promise<void> {
   checkRange(opts.since, opts.until);
   const client = await rt.client();
   await runList(rt, {

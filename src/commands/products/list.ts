@@ -14,7 +14,7 @@ const MAX_CODE = 256;
  * format still works: non-empty, at most 256 characters, no `/` (it is a path segment).
  * The usual form is `C-` + 8 of [A-Z0-9] (contract §3). Returns it trimmed.
  */
-export function parseCustomerCode(value: string): string {
+function parseCustomerCode(value: string): string {
   const v = value.trim();
   if (v === '') throw new InvalidArgumentError('expected a customer code such as C-7K2M9Q4X.');
   if (v.length > MAX_CODE) throw new InvalidArgumentError(`expected a customer code of at most ${MAX_CODE} characters (got ${v.length}).`);
@@ -22,13 +22,13 @@ export function parseCustomerCode(value: string): string {
   return v;
 }
 
-export interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'> {
+interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'> {
   /** the caller's own customer code (role Customer) */
   customer: string;
 }
 
 /** Fields of a product of a customer with their wire types (src/wire.ts CustomerProduct): the defaults of what the service leaves out. */
-export const CUSTOMER_PRODUCT_FIELD_TYPES = {
+const CUSTOMER_PRODUCT_FIELD_TYPES = {
   id: 'int',
   code: 'string',
   name: 'string',
@@ -65,7 +65,7 @@ export const CUSTOMER_PRODUCT_LIST: ListDef<CustomerProduct> = {
 };
 
 /** `lic products list --customer CODE`: the products of the caller's own customer (role Customer), through the list machinery unpaged. */
-export async function runProductsList(opts: ProductsListOptions, rt: Runtime): Promise<void> {
+async function runProductsList(opts: ProductsListOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   await runList(rt, {
     def: CUSTOMER_PRODUCT_LIST,

@@ -11,7 +11,7 @@ interface ProfileRow {
 }
 
 /** `lic profile list`: names, URLs, masked keys, which is the default. */
-export async function runProfileList(rt: Runtime): Promise<void> {
+async function runProfileList(rt: Runtime): Promise<void> {
   const store = readProfiles(rt.ctx.configDir);
   const rows: ProfileRow[] = store
     .list()

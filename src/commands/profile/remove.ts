@@ -4,7 +4,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /** `lic profile remove NAME`: forgets a profile and its key (local only; the key stays valid on the service). */
-export async function runProfileRemove(name: string, rt: Runtime): Promise<void> {
+async function runProfileRemove(name: string, rt: Runtime): Promise<void> {
   const store = await rt.profiles();
   if (!store.remove(name)) throw new UsageError(`no profile named "${name}"`);
   rt.out.info(

@@ -4,7 +4,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 
 /** `lic profile show`: the profile, base URL, (masked) key and network settings a command would use now, and where each comes from. */
-export async function runProfileShow(rt: Runtime): Promise<void> {
+async function runProfileShow(rt: Runtime): Promise<void> {
   const t = await rt.target();
   const net = await rt.network();
   const env = rt.ctx.env;

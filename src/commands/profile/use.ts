@@ -4,7 +4,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /** `lic profile use NAME`: makes NAME the default profile. */
-export async function runProfileUse(name: string, rt: Runtime): Promise<void> {
+async function runProfileUse(name: string, rt: Runtime): Promise<void> {
   const store = await rt.profiles();
   if (!store.get(name))
     throw new UsageError(

@@ -5,10 +5,10 @@ import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 
-export type ResourcesCreateOptions = ResourceFieldOptions & { name: string; type: string };
+type ResourcesCreateOptions = ResourceFieldOptions & { name: string; type: string };
 
 /** `lic resources create --name N --type T ...`: POST /v1/resources; prints the new id. */
-export async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runtime): Promise<void> {
+async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runtime): Promise<void> {
   const input = await resourceInputFrom(opts, rt, `resource "${opts.name}"`);
   const client = await rt.client();
   const body = await createResource(client, input);

@@ -5,13 +5,13 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
-export interface ResourcesDeleteOptions {
+interface ResourcesDeleteOptions {
   id: number;
   yes?: boolean;
 }
 
 /** `lic resources delete ID`: confirms, then DELETE /v1/resources/{id}. */
-export async function runResourcesDelete(opts: ResourcesDeleteOptions, rt: Runtime): Promise<void> {
+async function runResourcesDelete(opts: ResourcesDeleteOptions, rt: Runtime): Promise<void> {
   await rt.confirm(`delete resource ${opts.id}`, opts.yes);
   const client = await rt.client();
   const body = await deleteResource(client, opts.id);

@@ -12,7 +12,7 @@ import { resourceSize } from './columns.js';
 import { chosenFields, defaultDataFields, intKey, listRecords, normalizeListBody, normalizeRecord } from '../../cli/list/index.js';
 import { RESOURCE_FIELD_TYPES, RESOURCE_LIST } from './list.js';
 
-export interface ResourcesGetOptions {
+interface ResourcesGetOptions {
   id: number;
   /** a path, or `-` for stdout */
   dataOut?: string;
@@ -50,7 +50,7 @@ async function checkDataOut(path: string, clobber: boolean | undefined): Promise
  * data or the password; `--data-out` writes the decoded bytes as they are (contract §2),
  * to a new file (an existing one only with `--clobber`: UsageError otherwise).
  */
-export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<void> {
+async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<void> {
   const toStdout = opts.dataOut === '-';
   if (toStdout && rt.out.opts.format !== 'table') {
     throw new UsageError(`--data-out - and --output ${rt.out.opts.format} would both write to stdout; write the data to a file instead`);

@@ -17,7 +17,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { RESOURCE_COLUMN_FIELDS, RESOURCE_COLUMNS, resourceSize } from './columns.js';
 
-export interface ResourcesListOptions extends ListFlags {
+interface ResourcesListOptions extends ListFlags {
   /** Type = this, exactly (RSA, email, MappingFile, …) */
   type?: string;
   /** DataFormat = this, exactly (SNK, html, xml, …) */
@@ -80,7 +80,7 @@ export const RESOURCE_LIST: ListDef<Resource> = {
  * The resources' friendly filter flags → filter clauses (contract §5): --type (Type = …),
  * --format (DataFormat = …), --name-contains (Name.Contains(…), case-sensitive).
  */
-export function resourceFilters(o: Pick<ResourcesListOptions, 'type' | 'format' | 'nameContains'>): (string | undefined)[] {
+function resourceFilters(o: Pick<ResourcesListOptions, 'type' | 'format' | 'nameContains'>): (string | undefined)[] {
   return [
     o.type !== undefined ? equalsClause('Type', o.type) : undefined,
     o.format !== undefined ? equalsClause('DataFormat', o.format) : undefined,
@@ -89,7 +89,7 @@ export function resourceFilters(o: Pick<ResourcesListOptions, 'type' | 'format' 
 }
 
 /** `lic resources list`: GET /v1/resources through the list machinery, rendered with RESOURCE_COLUMNS. */
-export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promise<void> {
+async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   await runList(rt, {
     def: RESOURCE_LIST,

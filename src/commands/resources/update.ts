@@ -7,12 +7,12 @@ import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 
-export type ResourcesUpdateOptions = ResourceFieldOptions & { id: number };
+type ResourcesUpdateOptions = ResourceFieldOptions & { id: number };
 
 const FLAGS = '--name, --type, --code, --format, --description, --source, --data-file, --password-stdin, --password-prompt';
 
 /** `lic resources update ID`: PUT /v1/resources with only the flags given (contract §7). */
-export async function runResourcesUpdate(opts: ResourcesUpdateOptions, rt: Runtime): Promise<void> {
+async function runResourcesUpdate(opts: ResourcesUpdateOptions, rt: Runtime): Promise<void> {
   const { id, ...fields } = opts;
   if (Object.values(fields).every((v) => v === undefined || v === false)) {
     throw new UsageError(`nothing to change: give at least one of ${FLAGS}`);

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../../cli/files.js';
 import type { Cli } from '../../cli/deps.js';
 import { DEFAULT_PORT, type Runtime } from '../../cli/runtime.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   db?: string;
   host: string;
   port: number;
@@ -31,7 +31,7 @@ function parsePort(v: string): number {
  * --seed, also the ids to try on stderr (seededSummary: customer code, products'
  * releases and templates, the log's span).
  */
-export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
+async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
   const { startService, SeedError, parseAuthFailLimit } = await import('../../server/index.js');
   const authFailLimit = opts.authFailLimit === undefined ? undefined : parseAuthFailLimit(opts.authFailLimit);
@@ -58,8 +58,10 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     if (e instanceof SeedError) throw new UsageError(e.message);
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE')
-      throw new Error(`port ${opts.port} on ${opts.host} is already in use; choose another with --port (0 = any free port)`);
-    if (code === 'EACCES') throw new Error(`not allowed to listen on ${opts.host}:${opts.port}`);
+      throw new Error(`port ${opts.port} on ${opts.host} is already in use; choose another with --port (0 = any free port)`, {
+        cause: e,
+      });
+    if (code === 'EACCES') throw new Error(`not allowed to listen on ${opts.host}:${opts.port}`, { cause: e });
     throw e;
   }
   // The handler stays registered until the service is closed: conf (via atomically's

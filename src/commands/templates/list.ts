@@ -25,7 +25,7 @@ export interface TemplateScope {
   release: number;
 }
 
-export interface TemplatesListOptions extends TemplateScope, ListFlags {
+interface TemplatesListOptions extends TemplateScope, ListFlags {
   /** text the name contains (case-sensitive) */
   nameContains?: string;
 }
@@ -84,7 +84,7 @@ export const LICENSE_TEMPLATE_LIST: ListDef<LicenseTemplate> & { rows: (body: Li
 };
 
 /** The templates' friendly filter flag → filter clause (contract §5): --name-contains (Name.Contains(…), case-sensitive). */
-export function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): (string | undefined)[] {
+function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): (string | undefined)[] {
   return [o.nameContains !== undefined ? containsClause('Name', o.nameContains) : undefined];
 }
 
@@ -92,7 +92,7 @@ export function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): 
  * `lic templates list --product P --release R`: the release's license templates through the
  * list machinery. Without --product/--release: UsageError saying where the ids come from.
  */
-export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promise<void> {
+async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promise<void> {
   const missing = (['product', 'release'] as const).find((k) => opts[k] === undefined);
   if (missing) {
     throw new UsageError(

@@ -71,14 +71,14 @@ export const licenseTemplateSource: ListSource = {
 };
 
 /** Roles of `GET /v1/products/{productId}/releases/{releaseId}/license-templates` (spec, License templates). */
-export const LICENSE_TEMPLATE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
+const LICENSE_TEMPLATE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
 
 const str = { type: 'string' } as const;
 const nullableTime = { type: 'string', format: 'date-time', nullable: true } as const;
 const strings = (names: string[]) => Object.fromEntries(names.map((n) => [n, str]));
 
 /** JSON schema of a LicenseTemplate on the wire (spec LicenseTemplate). */
-export const licenseTemplateSchema = recordSchema('LicenseTemplate', licenseTemplateSource.spec.fields, {
+const licenseTemplateSchema = recordSchema('LicenseTemplate', licenseTemplateSource.spec.fields, {
   format: 'Xml (the one value the spec shows)',
   template: 'the license template body, e.g. XML',
   signatureKeysId: 'id of the resource that signs the licenses, 0 for none',

@@ -62,7 +62,7 @@ interface DateRange {
 }
 
 /** A time range in ms: start inclusive, end exclusive, either open (contract §6). */
-export interface TimeRange {
+interface TimeRange {
   start?: number;
   end?: number;
 }
@@ -82,7 +82,7 @@ function timeRange(q: DateRange): TimeRange {
  * covering indexes (log_time, log_level_time). Cost: O(hours in range + entries of two
  * hours), not O(entries in range). Relies on time_stamp holding integer ms (migrations).
  */
-export function countLogEntries(db: Db, range: TimeRange, level?: string): number {
+function countLogEntries(db: Db, range: TimeRange, level?: string): number {
   const { start, end } = range;
   const onLevel = level === undefined ? '' : ' AND level = ?';
   const lp = level === undefined ? [] : [level];

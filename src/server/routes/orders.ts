@@ -35,10 +35,10 @@ export const orderSource: ListSource = {
 };
 
 /** Roles of `GET /v1/customers/{customerId}/orders` (spec, Customer orders). */
-export const ORDER_ROLES: readonly Role[] = ['Administrator', 'Sales'];
+const ORDER_ROLES: readonly Role[] = ['Administrator', 'Sales'];
 
 /** JSON schema of an Order on the wire (spec Order), for serialisation and the OpenAPI document. */
-export const orderSchema = recordSchema('Order', orderSource.spec.fields, {
+const orderSchema = recordSchema('Order', orderSource.spec.fields, {
   total: 'order total in `currency`',
   paymentDate: "RFC 3339 UTC, or '' when not paid",
   resellerId: 'customer id of the reseller, 0 for a direct sale',

@@ -24,10 +24,10 @@ export const customerProductFields: readonly FieldSpec[] = [
 ];
 
 /** Role of `GET /v1/customer/{customerCode}/products` (spec, Products of a customer). */
-export const CUSTOMER_PRODUCT_ROLES: readonly Role[] = ['Customer'];
+const CUSTOMER_PRODUCT_ROLES: readonly Role[] = ['Customer'];
 
 /** JSON schema of a CustomerProduct on the wire. */
-export const customerProductSchema = recordSchema('CustomerProduct', customerProductFields, {
+const customerProductSchema = recordSchema('CustomerProduct', customerProductFields, {
   price: 'list price in `currency`',
   resellerPrice: 'price for resellers in `currency`',
   signatureKeysId: 'id of the resource that signs its licenses, 0 for none',
