@@ -20,6 +20,8 @@ await build({
   packages: 'external',
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
+  // demo assets (src/server/seed/assets) inlined: text as a string, key blobs as bytes
+  loader: { '.html': 'text', '.xml': 'text', '.snk': 'binary' },
   define: { __LIC_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
 });

@@ -16,7 +16,7 @@ export interface OutStream {
   drain?(): Promise<void>;
 }
 
-export interface InStream {
+interface InStream {
   isTTY: boolean;
   /**
    * Reads stdin to its end as bytes (for `--api-key-stdin`, `--data-file -`), but stops
@@ -27,7 +27,7 @@ export interface InStream {
 }
 
 /** Asks the person at the terminal; only used when stdin and stderr are TTYs. */
-export interface Prompter {
+interface Prompter {
   confirm(message: string): Promise<boolean>;
   /** hidden input */
   secret(message: string): Promise<string>;

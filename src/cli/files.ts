@@ -47,3 +47,15 @@ export function describeFsError(e: unknown): string {
       return (e as Error).message ?? String(e);
   }
 }
+
+/**
+ * Writes `data` to `path` whole or not at all (write-file-atomic: a temporary file beside
+ * it, fsync, then a rename over `path`), so a reader or a crash never sees half a file.
+ * `mode` (e.g. 0o600 for files holding API keys) applies from the temporary file's
+ * creation; without it a replaced file keeps its mode. Throws node:fs errors.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, o: { mode?: number } = {}): Promise<void> {
+  // loaded on first write: most commands write no file
+  const { default: write } = await import('write-file-atomic');
+  await write(path, typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength), { mode: o.mode });
+}

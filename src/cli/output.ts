@@ -45,7 +45,7 @@ export interface RenderOptions {
 }
 
 /** Rows to a terminal table after which a faster way (ndjson, a pager) is suggested once on stderr. */
-export const BIG_TTY_LIST = 5_000;
+const BIG_TTY_LIST = 5_000;
 
 /**
  * Decides colour from flags and env the usual way: `--no-color` and a non-empty
@@ -68,7 +68,7 @@ export function colorEnabled(ctx: Context, flag: boolean | undefined): boolean {
 }
 
 /** A cell as text: strings as-is, booleans yes/no, null/undefined empty, objects as JSON. */
-export function cellText(v: unknown): string {
+function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'object') return JSON.stringify(v);

@@ -33,8 +33,31 @@ function baseUrlFlag(value: string): string {
   }
 }
 
-/** Builds a fresh program for one invocation; output goes to the context's streams; every Runtime made is added to `runtimes` so main() can close it. */
-export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
+/** Declares one noun (or a top-level verb) and its verbs on the root program. */
+export type RegisterNoun = (program: Command, cli: Cli) => void;
+
+/** The nouns and top-level verbs of `lic`, in the order help lists them. */
+export const NOUNS: readonly RegisterNoun[] = [
+  registerProfile,
+  registerKeys,
+  registerLog,
+  registerResources,
+  registerAssemblies,
+  registerOrders,
+  registerTemplates,
+  registerProducts,
+  registerServe,
+  registerApi,
+  registerDoctor,
+  registerCompletion,
+];
+
+/**
+ * Builds a fresh program for one invocation; output goes to the context's streams; every
+ * Runtime made is added to `runtimes` so main() can close it. `nouns` replaces NOUNS in
+ * tests: one verb registered with a `run` that records its options (STYLE §12).
+ */
+export function buildProgram(ctx: Context, runtimes: Runtime[] = [], nouns: readonly RegisterNoun[] = NOUNS): Command {
   const program = new Command('lic')
     .description('Administer a software-licensing service: API keys, resources, assemblies, log, orders, license templates, products.')
     // `-V, --version` is answered by main() only as the first argument: a root option
@@ -83,18 +106,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = []): Command {
     return rt;
   };
   const cli: Cli = { ctx, runtimeOf };
-  registerProfile(program, cli);
-  registerKeys(program, cli);
-  registerLog(program, cli);
-  registerResources(program, cli);
-  registerAssemblies(program, cli);
-  registerOrders(program, cli);
-  registerTemplates(program, cli);
-  registerProducts(program, cli);
-  registerServe(program, cli);
-  registerApi(program, cli);
-  registerDoctor(program, cli);
-  registerCompletion(program, cli);
+  for (const register of nouns) register(program, cli);
   registerHelpTopics(program, ctx);
   // required options are checked in preAction, after commander's unknown-option check,
   // so `keys create --prem 7` suggests --perm instead of saying --perm is missing

@@ -21,7 +21,7 @@ export interface Progress {
 const NONE: Progress = { setTotal() {}, update() {}, stop() {}, done() {} };
 
 /** ETA is shown only after this much data, ms (the first pages' rate says little). */
-export const ETA_MIN_ELAPSED_MS = 1000;
+const ETA_MIN_ELAPSED_MS = 1000;
 
 /**
  * Formats a time left in seconds for the bar: `45s`, `1m05s`, `14h00m`; rounded first so a

@@ -17,7 +17,7 @@ import { parseBaseUrl, parseDuration, parseRetries } from './parse.js';
 
 /** The local service's default address (`lic serve` without --port). */
 export const DEFAULT_PORT = 8765;
-export const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
+const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
 
 export interface GlobalOptions {
   profile?: string;
@@ -346,7 +346,7 @@ function parseMs(value: string): number {
 }
 
 /** LIC_MAX_REPLY_BYTES: bytes, or with a binary suffix K, M, G (KiB, MiB, GiB); at least 1 KiB. */
-export function parseByteSize(value: string): number {
+function parseByteSize(value: string): number {
   const m = /^(\d+)\s*(k|m|g)?(?:i?b)?$/i.exec(value.trim());
   const n = m ? Number(m[1]) * 1024 ** ({ k: 1, m: 2, g: 3 }[(m[2] ?? '').toLowerCase() as 'k'] ?? 0) : NaN;
   if (!Number.isSafeInteger(n) || n < 1024)

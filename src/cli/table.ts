@@ -32,7 +32,7 @@ const stringWidth = (s: string): number => (stringWidthFn ??= require('string-wi
 export type ColumnKind = 'id' | 'number' | 'time' | 'text' | 'label';
 
 /** Tones a column may give a cell; painted only when colour is on. */
-export type Tone = 'ok' | 'warn' | 'bad' | 'dim' | undefined;
+type Tone = 'ok' | 'warn' | 'bad' | 'dim' | undefined;
 
 /** A column as the table sees it (output.ts's Column). */
 export interface TableColumn<R> {

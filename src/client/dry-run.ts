@@ -40,8 +40,7 @@ export function redactBody(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (/^password$/i.test(k) && v !== undefined && v !== null) out[k] = '[redacted]';
-    else if (/^data$/i.test(k) && typeof v === 'string')
-      out[k] = `[base64 of ${Buffer.byteLength(v, 'base64')} bytes omitted]`;
+    else if (/^data$/i.test(k) && typeof v === 'string') out[k] = `[base64 of ${Buffer.byteLength(v, 'base64')} bytes omitted]`;
     else out[k] = redactBody(v);
   }
   return out;

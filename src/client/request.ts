@@ -10,8 +10,6 @@ import {
   RESERVED_HEADERS,
 } from './settings.js';
 
-export { BACKOFF_BASE_MS, DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_WAIT_MS };
-
 export type Query = Record<string, string | number | boolean | undefined>;
 
 export interface ClientOptions {
@@ -67,7 +65,7 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
  * `Retry-After` (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) → seconds from `nowMs`,
  * never negative; undefined when absent or unreadable.
  */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v);

@@ -58,20 +58,28 @@ function parseStore(text: string, dir?: string): StoreShape {
 }
 
 /**
- * Reads the store without loading conf (whose import costs ~100 ms: it brings ajv), for
- * the many commands that only need the current profile. Same file, same checks; a
- * missing file is an empty store. Writes go through ProfileStore (conf).
+ * The one reader of the store file: its content, checked as JSON; a missing file is an
+ * empty store. ProfileStoreError when it cannot be read or parsed (never quoting it).
  */
-export function readProfiles(dir?: string): ProfileView {
-  const path = storePath(dir);
+function loadStore(path: string, dir?: string): StoreShape {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    if ((e as { code?: string }).code === 'ENOENT') return new ProfileView(path, () => ({ profiles: {} }));
+    if ((e as { code?: string }).code === 'ENOENT') return { profiles: {} };
     throw new ProfileStoreError(`cannot read the profile store ${path}: ${(e as Error).message}`);
   }
-  const data = parseStore(text, dir);
+  return parseStore(text, dir);
+}
+
+/**
+ * Reads the store without loading conf (whose import costs ~100 ms: it brings ajv), for
+ * the many commands that only need the current profile. Writes go through ProfileStore
+ * (conf), which reads with the same loadStore.
+ */
+export function readProfiles(dir?: string): ProfileView {
+  const path = storePath(dir);
+  const data = loadStore(path, dir);
   return new ProfileView(path, () => data);
 }
 
@@ -116,10 +124,13 @@ export class ProfileView {
   }
 }
 
-/** The store for writing: conf-backed (atomic writes, mode 0600); reads as ProfileView. */
+/** The store for writing: conf writes it (atomically, mode 0600); reads go through loadStore, as readProfiles'. */
 export class ProfileStore extends ProfileView {
-  private constructor(private readonly conf: Conf<StoreShape>) {
-    super(conf.path, () => conf.store);
+  private constructor(
+    private readonly conf: Conf<StoreShape>,
+    dir?: string,
+  ) {
+    super(conf.path, () => loadStore(conf.path, dir));
   }
 
   /** Opens (creating if needed) the store in `dir` (conf's default config dir when undefined). */
@@ -135,7 +146,7 @@ export class ProfileStore extends ProfileView {
       accessPropertiesByDotNotation: false,
       defaults: { profiles: {} },
     });
-    return new ProfileStore(conf);
+    return new ProfileStore(conf, dir);
   }
 
   /** Adds or replaces a profile; makes it the default when there is none. */

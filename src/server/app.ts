@@ -212,7 +212,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         undefined,
       );
     }
-    defaultJson(req, text, (err, value) => {
+    void defaultJson(req, text, (err, value) => {
       // the default parser (secure-json-parse) refuses prototype keys with its generic "not valid JSON"
       if (err && isJson(text)) {
         return done(

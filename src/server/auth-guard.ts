@@ -18,8 +18,8 @@ export interface AuthFailLimit {
 /** The default of `lic serve --auth-fail-limit`: more than 5 failures within 60 s blocks. */
 export const DEFAULT_AUTH_FAIL_LIMIT: AuthFailLimit = { limit: 5, windowMs: 60_000 };
 /** The first block lasts this long; each repeat offence doubles it, up to MAX_COOLDOWN_MS. */
-export const BASE_COOLDOWN_MS = 60_000;
-export const MAX_COOLDOWN_MS = 3_600_000;
+const BASE_COOLDOWN_MS = 60_000;
+const MAX_COOLDOWN_MS = 3_600_000;
 /** Offences are forgotten once an address has stayed clean this long after its last block. */
 const FORGET_AFTER_MS = 24 * 3_600_000;
 /** Addresses tracked at most; the stalest quiet ones go first beyond it. */

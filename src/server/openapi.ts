@@ -16,7 +16,7 @@ type JsonSchema = Record<string, unknown>;
 export { envelopeProperties };
 
 /** A failed call's body (contract §1): the envelope with success false, and maybe `details`. */
-export const errorSchema = {
+const errorSchema = {
   ...selectable(EnvelopeSchema),
   description:
     'Failure (contract §1): 400 bad input (code 3), 401 missing/unknown/revoked/expired key (16), ' +
@@ -59,7 +59,7 @@ export function listResponse(arrayName: string, totalName: string | undefined, i
 }
 
 /** Version of the API the document describes: the `/v1` of every path. */
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 const BIT_NAME: Record<number, string> = {
   [Permission.Read]: 'Read (1)',

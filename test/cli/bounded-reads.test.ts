@@ -14,12 +14,11 @@ import { MAX_DATA_BYTES, MAX_PASSWORD_BYTES } from '../../src/commands/resources
 import { MAX_API_KEY_BYTES } from '../../src/commands/profile/add.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { closedPort } from '../helpers/fake-server.js';
-import { BIN, buildDist } from '../helpers/spawn.js';
+import { BIN } from '../helpers/spawn.js';
 
 let env: Record<string, string>;
 const dir = tempDir('lic-bounded-');
 beforeAll(async () => {
-  await buildDist();
   env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',

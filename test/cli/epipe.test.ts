@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildDist } from '../helpers/spawn.js';
+import { BIN } from '../helpers/spawn.js';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertLog } from './list/harness.js';
@@ -18,7 +18,6 @@ let proxy: RecordingProxy;
 let proxyUrl: string;
 
 beforeAll(async () => {
-  await buildDist();
   svc = await startTestService();
   insertLog(svc.db, ENTRIES);
   // counts the requests on their way to the real service; bodies pass through untouched

@@ -71,7 +71,7 @@ describe('table: a cli-table3 table on a TTY, tab-separated when piped', () => {
 
   it('a record (keys create) is `field  value` lines on a TTY and `field\\tvalue` piped', async () => {
     const tty = await lic(['keys', 'create', '--perm', '1'], { tty: true, env: { NO_COLOR: '1' } });
-    expect(tty.stdout).toMatch(/^id   \d+\nkey  api_[a-z0-9]{24}\n$/);
+    expect(tty.stdout).toMatch(/^id {3}\d+\nkey {2}api_[a-z0-9]{24}\n$/);
     const piped = await lic(['keys', 'create', '--perm', '1']);
     expect(piped.stdout).toMatch(/^id\t\d+\nkey\tapi_[a-z0-9]{24}\n$/);
   });

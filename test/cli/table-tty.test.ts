@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/cli/table.js';
 import { tempDir } from '../helpers/cli.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { buildDist, hasScript, spawnLicTty } from '../helpers/spawn.js';
+import { hasScript, spawnLicTty } from '../helpers/spawn.js';
 
 if (!hasScript) console.warn('test/cli/table-tty.test.ts: util-linux `script` not found; skipping');
 
@@ -19,7 +19,6 @@ const N = 200_000;
 let svc: TestService;
 let env: Record<string, string>;
 beforeAll(async () => {
-  await buildDist();
   svc = await startTestService();
   // COLUMNS '' so the pty's own size (stty cols) is what counts
   env = { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, LIC_CONFIG_DIR: tempDir(), NO_COLOR: '1', COLUMNS: '' };

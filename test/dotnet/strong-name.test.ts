@@ -138,7 +138,7 @@ describe.skipIf(!haveData)('real files: Keys.snk and strong-named assemblies', (
 
 describe('the demo signing key of lic serve --seed demo', () => {
   it('reads as a 1024-bit key pair whose token is the one the seed (its own implementation) writes in the description', () => {
-    const res = buildDemoDataset(new Date('2026-01-01T00:00:00Z')).resources?.find((r) => r.type === 'RSA')!;
+    const res = (buildDemoDataset(new Date('2026-01-01T00:00:00Z')).resources ?? []).find((r) => r.type === 'RSA')!;
     const k = readStrongNameKey(Buffer.from(res.data, 'base64'));
     expect(k.kind).toBe('keyPair');
     expect(k.keySize).toBe(1024);

@@ -6,14 +6,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { http } from '../helpers/service.js';
-import { buildDist, spawnLic, startLic } from '../helpers/spawn.js';
-
-beforeAll(async () => {
-  await buildDist();
-});
+import { spawnLic, startLic } from '../helpers/spawn.js';
 
 const URL_LINE = /^(http:\/\/127\.0\.0\.1:(\d+))\n/;
 const KEY_LINE = /Administrator +user admin +(api_[a-z0-9]{24})/;

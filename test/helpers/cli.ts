@@ -2,30 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
-import type { Context } from '../../src/cli/context.js';
+import { testContext, type TestContextOptions } from './context.js';
 
-export interface RunOptions {
-  env?: Record<string, string | undefined>;
-  /** bytes on stdin */
-  stdin?: string;
-  /** stdout/stderr/stdin are terminals */
-  tty?: boolean;
-  /** profile store directory (default: a fresh temporary one per call, removed when the call returns) */
-  configDir?: string;
-  /** scripted answers for confirm() prompts, in order; an Error is thrown instead (e.g. Ctrl-C's ExitPromptError) */
-  confirm?: (boolean | Error)[];
-  /** scripted answers for secret() prompts, in order */
-  secret?: string[];
-  now?: () => Date;
-  /** directory for `lic serve`'s default database (default: a fresh temporary one per call, removed when the call returns) */
-  dataDir?: string;
-  /** stands in for SIGINT/SIGTERM registration (default: never fires) */
-  onInterrupt?: Context['onInterrupt'];
-  /** stands in for the context's sleep (e.g. to record retry waits without waiting); default a real timer */
-  sleep?: Context['sleep'];
-  /** sees every chunk as it is written, e.g. to wait for `lic serve`'s URL */
-  onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
-}
+export { tempDir } from './temp.js';
+
+/** How runCli builds its context: test/helpers/context.ts testContext's options. */
+export type RunOptions = TestContextOptions;
 
 export interface RunResult {
   code: number;
@@ -35,69 +17,19 @@ export interface RunResult {
   prompts: string[];
 }
 
-/** Directories tempDir() made in this test file, removed by removeTempDirs() (test/helpers/setup.ts: after the file). */
-const made = new Set<string>();
-
-/** A fresh temporary directory (a profile store, a data dir, input files); removed after the test file. */
-export function tempDir(prefix = 'lic-test-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.add(dir);
-  return dir;
-}
-
-/** Removes every directory tempDir() made so far (and whatever is in them). */
-export function removeTempDirs(): void {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-  made.clear();
-}
-
 /**
- * Runs `lic ARGS` in-process with a test context; nothing touches the real process or
- * home. The config and data dirs it makes itself (none given) are removed when it
- * returns; a test that reads them afterwards passes its own.
+ * Runs `lic ARGS` in-process with a test context (testContext) and resolves when it is
+ * done; nothing touches the real process or home. The config and data dirs it makes
+ * itself (none given) are fresh per call and removed when it returns (a fuzz tier makes
+ * thousands of calls); a test that reads them afterwards passes its own.
  */
 export async function runCli(args: string[], o: RunOptions = {}): Promise<RunResult> {
   const own: string[] = [];
-  const ownDir = (prefix: string) => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    own.push(dir);
-    return dir;
-  };
-  let stdout = '';
-  let stderr = '';
-  const prompts: string[] = [];
-  const confirms = [...(o.confirm ?? [])];
-  const secrets = [...(o.secret ?? [])];
-  const tty = Boolean(o.tty);
-  const ctx: Context = {
-    env: { ...o.env },
-    stdout: { write: (s: string) => ((stdout += s), o.onOutput?.('stdout', s)), isTTY: tty, columns: 120 },
-    stderr: { write: (s: string) => ((stderr += s), o.onOutput?.('stderr', s)), isTTY: tty, columns: 120 },
-    stdin: { isTTY: tty, readAll: async () => Buffer.from(o.stdin ?? '') },
-    prompter: {
-      async confirm(message) {
-        prompts.push(message);
-        const a = confirms.shift();
-        if (a === undefined) throw new Error(`unexpected confirm prompt: ${message}`);
-        if (a instanceof Error) throw a;
-        return a;
-      },
-      async secret(message) {
-        prompts.push(message);
-        const a = secrets.shift();
-        if (a === undefined) throw new Error(`unexpected secret prompt: ${message}`);
-        return a;
-      },
-    },
-    now: o.now ?? (() => new Date()),
-    configDir: o.configDir ?? ownDir('lic-test-'),
-    dataDir: o.dataDir ?? ownDir('lic-data-'),
-    onInterrupt: o.onInterrupt ?? (() => () => {}),
-    sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
-  };
+  const ownDir = (prefix: string) => (own.push(mkdtempSync(join(tmpdir(), prefix))), own.at(-1)!);
+  const t = testContext({ ...o, configDir: o.configDir ?? ownDir('lic-test-'), dataDir: o.dataDir ?? ownDir('lic-data-') });
   try {
-    const code = await main(args, ctx);
-    return { code, stdout, stderr, prompts };
+    const code = await main(args, t.ctx);
+    return { code, stdout: t.stdout(), stderr: t.stderr(), prompts: t.prompts };
   } finally {
     for (const dir of own) rmSync(dir, { recursive: true, force: true });
   }

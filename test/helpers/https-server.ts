@@ -20,7 +20,7 @@ export interface TestCa {
 }
 
 /** True when the `openssl` command can be run. */
-export function haveOpenssl(): boolean {
+function haveOpenssl(): boolean {
   try {
     execFileSync('openssl', ['version'], { stdio: 'ignore' });
     return true;

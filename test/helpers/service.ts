@@ -8,7 +8,7 @@ export interface TestService extends RunningService {
 
 /** Starts the real reference service on 127.0.0.1:0 over an in-memory database (failed-authentication guard off unless `authFailLimit` is given). */
 /** The key test services seal resource passwords with (LIC_SECRET_KEY), so a test can check what was stored. */
-export const TEST_SECRET_KEY = Buffer.alloc(32, 0x5a).toString('base64');
+const TEST_SECRET_KEY = Buffer.alloc(32, 0x5a).toString('base64');
 
 /** A stored resource password (sealed, `enc:v1:…`) opened with TEST_SECRET_KEY; "" stays "". */
 export function openStoredSecret(stored: string): string {

@@ -24,7 +24,7 @@ export interface TransformProxy {
 }
 
 /** `v` without its default-valued fields, recursively (arrays keep their items, minus nothing). */
-export function stripDefaults(v: unknown): unknown {
+function stripDefaults(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripDefaults);
   if (v === null || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};
@@ -39,7 +39,7 @@ export function stripDefaults(v: unknown): unknown {
 const INT_KEY = /^(id|.*Id|.*Count|permissions|dataSize)$/;
 
 /** `v` with integers under id-like keys as decimal strings, recursively. */
-export function intsAsStrings(v: unknown): unknown {
+function intsAsStrings(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(intsAsStrings);
   if (v === null || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};

@@ -1,5 +1,5 @@
 /** `/v1/log` over raw HTTP: contract §5 and §6. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
 
 const T0 = Date.parse('2025-01-18T10:00:00.000Z');
@@ -20,16 +20,19 @@ async function writeAt(at: number): Promise<number> {
 const get = (q = '', key = svc.adminKey, path = '/v1/log') => http(svc, 'GET', `${path}${q}`, { key });
 const ids = async (q = '') => (await get(q)).body.logEntries.map((e: { id: number }) => e.id);
 
-beforeAll(async () => {
+/** A fresh service on the test clock, with a Sales, a LicenseManager and a Customer key: no describe depends on another's entries. */
+async function start(): Promise<void> {
+  clock.t = T0;
   svc = await startTestService({ now: () => new Date(clock.t) });
   sales = await addUserWithKey(svc, 'sales', 'Sales', 7);
   manager = await addUserWithKey(svc, 'lm', 'LicenseManager', 7);
   customer = await addUserWithKey(svc, 'cust', 'Customer', 7, 'C-00000001');
-});
-afterAll(() => svc.close());
+}
 
 describe('GET /v1/log', () => {
+  afterAll(() => svc.close());
   beforeAll(async () => {
+    await start();
     // ids 1..3 at 10:00, 11:00, 12:00; id 4 a Warning at 13:00
     for (let i = 0; i < 3; i++) await writeAt(T0 + i * H);
     clock.t = T0 + 3 * H;
@@ -121,12 +124,13 @@ describe('GET /v1/log', () => {
 });
 
 describe('DELETE /v1/log', () => {
+  // each purge on a service of its own, with the same four entries
   beforeEach(async () => {
-    svc.db.prepare('DELETE FROM log').run();
-    svc.db.prepare("DELETE FROM sqlite_sequence WHERE name = 'log'").run();
+    await start();
     for (let i = 0; i < 4; i++) await writeAt(T0 + i * H); // ids 1..4 at 10:00..13:00
     clock.t = T0 + 5 * H;
   });
+  afterEach(() => svc.close());
   const del = (q: string, key = svc.adminKey) => http(svc, 'DELETE', `/v1/log${q}`, { key });
 
   it.each([

@@ -40,42 +40,6 @@
  * and json the envelope with the array and total always present, unless --raw.
  */
 export { allOf, containsClause, equalsClause, filterString } from './filter.js';
-export {
-  addListOptions,
-  parseFilterValue,
-  parseFieldList,
-  parseSortItems,
-  sortParam,
-  type ListDef,
-  type ListFlags,
-  type ListOptionsHelp,
-  type SortItem,
-} from './flags.js';
-export {
-  chosenFields,
-  defaultDataFields,
-  fieldColumns,
-  fieldOf,
-  intKey,
-  listRecords,
-  pages,
-  planList,
-  runList,
-  shortOfTotal,
-  type FetchPage,
-  type ListPlan,
-  type ListRun,
-  type Page,
-} from './run.js';
-export {
-  fieldDefault,
-  fieldNames,
-  fieldTypesOf,
-  normalizeEnvelope,
-  normalizeListBody,
-  normalizeRecord,
-  normalizeValue,
-  normalTotal,
-  type FieldType,
-  type FieldTypes,
-} from './normalize.js';
+export { addListOptions, parseFilterValue, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags } from './flags.js';
+export { chosenFields, defaultDataFields, fieldOf, intKey, listRecords, pages, planList, runList } from './run.js';
+export { fieldNames, fieldTypesOf, normalizeEnvelope, normalizeListBody, normalizeRecord, normalTotal } from './normalize.js';

@@ -70,7 +70,7 @@ function fieldTypeOf(p: SchemaLike, required: boolean): FieldType {
 }
 
 /** The default a field of `type` holds when the service leaves it out (see FieldType). */
-export function fieldDefault(type: FieldType): unknown {
+function fieldDefault(type: FieldType): unknown {
   if (typeof type === 'object') return 'of' in type ? [] : null;
   switch (type) {
     case 'int':

@@ -16,7 +16,7 @@ import { parseFieldList, sortParam, type ListDef, type ListFlags } from './flags
 import { normalizeEnvelope, normalizeListBody, normalizeRecord } from './normalize.js';
 
 /** One list endpoint call with the rule-3 query (contract §5); the noun adds its fixed parameters (path ids, dates). */
-export type FetchPage = (query: ListQuery) => Promise<object>;
+type FetchPage = (query: ListQuery) => Promise<object>;
 
 export interface ListRun<R> {
   def: ListDef<R>;
@@ -126,12 +126,12 @@ export function fieldOf(rec: Record<string, unknown>, name: string): unknown {
 }
 
 /** Columns for `--fields`: exactly those fields, headed by their names. */
-export function fieldColumns<R>(fields: readonly string[]): Column<R>[] {
+function fieldColumns<R>(fields: readonly string[]): Column<R>[] {
   return fields.map((f) => ({ header: f, get: (r: R) => fieldOf(r as Record<string, unknown>, f) }));
 }
 
 /** One page as the pager yields it. */
-export interface Page<R> {
+interface Page<R> {
   body: Record<string, unknown>;
   records: R[];
   /** the list's total (of the first page: all records matching the user's filter) */

@@ -10,9 +10,9 @@ import { choiceOf } from '../../cli/parse.js';
 /** Largest `--input` body: 10 MiB, the service's body limit (contract §9). */
 export const MAX_INPUT_BYTES = 10 * MiB;
 
-export const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
-export interface ApiOptions {
+interface ApiOptions {
   path: string;
   method?: (typeof API_METHODS)[number];
   field: [string, string][];
@@ -37,7 +37,7 @@ function parseQueryPair(value: string, previous: [string, string][] = []): [stri
  * content-length, transfer-encoding, connection) are refused: exit 2, nothing sent — the
  * key comes from the profile or LIC_API_KEY, never from argv.
  */
-export function parseHeader(value: string, previous: [string, string][] = []): [string, string][] {
+function parseHeader(value: string, previous: [string, string][] = []): [string, string][] {
   const i = value.indexOf(':');
   const name = value.slice(0, Math.max(i, 0)).trim().toLowerCase();
   const v = value.slice(i + 1).trim();
@@ -66,7 +66,7 @@ function parseApiPath(value: string): string {
  * verb covers yet (gh api style). Prints the service's reply unchanged; errors map to the
  * usual exit codes. DELETE confirms like every delete (`--yes` off a terminal).
  */
-export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
+async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
   let body: unknown;
   if (opts.input !== undefined) {
     let bytes: Buffer;
@@ -102,7 +102,7 @@ export async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic api PATH [-X METHOD] [-f key=value]... [-H 'Name: value']... [--input FILE|-] [--yes]`. */
-export function registerApi(program: Command, cli: Cli): void {
+export function registerApi(program: Command, cli: Cli, run = runApi): void {
   program
     .command('api')
     .description("Call the management API directly with the profile's key; prints the reply as JSON")
@@ -127,5 +127,5 @@ export function registerApi(program: Command, cli: Cli): void {
         '  lic api -X DELETE /v1/log -f startDate=2025-01-01 -f endDate=2025-02-01 --yes\n' +
         '  lic api -X DELETE /v1/api-keys/12 --dry-run',
     )
-    .action(async (path: string, o: Omit<ApiOptions, 'path'>, cmd: Command) => runApi({ ...o, path }, cli.runtimeOf(cmd)));
+    .action(async (path: string, o: Omit<ApiOptions, 'path'>, cmd: Command) => run({ ...o, path }, cli.runtimeOf(cmd)));
 }

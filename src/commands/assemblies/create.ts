@@ -9,7 +9,7 @@ import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions }
 import { addDryRunOption } from '../../cli/dry-run.js';
 import { serviceSigningKeys, type ServiceSigningKey } from '../resources/signing-key.js';
 
-export type AssembliesCreateOptions = AssemblyFieldOptions;
+type AssembliesCreateOptions = AssemblyFieldOptions;
 
 /**
  * `lic assemblies create --from-dll PATH | --name N ...`: POST /v1/assemblies; prints the
@@ -17,7 +17,7 @@ export type AssembliesCreateOptions = AssemblyFieldOptions;
  * the public key token sent against the service's signing keys (checkSigningKey): a
  * warning on stderr when none matches or the check cannot be made, never a failure.
  */
-export async function runAssembliesCreate(opts: AssembliesCreateOptions, rt: Runtime): Promise<void> {
+async function runAssembliesCreate(opts: AssembliesCreateOptions, rt: Runtime): Promise<void> {
   const input = await assemblyInputFrom(opts);
   if (!input.name) throw new UsageError('--name is required (or --from-dll PATH to read it from the assembly)');
   const client = await rt.client();
@@ -63,7 +63,7 @@ async function checkSigningKey(client: ApiClient, token: string, dll: string): P
 }
 
 /** Declares `assemblies create` and its flags (parse only; the work is runAssembliesCreate). */
-export function registerAssembliesCreate(parent: Command, cli: Cli): void {
+export function registerAssembliesCreate(parent: Command, cli: Cli, run = runAssembliesCreate): void {
   const cmd = parent.command('create').description('Register a .NET assembly, from its DLL (--from-dll) or from flags');
   addDryRunOption(addAssemblyFieldOptions(cmd))
     .addHelpText(
@@ -74,7 +74,5 @@ export function registerAssembliesCreate(parent: Command, cli: Cli): void {
         '  lic assemblies create --name MyLib --version 1.2.0.0 --culture neutral --public-key-token 0738eb9f132ed756\n' +
         '  lic assemblies create --from-dll MyLib.dll --dry-run',
     )
-    .action(async ({ dryRun: _dryRun, ...o }: AssembliesCreateOptions & { dryRun?: boolean }, c: Command) =>
-      runAssembliesCreate(o, cli.runtimeOf(c)),
-    );
+    .action(async ({ dryRun: _dryRun, ...o }: AssembliesCreateOptions & { dryRun?: boolean }, c: Command) => run(o, cli.runtimeOf(c)));
 }

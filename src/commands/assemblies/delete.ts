@@ -5,13 +5,13 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
-export interface AssembliesDeleteOptions {
+interface AssembliesDeleteOptions {
   id: number;
   yes?: boolean;
 }
 
 /** `lic assemblies delete ID`: confirms, then DELETE /v1/assemblies/{id}. */
-export async function runAssembliesDelete(opts: AssembliesDeleteOptions, rt: Runtime): Promise<void> {
+async function runAssembliesDelete(opts: AssembliesDeleteOptions, rt: Runtime): Promise<void> {
   await rt.confirm(`delete assembly ${opts.id}`, opts.yes);
   const client = await rt.client();
   const body = await deleteAssembly(client, opts.id);
@@ -20,7 +20,7 @@ export async function runAssembliesDelete(opts: AssembliesDeleteOptions, rt: Run
 }
 
 /** Declares `assemblies delete ID [--yes]`. */
-export function registerAssembliesDelete(parent: Command, cli: Cli): void {
+export function registerAssembliesDelete(parent: Command, cli: Cli, run = runAssembliesDelete): void {
   parent
     .command('delete')
     .alias('rm')
@@ -32,5 +32,5 @@ export function registerAssembliesDelete(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic assemblies delete 3\n  lic assemblies delete 3 --dry-run\n  lic assemblies list --name Folio.Pdf --all --fields id -o tsv | tail -n +2 | xargs -n1 lic assemblies delete --yes',
     )
-    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runAssembliesDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
+    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => run({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

@@ -13,7 +13,7 @@ import type { Assembly } from '../../wire.js';
 import { MAX_DLL_BYTES } from './input.js';
 import { ASSEMBLY_FIELD_TYPES } from './list.js';
 
-export interface AssembliesImportOptions {
+interface AssembliesImportOptions {
   /** files and folders */
   paths: string[];
   /** descend into the folders' subfolders */
@@ -115,7 +115,7 @@ const fatal = (e: unknown) =>
  * service refuses, fails alone; an auth or network error ends the import. A dry run
  * sends only the lookups. Prints the summary (printSyncReport; exit 1 when any failed).
  */
-export async function runAssembliesImport(opts: AssembliesImportOptions, rt: Runtime): Promise<void> {
+async function runAssembliesImport(opts: AssembliesImportOptions, rt: Runtime): Promise<void> {
   const files = await assemblyFiles(opts.paths, opts.recursive === true);
   if (files.length === 0) {
     throw new UsageError(

@@ -29,7 +29,7 @@ export interface AssemblyFieldOptions {
 }
 
 /** `--assembly-version`: `a.b.c.d`, each part 0..65535 (ECMA-335 II.22.2) → canonical form without leading zeros. */
-export function parseAssemblyVersion(value: string): string {
+function parseAssemblyVersion(value: string): string {
   const m = /^(\d{1,5})\.(\d{1,5})\.(\d{1,5})\.(\d{1,5})$/.exec(value.trim());
   if (!m || m.slice(1).some((p) => Number(p) > 65535)) {
     throw new InvalidArgumentError('expected a version a.b.c.d with each part 0..65535, e.g. 4.0.0.0.');
@@ -46,7 +46,7 @@ export function parsePublicKeyToken(value: string): string {
 }
 
 /** `--culture`: a culture name (`de`, `zh-Hans`); `neutral` or `""` → '' (ECMA-335 II.22.2: empty Culture column). */
-export function parseCulture(value: string): string {
+function parseCulture(value: string): string {
   const v = value.trim();
   if (v === '' || v.toLowerCase() === 'neutral') return '';
   if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(v))
@@ -55,7 +55,7 @@ export function parseCulture(value: string): string {
 }
 
 /** `--mapping-file-id`: a resource id (parseId), or 0 for none (contract §7). */
-export function parseMappingFileId(value: string): number {
+function parseMappingFileId(value: string): number {
   if (value.trim() === '0') return 0;
   try {
     return parseId(value);
@@ -65,7 +65,7 @@ export function parseMappingFileId(value: string): number {
 }
 
 /** `--name`: 1..256 characters (contract §9). */
-export function parseAssemblyName(value: string): string {
+function parseAssemblyName(value: string): string {
   if (value.length === 0 || value.length > 256) throw new InvalidArgumentError('expected 1..256 characters.');
   return value;
 }
@@ -87,9 +87,7 @@ export function addAssemblyFieldOptions(cmd: Command): Command {
 }
 
 /** Reads the identity of the assembly at `path` (at most MAX_DLL_BYTES). UsageError naming `--from-dll` and the file, with the reason, for anything else. */
-export async function identityFromDll(
-  path: string,
-): Promise<Required<Pick<AssemblyInput, 'name' | 'version' | 'culture' | 'publicKeyToken'>>> {
+async function identityFromDll(path: string): Promise<Required<Pick<AssemblyInput, 'name' | 'version' | 'culture' | 'publicKeyToken'>>> {
   let bytes: Buffer;
   try {
     const st = await stat(path);

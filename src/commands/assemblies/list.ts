@@ -20,7 +20,7 @@ import { ASSEMBLY_COLUMNS } from './columns.js';
 import { parsePublicKeyToken } from './input.js';
 import { signingKeyOf } from '../resources/signing-key.js';
 
-export interface AssembliesListOptions extends ListFlags {
+interface AssembliesListOptions extends ListFlags {
   /** Name = this, exactly */
   name?: string;
   /** PublicKeyToken = this: 16 lowercase hex digits, or '' for assemblies that are not strong-named */
@@ -54,7 +54,7 @@ export const ASSEMBLY_LIST: ListDef<Assembly> = {
  * exactly), --public-key-token (PublicKeyToken = …; the service stores it lowercase,
  * contract §7, and parsePublicKeyToken lowercases the flag).
  */
-export function assemblyFilters(o: Pick<AssembliesListOptions, 'name' | 'publicKeyToken'>): (string | undefined)[] {
+function assemblyFilters(o: Pick<AssembliesListOptions, 'name' | 'publicKeyToken'>): (string | undefined)[] {
   return [
     o.name !== undefined ? equalsClause('Name', o.name) : undefined,
     o.publicKeyToken !== undefined ? equalsClause('PublicKeyToken', o.publicKeyToken) : undefined,
@@ -68,7 +68,7 @@ export function assemblyFilters(o: Pick<AssembliesListOptions, 'name' | 'publicK
  * its public key token client-side (ECMA-335 II.6.2.1.3); the list then asks the service
  * for that token, like --public-key-token, and keeps only the records that carry it.
  */
-export async function runAssembliesList(opts: AssembliesListOptions, rt: Runtime): Promise<void> {
+async function runAssembliesList(opts: AssembliesListOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   const token = opts.signedBy === undefined ? undefined : (await signingKeyOf(client, opts.signedBy, '--signed-by')).key.publicKeyToken;
   await runList(rt, {
@@ -97,7 +97,7 @@ async function signedWith(token: string, q: ListQuery, fetch: (q: ListQuery) => 
 }
 
 /** Declares `assemblies list` with --name, --public-key-token, --signed-by and the shared list flags. */
-export function registerAssembliesList(parent: Command, cli: Cli): void {
+export function registerAssembliesList(parent: Command, cli: Cli, run = runAssembliesList): void {
   const cmd = parent
     .command('list')
     .alias('ls')
@@ -121,5 +121,5 @@ export function registerAssembliesList(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic assemblies list --name Folio.Pdf\n  lic assemblies list --public-key-token 0bbe75556158122f --sort name\n  lic assemblies list --signed-by 1 --all\n  lic assemblies list --all --fields id,name,version -o csv > assemblies.csv',
     )
-    .action(async (o: AssembliesListOptions, cmd: Command) => runAssembliesList(o, cli.runtimeOf(cmd)));
+    .action(async (o: AssembliesListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

@@ -7,12 +7,12 @@ import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 
-export type AssembliesUpdateOptions = AssemblyFieldOptions & { id: number };
+type AssembliesUpdateOptions = AssemblyFieldOptions & { id: number };
 
 const FLAGS = '--from-dll, --name, --version, --culture, --public-key-token, --mapping-file-id, --debug-symbols-key';
 
 /** `lic assemblies update ID`: PUT /v1/assemblies with only the flags given (contract §7). */
-export async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Runtime): Promise<void> {
+async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Runtime): Promise<void> {
   const { id, ...fields } = opts;
   if (Object.values(fields).every((v) => v === undefined)) throw new UsageError(`nothing to change: give at least one of ${FLAGS}`);
   const input = await assemblyInputFrom(fields);
@@ -23,7 +23,7 @@ export async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Run
 }
 
 /** Declares `assemblies update ID` with the create flags, all optional. */
-export function registerAssembliesUpdate(parent: Command, cli: Cli): void {
+export function registerAssembliesUpdate(parent: Command, cli: Cli, run = runAssembliesUpdate): void {
   const cmd = parent
     .command('update')
     .description('Change an assembly: only the fields given are sent (--from-dll sends the identity read from the file)')
@@ -34,6 +34,6 @@ export function registerAssembliesUpdate(parent: Command, cli: Cli): void {
       '\nExamples:\n  lic assemblies update 3 --from-dll bin/Release/MyLib.dll\n  lic assemblies update 3 --mapping-file-id 0\n  lic assemblies update 3 --mapping-file-id 0 --dry-run',
     )
     .action(async (id: number, { dryRun: _dryRun, ...o }: AssemblyFieldOptions & { dryRun?: boolean }, c: Command) =>
-      runAssembliesUpdate({ ...o, id }, cli.runtimeOf(c)),
+      run({ ...o, id }, cli.runtimeOf(c)),
     );
 }

@@ -35,7 +35,7 @@ const VALUE_HINTS: Record<string, readonly string[]> = { '--level': LOG_LEVELS }
  * `--profile` is completed: the store of LIC_CONFIG_DIR (or the default one) via `lic`
  * itself, so the script never reads the store's file format.
  */
-export const PROFILE_NAMES_COMMAND = 'lic profile list -o tsv 2>/dev/null | tail -n +2 | cut -f1';
+const PROFILE_NAMES_COMMAND = 'lic profile list -o tsv 2>/dev/null | tail -n +2 | cut -f1';
 
 /** Options completed by running a command (PROFILE_NAMES_COMMAND) instead of a fixed list. */
 const DYNAMIC_VALUES: Record<string, string> = { '--profile': PROFILE_NAMES_COMMAND };
@@ -59,7 +59,7 @@ function optionsOf(cmd: Command, inherited: Node['options']): Node['options'] {
 }
 
 /** Flattens the command tree into one node per command path; global options apply everywhere. */
-export function collect(program: Command): Node[] {
+function collect(program: Command): Node[] {
   const globals = optionsOf(program, [])
     .filter((o) => o.flag !== '--help' && o.flag !== '--version')
     .map((o) => ({ ...o, global: true }));

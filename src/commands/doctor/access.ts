@@ -5,8 +5,8 @@
  */
 import type { ApiClient } from '../../client/request.js';
 
-/** The roles of the published API (management-api.md "Authentication" 2). */
-export type Role = 'Administrator' | 'LicenseManager' | 'Sales' | 'Customer';
+/** The roles of the published API (contract §3). */
+type Role = 'Administrator' | 'LicenseManager' | 'Sales' | 'Customer';
 
 /** One list endpoint probed by doctor. */
 export interface ProbeEndpoint {

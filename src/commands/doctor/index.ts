@@ -10,12 +10,12 @@ import { maskKey, storePath } from '../../config/profiles.js';
 import { PROBE_ENDPOINTS, classify, inferAccess, probeAll, type ProbeResult } from './access.js';
 
 /** The oldest Node.js supported: package.json `engines` (>= 20.18). */
-export const MIN_NODE = [20, 18] as const;
+const MIN_NODE = [20, 18] as const;
 /** Clock skew beyond this many seconds fails the clock check: key expiry is judged on the service's clock. */
-export const MAX_SKEW_S = 60;
+const MAX_SKEW_S = 60;
 
 /** One line of the report: `ok` false for a warning or a failure; `fix` says what to do. */
-export interface Check {
+interface Check {
   name: string;
   ok: boolean;
   level: 'ok' | 'warn' | 'fail';
@@ -24,7 +24,7 @@ export interface Check {
 }
 
 /** The whole report (`-o json` prints exactly this). */
-export interface DoctorReport {
+interface DoctorReport {
   ok: boolean;
   checks: Check[];
   endpoints: ProbeResult[];
@@ -37,7 +37,7 @@ const warn = (name: string, detail: string, fix: string): Check => ({ name, ok: 
 const fail = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'fail', detail, fix });
 
 /** `node`: this Node.js against MIN_NODE. */
-export function nodeCheck(version: string): Check {
+function nodeCheck(version: string): Check {
   const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
   const okay = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
   return okay
@@ -112,7 +112,7 @@ const TLS_ERROR = /certificate|self[- ]signed|TLS|SSL|handshake|UNABLE_TO_VERIFY
  * prints the key (prefix only). Sets exit code 1 (through the returned report) when a
  * check is not ok.
  */
-export async function runDoctor(rt: Runtime): Promise<DoctorReport> {
+async function runDoctor(rt: Runtime): Promise<DoctorReport> {
   const checks: Check[] = [nodeCheck(process.versions.node), await configCheck(storePath(rt.ctx.configDir))];
   const settings = await settingsCheck(rt);
   checks.push(settings.check);
@@ -203,7 +203,7 @@ export async function runDoctor(rt: Runtime): Promise<DoctorReport> {
 }
 
 /** `clock`: the reply's Date header against the local clock; beyond MAX_SKEW_S fails. */
-export function clockCheck(date: string | undefined, now: Date): Check {
+function clockCheck(date: string | undefined, now: Date): Check {
   const at = date ? Date.parse(date) : NaN;
   if (!Number.isFinite(at)) return pass('clock', 'the service sent no Date header: skew unknown');
   // the header has whole seconds: compare whole seconds
@@ -243,7 +243,7 @@ const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 const TONE = { ok: 'ok', warn: 'warn', fail: 'bad' } as const;
 
 /** Prints the report: json as is; otherwise the check list (✓ ! ✗, coloured on a terminal), the fixes, and the endpoint table. */
-export async function printDoctor(report: DoctorReport, rt: Runtime): Promise<void> {
+async function printDoctor(report: DoctorReport, rt: Runtime): Promise<void> {
   if (rt.out.opts.format === 'json' || rt.out.opts.format === 'ndjson') return rt.out.json(report);
   const checkColumns: Column<Check>[] = [
     { header: '', get: (c) => MARK[c.level], tone: (c) => TONE[c.level] },
@@ -264,7 +264,7 @@ export async function printDoctor(report: DoctorReport, rt: Runtime): Promise<vo
 }
 
 /** Declares `lic doctor`. */
-export function registerDoctor(program: Command, cli: Cli): void {
+export function registerDoctor(program: Command, cli: Cli, run = runDoctor): void {
   program
     .command('doctor')
     .description('Check the setup: config file, profile, service reachable, TLS, clock, key, and what the key may do (GETs only)')
@@ -275,14 +275,14 @@ export function registerDoctor(program: Command, cli: Cli): void {
     )
     .action(async (_o: unknown, cmd: Command) => {
       const rt = cli.runtimeOf(cmd);
-      const report = await runDoctor(rt);
+      const report = await run(rt);
       await printDoctor(report, rt);
       if (!report.ok) throw new DoctorFailed(report.checks.filter((c) => !c.ok).length);
     });
 }
 
 /** Some checks did not pass: exit 1 with a one-line summary (the report itself is already printed). */
-export class DoctorFailed extends Error {
+class DoctorFailed extends Error {
   constructor(readonly failed: number) {
     super(`${failed} check${failed === 1 ? '' : 's'} did not pass`);
     this.name = 'DoctorFailed';

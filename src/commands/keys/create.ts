@@ -5,7 +5,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 
-export interface KeysCreateOptions {
+interface KeysCreateOptions {
   perm: number;
   name?: string;
   owner?: string;
@@ -16,7 +16,7 @@ export interface KeysCreateOptions {
 }
 
 /** `lic keys create --perm P`: POST /v1/api-keys; prints the id and the secret once. UsageError for an `--expires` in the past without `--force`. */
-export async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promise<void> {
+async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promise<void> {
   checkExpiry(opts.expires, rt.ctx.now(), opts.force);
   const client = await rt.client();
   const body = await createApiKey(client, {
@@ -34,7 +34,7 @@ export async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promi
 }
 
 /** Declares `keys create --perm P` with --name, --owner, --description, --expires (the key itself is printed once, never taken from argv). */
-export function registerKeysCreate(parent: Command, cli: Cli): void {
+export function registerKeysCreate(parent: Command, cli: Cli, run = runKeysCreate): void {
   const cmd = parent
     .command('create')
     .description('Create an API key and print it once')
@@ -48,5 +48,5 @@ export function registerKeysCreate(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic keys create --perm 7\n  lic keys create --perm rw --name ci --expires 90d\n  KEY=$(lic keys create --perm read -o json | jq -r .key)\n  lic keys create --perm read --name audit --dry-run     # prints the request, sends nothing',
     );
-  addDryRunOption(cmd).action(async (o: KeysCreateOptions, c: Command) => runKeysCreate(o, cli.runtimeOf(c)));
+  addDryRunOption(cmd).action(async (o: KeysCreateOptions, c: Command) => run(o, cli.runtimeOf(c)));
 }

@@ -5,13 +5,13 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
-export interface KeysDeleteOptions {
+interface KeysDeleteOptions {
   id: number;
   yes?: boolean;
 }
 
 /** `lic keys delete ID`: confirms, then DELETE /v1/api-keys/{id}. */
-export async function runKeysDelete(opts: KeysDeleteOptions, rt: Runtime): Promise<void> {
+async function runKeysDelete(opts: KeysDeleteOptions, rt: Runtime): Promise<void> {
   await rt.confirm(`delete API key ${opts.id}`, opts.yes);
   const client = await rt.client();
   const body = await deleteApiKey(client, opts.id);
@@ -20,7 +20,7 @@ export async function runKeysDelete(opts: KeysDeleteOptions, rt: Runtime): Promi
 }
 
 /** Declares `keys delete ID [--yes]` (alias `rm`). */
-export function registerKeysDelete(parent: Command, cli: Cli): void {
+export function registerKeysDelete(parent: Command, cli: Cli, run = runKeysDelete): void {
   parent
     .command('delete')
     .alias('rm')
@@ -32,5 +32,5 @@ export function registerKeysDelete(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic keys delete 12\n  lic keys delete 12 --dry-run\n  lic keys list --revoked --all --fields id -o tsv | tail -n +2 | xargs -n1 lic keys delete --yes',
     )
-    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runKeysDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
+    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => run({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

@@ -53,7 +53,7 @@ export function keyFilters(o: Pick<KeysListOptions, 'owner' | 'revoked' | 'activ
 }
 
 /** `lic keys list`: GET /v1/api-keys, rendered with API_KEY_COLUMNS. */
-export async function runKeysList(opts: KeysListOptions, rt: Runtime): Promise<void> {
+async function runKeysList(opts: KeysListOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   await runList(rt, {
     def: API_KEY_LIST,
@@ -64,7 +64,7 @@ export async function runKeysList(opts: KeysListOptions, rt: Runtime): Promise<v
 }
 
 /** Declares `keys list` with --owner, --revoked, --active and the shared list flags. */
-export function registerKeysList(parent: Command, cli: Cli): void {
+export function registerKeysList(parent: Command, cli: Cli, run = runKeysList): void {
   const cmd = parent
     .command('list')
     .alias('ls')
@@ -74,5 +74,5 @@ export function registerKeysList(parent: Command, cli: Cli): void {
     .option('--active', 'only usable keys: not revoked and not expired');
   addListOptions(cmd, API_KEY_LIST, { sortExample: 'createdAt:desc', whereExample: 'Permissions >= 4' })
     .addHelpText('after', '\nExamples:\n  lic keys list --active --owner admin\n  lic keys list --all --fields id,name,keyPrefix -o csv')
-    .action(async (o: KeysListOptions, cmd: Command) => runKeysList(o, cli.runtimeOf(cmd)));
+    .action(async (o: KeysListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

@@ -102,7 +102,7 @@ interface RotateResult {
  * command that finishes the job, and the PUT's error is rethrown (its exit code: 1, 3 or 5).
  * `--dry-run` prints both requests (one JSON plan per line) and sends neither.
  */
-export async function runKeysRotate(opts: KeysRotateOptions, rt: Runtime): Promise<void> {
+async function runKeysRotate(opts: KeysRotateOptions, rt: Runtime): Promise<void> {
   checkExpiry(opts.expires, rt.ctx.now(), false);
   const keyFile = opts.keyFile === undefined ? undefined : resolve(opts.keyFile);
   if (keyFile) await checkKeyFile(keyFile);
@@ -139,7 +139,9 @@ export async function runKeysRotate(opts: KeysRotateOptions, rt: Runtime): Promi
         () =>
           `the new API key ${created.apiKeyId} is left without a usable secret: delete it with \`lic keys delete ${created.apiKeyId} --yes\``,
       );
-      throw new Error(`could not write --key-file ${keyFile} (${describeFsError(e)}); ${undo}; API key ${old.id} is unchanged`);
+      throw new Error(`could not write --key-file ${keyFile} (${describeFsError(e)}); ${undo}; API key ${old.id} is unchanged`, {
+        cause: e,
+      });
     }
     newKey.keyFile = keyFile;
   } else newKey.key = created.key;

@@ -6,7 +6,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
-export interface KeysUpdateOptions {
+interface KeysUpdateOptions {
   id: number;
   perm?: number;
   name?: string;
@@ -20,7 +20,7 @@ export interface KeysUpdateOptions {
 }
 
 /** `lic keys update ID`: PUT /v1/api-keys with only the flags given (`--expires never` sends `expireDate: null`). UsageError for an `--expires` in the past without `--force`. */
-export async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promise<void> {
+async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promise<void> {
   if (opts.revoke && opts.unrevoke) throw new UsageError('--revoke and --unrevoke cannot be used together');
   checkExpiry(opts.expires, rt.ctx.now(), opts.force);
   const change: ApiKeyInput & { id: number } = { id: opts.id };
@@ -40,7 +40,7 @@ export async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promi
 }
 
 /** Declares `keys update ID` with --perm, --name, --description, --expires, --revoke, --unrevoke (only those given are sent). */
-export function registerKeysUpdate(parent: Command, cli: Cli): void {
+export function registerKeysUpdate(parent: Command, cli: Cli, run = runKeysUpdate): void {
   parent
     .command('update')
     .description('Change an API key: permissions, name, description, expiry, revocation')
@@ -60,6 +60,6 @@ export function registerKeysUpdate(parent: Command, cli: Cli): void {
       '\nExamples:\n  lic keys update 12 --perm rw --expires 30d\n  lic keys update 12 --name ci-deploy --description "CI pipeline"\n  lic keys update 12 --revoke\n  lic keys update 12 --expires never\n  lic keys update 12 --perm read --dry-run',
     )
     .action(async (id: number, { dryRun: _dryRun, ...o }: Omit<KeysUpdateOptions, 'id'> & { dryRun?: boolean }, cmd: Command) =>
-      runKeysUpdate({ ...o, id }, cli.runtimeOf(cmd)),
+      run({ ...o, id }, cli.runtimeOf(cmd)),
     );
 }

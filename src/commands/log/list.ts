@@ -17,7 +17,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_COLUMNS } from './columns.js';
 
-export interface LogListOptions extends ListFlags {
+interface LogListOptions extends ListFlags {
   level?: string;
   since?: string;
   until?: string;
@@ -26,7 +26,7 @@ export interface LogListOptions extends ListFlags {
 }
 
 /** Fields of a log entry with their wire types (contract §6; derived from src/schema/ LogEntrySchema): the defaults of what the service leaves out. */
-export const LOG_FIELD_TYPES = fieldTypesOf(LogEntrySchema);
+const LOG_FIELD_TYPES = fieldTypesOf(LogEntrySchema);
 
 /** Fields of a log entry (contract §6, spec LogEntry), for --fields and --sort. */
 export const LOG_FIELDS = fieldNames(LOG_FIELD_TYPES);
@@ -51,7 +51,7 @@ export function logFilters(o: { level?: string; contains?: string }): (string | 
 }
 
 /** `lic log list`: GET /v1/log, newest first; --since/--until become startDate/endDate. */
-export async function runLogList(opts: LogListOptions, rt: Runtime): Promise<void> {
+async function runLogList(opts: LogListOptions, rt: Runtime): Promise<void> {
   checkRange(opts.since, opts.until);
   const client = await rt.client();
   await runList(rt, {
@@ -63,7 +63,7 @@ export async function runLogList(opts: LogListOptions, rt: Runtime): Promise<voi
 }
 
 /** Declares `log list` with --level, --since, --until, --contains and the shared list flags. */
-export function registerLogList(parent: Command, cli: Cli): void {
+export function registerLogList(parent: Command, cli: Cli, run = runLogList): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
   const cmd = parent
     .command('list')
@@ -82,5 +82,5 @@ export function registerLogList(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log list --since 2025-01-18 --until 2025-01-19 -o json | jq .logEntries[].message\n  lic log list --all --contains "api-keys" -o ndjson > audit.ndjson\n  lic log list --all --fields id,timeStamp,message -o csv > log.csv',
     )
-    .action(async (o: LogListOptions, cmd: Command) => runLogList(o, cli.runtimeOf(cmd)));
+    .action(async (o: LogListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

@@ -47,7 +47,7 @@ export function purgeCriteria(o: LogPurgeOptions, count?: number): { query: LogP
  * in the question; off a terminal requires --yes (no count asked). Then DELETE /v1/log;
  * prints deletedLogCount. Nothing matching: says so and deletes nothing.
  */
-export async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<void> {
+async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<void> {
   const { query, what: plain } = purgeCriteria(opts);
   let what = plain;
   if (rt.globals.dryRun) return dryRunPurge(query, rt);
@@ -94,7 +94,7 @@ async function dryRunPurge(query: LogPurgeQuery, rt: Runtime): Promise<void> {
 }
 
 /** Declares `log purge` with --all, --id, --before, --since/--until, --where and --yes (one kind of criterion; purgeCriteria checks). */
-export function registerLogPurge(parent: Command, cli: Cli): void {
+export function registerLogPurge(parent: Command, cli: Cli, run = runLogPurge): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
   parent
     .command('purge')
@@ -111,5 +111,5 @@ export function registerLogPurge(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic log purge --before 90d --yes\n  lic log purge --where \'Level = "Debug"\' --before 7d\n  lic log purge --all\n  lic log purge --before 90d --dry-run     # the request and wouldDelete; nothing deleted',
     )
-    .action(async (o: LogPurgeOptions, cmd: Command) => runLogPurge(o, cli.runtimeOf(cmd)));
+    .action(async (o: LogPurgeOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

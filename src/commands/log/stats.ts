@@ -110,7 +110,7 @@ async function pool<T>(tasks: readonly (() => Promise<T>)[], limit: number, onDo
  * stacked bar chart on a terminal; `-o json` `{since, until, by, levels, buckets, totals}`;
  * ndjson/csv/tsv/a piped table one record per bucket (`start, end, <level>…, total`).
  */
-export async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<void> {
+async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<void> {
   checkRange(opts.since, opts.until);
   const since = Date.parse(opts.since);
   const until = Date.parse(opts.until);

@@ -10,7 +10,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_LIST, logFilters } from './list.js';
 
-export interface LogTailOptions {
+interface LogTailOptions {
   follow?: boolean;
   level?: string;
   contains?: string;
@@ -21,11 +21,11 @@ export interface LogTailOptions {
   lines: number;
 }
 
-export const TAIL_DEFAULT_LINES = 10;
-export const TAIL_DEFAULT_INTERVAL_MS = 2000;
+const TAIL_DEFAULT_LINES = 10;
+const TAIL_DEFAULT_INTERVAL_MS = 2000;
 /** --follow's first wait after losing the service, ms; doubled on each failed attempt up to TAIL_RECONNECT_MAX_MS. */
 export const TAIL_RECONNECT_FIRST_MS = 500;
-export const TAIL_RECONNECT_MAX_MS = 30_000;
+const TAIL_RECONNECT_MAX_MS = 30_000;
 
 /** The wait before reconnect attempt `attempt` (0-based), ms: capped exponential backoff. */
 export const reconnectDelay = (attempt: number): number =>
@@ -75,7 +75,7 @@ function checkPage(page: LogEntry[], dir: 'asc' | 'desc', bound: number | undefi
  * (one writer); on a database that commits concurrent inserts out of id order an entry
  * committed late with a lower id than one already seen would be missed.
  */
-export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<void> {
+async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   const filter = allOf([...logFilters(opts), opts.where]);
   const writer = rt.out.openList<LogEntry>(LOG_LIST.columns, LOG_LIST, { live: true });
@@ -154,7 +154,7 @@ export async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<voi
 }
 
 /** Declares `log tail` with --follow, --lines, --level, --contains, --where and --interval. */
-export function registerLogTail(parent: Command, cli: Cli): void {
+export function registerLogTail(parent: Command, cli: Cli, run = runLogTail): void {
   parent
     .command('tail')
     .description('Print the newest log entries; with --follow, keep printing new ones until Ctrl-C')
@@ -168,5 +168,5 @@ export function registerLogTail(parent: Command, cli: Cli): void {
       'after',
       '\nOutput: on a terminal one aligned line per entry; piped, tab-separated columns; -o ndjson (or json) one JSON entry per line; -o csv/tsv a header, then rows.\nCtrl-C ends --follow with exit code 130. If the service goes away, --follow says so on stderr and reconnects (0.5 s, 1 s, 2 s… up to 30 s apart), then goes on after the last entry it printed.\n\nExamples:\n  lic log tail -n 50 --level Warning\n  lic log tail -f --contains "/v1/api-keys"\n  lic log tail -f -o ndjson | jq -r .message',
     )
-    .action(async (o: LogTailOptions, cmd: Command) => runLogTail(o, cli.runtimeOf(cmd)));
+    .action(async (o: LogTailOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

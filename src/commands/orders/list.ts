@@ -19,7 +19,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { ORDER_COLUMNS } from './columns.js';
 
 /** Which customer's orders: the path part of the list, apart from the rule-3 query. */
-export interface OrderScope {
+interface OrderScope {
   /** customer id, int32 1..2147483647 (contract §2) */
   customer: number;
 }
@@ -36,10 +36,10 @@ export interface OrderFilterOptions {
   until?: string;
 }
 
-export interface OrdersListOptions extends OrderScope, OrderFilterOptions, ListFlags {}
+interface OrdersListOptions extends OrderScope, OrderFilterOptions, ListFlags {}
 
 /** Fields of an order with their wire types (derived from src/schema/ OrderSchema; contract §2, §8): the defaults of what the service leaves out. */
-export const ORDER_FIELD_TYPES = fieldTypesOf(OrderSchema);
+const ORDER_FIELD_TYPES = fieldTypesOf(OrderSchema);
 
 /**
  * Fields of an order in lists, as the service names them (spec Order; contract §5, §8;
@@ -76,7 +76,7 @@ export function orderFilters(o: OrderFilterOptions): (string | undefined)[] {
 }
 
 /** `lic orders list --customer ID`: GET /v1/customers/{id}/orders through the list machinery, rendered with ORDER_COLUMNS. */
-export async function runOrdersList(opts: OrdersListOptions, rt: Runtime): Promise<void> {
+async function runOrdersList(opts: OrdersListOptions, rt: Runtime): Promise<void> {
   checkRange(opts.since, opts.until);
   const client = await rt.client();
   await runList(rt, {
@@ -88,7 +88,7 @@ export async function runOrdersList(opts: OrdersListOptions, rt: Runtime): Promi
 }
 
 /** Declares `orders list --customer ID` with the status, payment, currency and time filters and the shared list flags. */
-export function registerOrdersList(parent: Command, cli: Cli): void {
+export function registerOrdersList(parent: Command, cli: Cli, run = runOrdersList): void {
   const time = (v: string) => parseTime(v, cli.ctx.now());
   const cmd = parent
     .command('list')
@@ -118,5 +118,5 @@ export function registerOrdersList(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic orders list --customer 7\n  lic orders list --customer 7 --status Pending -o csv\n  lic orders list --customer 7 --payment-status Unpaid --since 30d\n  lic orders list --customer 7 --all --fields id,orderNumber,total,currency -o ndjson',
     )
-    .action(async (o: OrdersListOptions, cmd: Command) => runOrdersList(o, cli.runtimeOf(cmd)));
+    .action(async (o: OrdersListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

@@ -15,7 +15,7 @@ const MAX_CODE = 256;
  * format still works: non-empty, at most 256 characters, no `/` (it is a path segment).
  * The usual form is `C-` + 8 of [A-Z0-9] (contract §3). Returns it trimmed.
  */
-export function parseCustomerCode(value: string): string {
+function parseCustomerCode(value: string): string {
   const v = value.trim();
   if (v === '') throw new InvalidArgumentError('expected a customer code such as C-7K2M9Q4X.');
   if (v.length > MAX_CODE) throw new InvalidArgumentError(`expected a customer code of at most ${MAX_CODE} characters (got ${v.length}).`);
@@ -23,13 +23,13 @@ export function parseCustomerCode(value: string): string {
   return v;
 }
 
-export interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'> {
+interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'> {
   /** the caller's own customer code (role Customer) */
   customer: string;
 }
 
 /** Fields of a product of a customer with their wire types (derived from src/schema/ CustomerProductSchema): the defaults of what the service leaves out. */
-export const CUSTOMER_PRODUCT_FIELD_TYPES = fieldTypesOf(CustomerProductSchema);
+const CUSTOMER_PRODUCT_FIELD_TYPES = fieldTypesOf(CustomerProductSchema);
 
 /**
  * Fields of a product of a customer, as the service names them (spec CustomerProduct;
@@ -53,7 +53,7 @@ export const CUSTOMER_PRODUCT_LIST: ListDef<CustomerProduct> = {
 };
 
 /** `lic products list --customer CODE`: the products of the caller's own customer (role Customer), through the list machinery unpaged. */
-export async function runProductsList(opts: ProductsListOptions, rt: Runtime): Promise<void> {
+async function runProductsList(opts: ProductsListOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   await runList(rt, {
     def: CUSTOMER_PRODUCT_LIST,
@@ -63,7 +63,7 @@ export async function runProductsList(opts: ProductsListOptions, rt: Runtime): P
 }
 
 /** Declares `products list --customer CODE` with --fields and --limit (the endpoint has no filter, sort or paging). */
-export function registerProductsList(parent: Command, cli: Cli): void {
+export function registerProductsList(parent: Command, cli: Cli, run = runProductsList): void {
   const cmd = parent
     .command('list')
     .alias('ls')
@@ -75,5 +75,5 @@ export function registerProductsList(parent: Command, cli: Cli): void {
       "\nThe service returns a customer's products in one reply and takes no query: there is no --where, --sort, --take/--skip or --all here; filter with jq instead.\n" +
         '\nExamples:\n  lic products list --customer C-7K2M9Q4X\n  lic products list --customer C-7K2M9Q4X --fields code,name,price -o csv\n  lic products list --customer C-7K2M9Q4X -o json | jq -r \'.products[] | select(.currency == "EUR") | .code\'',
     )
-    .action(async (o: ProductsListOptions, cmd: Command) => runProductsList(o, cli.runtimeOf(cmd)));
+    .action(async (o: ProductsListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

@@ -7,7 +7,7 @@ import type { Cli } from '../../cli/deps.js';
 import { isLoopback, type Runtime } from '../../cli/runtime.js';
 import { PROFILE_NAME_RE, type Profile } from '../../config/profiles.js';
 
-export interface ProfileAddOptions {
+interface ProfileAddOptions {
   name: string;
   baseUrl?: string;
   apiKeyStdin?: boolean;
@@ -18,7 +18,7 @@ export interface ProfileAddOptions {
 export const MAX_API_KEY_BYTES = 4096;
 
 /** Checks a profile name against PROFILE_NAME_RE; UsageError naming the rule otherwise. */
-export function checkProfileName(name: string): string {
+function checkProfileName(name: string): string {
   if (!PROFILE_NAME_RE.test(name)) {
     throw new UsageError(`profile name "${name}" is invalid: use 1-64 letters, digits, "_", "." or "-", starting with a letter or digit`);
   }
@@ -29,7 +29,7 @@ export function checkProfileName(name: string): string {
  * `lic profile add NAME --base-url URL`: the key comes from stdin (`--api-key-stdin`) or a
  * hidden prompt on a TTY, never from argv. Stored with file mode 0600.
  */
-export async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void> {
+async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void> {
   checkProfileName(opts.name);
   if (!opts.baseUrl) throw new UsageError('--base-url is required, e.g. --base-url http://127.0.0.1:8765');
   let key: string;
@@ -86,7 +86,7 @@ function profileSettings(rt: Runtime): Partial<Profile> {
 }
 
 /** Registers `lic profile add` on `parent`. */
-export function registerProfileAdd(parent: Command, cli: Cli): void {
+export function registerProfileAdd(parent: Command, cli: Cli, run = runProfileAdd): void {
   parent
     .command('add')
     .description('Add or replace a profile: a base URL and an API key (from a hidden prompt or stdin)')
@@ -99,6 +99,6 @@ export function registerProfileAdd(parent: Command, cli: Cli): void {
     )
     .action(async (name: string, o: Omit<ProfileAddOptions, 'name' | 'baseUrl'>, cmd: Command) => {
       const rt = cli.runtimeOf(cmd);
-      await runProfileAdd({ ...o, name, baseUrl: rt.globals.baseUrl }, rt);
+      await run({ ...o, name, baseUrl: rt.globals.baseUrl }, rt);
     });
 }

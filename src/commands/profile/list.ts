@@ -11,7 +11,7 @@ interface ProfileRow {
 }
 
 /** `lic profile list`: names, URLs, masked keys, which is the default. */
-export async function runProfileList(rt: Runtime): Promise<void> {
+async function runProfileList(rt: Runtime): Promise<void> {
   const store = readProfiles(rt.ctx.configDir);
   const rows: ProfileRow[] = store
     .list()
@@ -25,11 +25,11 @@ export async function runProfileList(rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic profile list` on `parent`. */
-export function registerProfileList(parent: Command, cli: Cli): void {
+export function registerProfileList(parent: Command, cli: Cli, run = runProfileList): void {
   parent
     .command('list')
     .alias('ls')
     .description('List profiles (keys masked)')
     .addHelpText('after', "\nExamples:\n  lic profile list\n  lic profile list -o json | jq -r '.profiles[].name'")
-    .action(async (_o: unknown, cmd: Command) => runProfileList(cli.runtimeOf(cmd)));
+    .action(async (_o: unknown, cmd: Command) => run(cli.runtimeOf(cmd)));
 }

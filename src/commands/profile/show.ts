@@ -4,7 +4,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 
 /** `lic profile show`: the profile, base URL, (masked) key and network settings a command would use now, and where each comes from. */
-export async function runProfileShow(rt: Runtime): Promise<void> {
+async function runProfileShow(rt: Runtime): Promise<void> {
   const t = await rt.target();
   const net = await rt.network();
   const env = rt.ctx.env;
@@ -45,10 +45,10 @@ export async function runProfileShow(rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic profile show` on `parent`. */
-export function registerProfileShow(parent: Command, cli: Cli): void {
+export function registerProfileShow(parent: Command, cli: Cli, run = runProfileShow): void {
   parent
     .command('show')
     .description('Show the profile, URL and key (masked) that commands use now')
     .addHelpText('after', '\nExamples:\n  lic profile show\n  LIC_PROFILE=prod lic profile show -o json')
-    .action(async (_o: unknown, cmd: Command) => runProfileShow(cli.runtimeOf(cmd)));
+    .action(async (_o: unknown, cmd: Command) => run(cli.runtimeOf(cmd)));
 }

@@ -4,7 +4,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /** `lic profile use NAME`: makes NAME the default profile. */
-export async function runProfileUse(name: string, rt: Runtime): Promise<void> {
+async function runProfileUse(name: string, rt: Runtime): Promise<void> {
   const store = await rt.profiles();
   if (!store.get(name))
     throw new UsageError(
@@ -20,11 +20,11 @@ export async function runProfileUse(name: string, rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic profile use` on `parent`. */
-export function registerProfileUse(parent: Command, cli: Cli): void {
+export function registerProfileUse(parent: Command, cli: Cli, run = runProfileUse): void {
   parent
     .command('use')
     .description('Make a profile the default')
     .argument('<name>', 'profile name')
     .addHelpText('after', '\nExamples:\n  lic profile use prod')
-    .action(async (name: string, _o: unknown, cmd: Command) => runProfileUse(name, cli.runtimeOf(cmd)));
+    .action(async (name: string, _o: unknown, cmd: Command) => run(name, cli.runtimeOf(cmd)));
 }

@@ -6,14 +6,14 @@ import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions }
 import { addDryRunOption } from '../../cli/dry-run.js';
 import { snkDataWarning } from './signing-key.js';
 
-export type ResourcesCreateOptions = ResourceFieldOptions & { name: string; type: string };
+type ResourcesCreateOptions = ResourceFieldOptions & { name: string; type: string };
 
 /**
  * `lic resources create --name N --type T ...`: POST /v1/resources; prints the new id. A
  * `--type RSA --format SNK` data file that is not a strong-name key is a warning on
  * stderr, not an error: the service stores what it is given (contract §7).
  */
-export async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runtime): Promise<void> {
+async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runtime): Promise<void> {
   const input = await resourceInputFrom(opts, rt, `resource "${opts.name}"`);
   if (input.data !== undefined && opts.dataFile !== undefined) {
     const warning = await snkDataWarning(input, input.data, opts.dataFile);
@@ -25,7 +25,7 @@ export async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runti
 }
 
 /** Declares `resources create` and its flags (parse only; the work is runResourcesCreate). */
-export function registerResourcesCreate(parent: Command, cli: Cli): void {
+export function registerResourcesCreate(parent: Command, cli: Cli, run = runResourcesCreate): void {
   const cmd = parent.command('create').description('Create a resource from a file (or stdin); the password only from stdin or a prompt');
   addResourceFieldOptions(cmd, true).addHelpText(
     'after',
@@ -36,6 +36,6 @@ export function registerResourcesCreate(parent: Command, cli: Cli): void {
       '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk --dry-run',
   );
   addDryRunOption(cmd).action(async ({ dryRun: _dryRun, ...o }: ResourcesCreateOptions & { dryRun?: boolean }, c: Command) =>
-    runResourcesCreate(o, cli.runtimeOf(c)),
+    run(o, cli.runtimeOf(c)),
   );
 }

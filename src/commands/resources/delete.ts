@@ -5,13 +5,13 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
-export interface ResourcesDeleteOptions {
+interface ResourcesDeleteOptions {
   id: number;
   yes?: boolean;
 }
 
 /** `lic resources delete ID`: confirms, then DELETE /v1/resources/{id}. */
-export async function runResourcesDelete(opts: ResourcesDeleteOptions, rt: Runtime): Promise<void> {
+async function runResourcesDelete(opts: ResourcesDeleteOptions, rt: Runtime): Promise<void> {
   await rt.confirm(`delete resource ${opts.id}`, opts.yes);
   const client = await rt.client();
   const body = await deleteResource(client, opts.id);
@@ -20,7 +20,7 @@ export async function runResourcesDelete(opts: ResourcesDeleteOptions, rt: Runti
 }
 
 /** Declares `resources delete ID [--yes]`. */
-export function registerResourcesDelete(parent: Command, cli: Cli): void {
+export function registerResourcesDelete(parent: Command, cli: Cli, run = runResourcesDelete): void {
   parent
     .command('delete')
     .alias('rm')
@@ -29,5 +29,5 @@ export function registerResourcesDelete(parent: Command, cli: Cli): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--dry-run', DRY_RUN_HELP)
     .addHelpText('after', '\nExamples:\n  lic resources delete 4\n  lic resources delete 4 --dry-run\n  lic resources delete 4 --yes')
-    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => runResourcesDelete({ id, yes: o.yes }, cli.runtimeOf(cmd)));
+    .action(async (id: number, o: { yes?: boolean }, cmd: Command) => run({ id, yes: o.yes }, cli.runtimeOf(cmd)));
 }

@@ -8,7 +8,7 @@ import { intKey, listRecords, normalizeRecord, pages, planList } from '../../cli
 import { BUNDLE_FIELDS, needsPassword, type BundleResource } from './bundle.js';
 import { addResourceFilterOptions, RESOURCE_FIELD_TYPES, RESOURCE_LIST, resourceFilters } from './list.js';
 
-export interface ResourcesExportOptions {
+interface ResourcesExportOptions {
   /** Type = this, exactly */
   type?: string;
   /** DataFormat = this, exactly */
@@ -32,7 +32,7 @@ const ID_PAGE = 200;
  * PKCS #12 resources are named on stderr as needing theirs set after the import.
  * UsageError for `-o` other than ndjson (the bundle's own format).
  */
-export async function runResourcesExport(opts: ResourcesExportOptions, rt: Runtime): Promise<void> {
+async function runResourcesExport(opts: ResourcesExportOptions, rt: Runtime): Promise<void> {
   const format = rt.out.opts.format;
   if (format !== 'table' && format !== 'ndjson') {
     throw new UsageError(`resources export writes a bundle, one JSON record per line (ndjson); -o ${format} is not available, drop -o`);

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, basename } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
-import { describeFsError } from '../../cli/files.js';
+import { describeFsError, writeFileAtomic } from '../../cli/files.js';
 import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -14,7 +13,7 @@ import { chosenFields, defaultDataFields, intKey, listRecords, normalizeListBody
 import { RESOURCE_FIELD_TYPES, RESOURCE_LIST } from './list.js';
 import { isSnkResource, readKeyData } from './signing-key.js';
 
-export interface ResourcesGetOptions {
+interface ResourcesGetOptions {
   id: number;
   /** a path, or `-` for stdout */
   dataOut?: string;
@@ -46,18 +45,6 @@ async function checkDataOut(path: string, clobber: boolean | undefined): Promise
   }
 }
 
-/** Writes `bytes` to `path` whole or not at all: a temporary file beside it, then a rename. */
-async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(tmp, bytes, { flag: 'wx' });
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw new Error(`cannot write --data-out ${path}: ${describeFsError(e)}`);
-  }
-}
-
 /**
  * `lic resources get ID`: the record via GET /v1/resources?filter=Id = ID (the API has no
  * GET by id); ApiError 404 (exit 4) when none matches. Shows the data's size, never the
@@ -67,7 +54,7 @@ async function writeWhole(path: string, bytes: Uint8Array): Promise<void> {
  * ECMA-335 II.6.2.1.3) computed from its data (src/dotnet/strong-name.ts), in every format
  * but --raw and --json FIELDS; data that is no strong-name key is a warning on stderr.
  */
-export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<void> {
+async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<void> {
   const toStdout = opts.dataOut === '-';
   if (toStdout && rt.out.opts.format !== 'table') {
     throw new UsageError(`--data-out - and --output ${rt.out.opts.format} would both write to stdout; write the data to a file instead`);
@@ -91,7 +78,10 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
     return;
   }
   if (opts.dataOut !== undefined) {
-    await writeWhole(opts.dataOut, bytes!);
+    // whole or not at all: a temporary file beside it, then a rename
+    await writeFileAtomic(opts.dataOut, bytes!).catch((e: unknown) => {
+      throw new Error(`cannot write --data-out ${opts.dataOut}: ${describeFsError(e)}`);
+    });
     rt.out.info(`Wrote ${bytes!.length} bytes of resource ${r.id} to ${opts.dataOut}.`);
   }
   const machine = normalizeRecord(
@@ -137,7 +127,7 @@ export async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): P
 }
 
 /** Declares `resources get ID [--data-out PATH|-]`. */
-export function registerResourcesGet(parent: Command, cli: Cli): void {
+export function registerResourcesGet(parent: Command, cli: Cli, run = runResourcesGet): void {
   // one record: fields, json, ndjson (the record on one line), or a csv/tsv header and row
   parent
     .command('get')
@@ -152,6 +142,6 @@ export function registerResourcesGet(parent: Command, cli: Cli): void {
       "\nExamples:\n  lic resources get 1\n  lic resources get 1 -o json | jq -r '.resources[0].publicKeyToken'\n  lic resources get 1 --data-out Keys.snk --clobber\n  lic resources get 2 --data-out - > new-license-email.html",
     )
     .action(async (id: number, o: { dataOut?: string; clobber?: boolean }, cmd: Command) =>
-      runResourcesGet({ id, dataOut: o.dataOut, clobber: o.clobber }, cli.runtimeOf(cmd)),
+      run({ id, dataOut: o.dataOut, clobber: o.clobber }, cli.runtimeOf(cmd)),
     );
 }

@@ -12,7 +12,7 @@ import type { Resource } from '../../wire.js';
 import { BUNDLE_FIELDS, MAX_BUNDLE_BYTES, needsPassword, parseBundle, type BundleEntry, type BundleResource } from './bundle.js';
 import { RESOURCE_FIELD_TYPES } from './list.js';
 
-export interface ResourcesImportOptions {
+interface ResourcesImportOptions {
   /** the bundle: a path, or `-` for stdin */
   file: string;
   /** one row per resource in the table, not only the counts */
@@ -66,7 +66,7 @@ const fatal = (e: unknown) =>
  * (printSyncReport; exit 1 when any failed); names on stderr each PKCS #12 resource
  * created or changed without its password, with the command that sets it.
  */
-export async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Promise<void> {
+async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Promise<void> {
   const source = opts.file === '-' ? 'stdin' : opts.file;
   const entries = parseBundle(await readBundle(opts.file, rt), source);
   const client = await rt.client();

@@ -58,7 +58,7 @@ export function addResourceFieldOptions(cmd: Command, required: boolean): Comman
  * one byte past the limit (`/dev/zero` included). UsageError naming the flag for a
  * missing, unreadable or too large file, and for an empty one unless `allowEmpty`.
  */
-export async function readDataFile(path: string, rt: Runtime, allowEmpty = false): Promise<Buffer> {
+async function readDataFile(path: string, rt: Runtime, allowEmpty = false): Promise<Buffer> {
   const tooBig = (n?: number) =>
     new UsageError(
       `--data-file ${path}: ${n === undefined ? 'more' : `${n} bytes is more`} than the limit of ${MAX_DATA_BYTES} bytes (7 MiB; the service takes bodies up to 10 MiB and base64 adds a third)`,

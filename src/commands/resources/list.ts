@@ -18,7 +18,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { RESOURCE_COLUMN_FIELDS, RESOURCE_COLUMNS, resourceSize } from './columns.js';
 
-export interface ResourcesListOptions extends ListFlags {
+interface ResourcesListOptions extends ListFlags {
   /** Type = this, exactly (RSA, email, MappingFile, …) */
   type?: string;
   /** DataFormat = this, exactly (SNK, html, xml, …) */
@@ -77,7 +77,7 @@ export function resourceFilters(o: Pick<ResourcesListOptions, 'type' | 'format' 
 }
 
 /** `lic resources list`: GET /v1/resources through the list machinery, rendered with RESOURCE_COLUMNS. */
-export async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promise<void> {
+async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   await runList(rt, {
     def: RESOURCE_LIST,
@@ -111,7 +111,7 @@ export function addResourceFilterOptions(cmd: Command): Command {
 }
 
 /** Declares `resources list` with --type, --format, --name-contains and the shared list flags. */
-export function registerResourcesList(parent: Command, cli: Cli): void {
+export function registerResourcesList(parent: Command, cli: Cli, run = runResourcesList): void {
   const cmd = parent
     .command('list')
     .alias('ls')
@@ -123,7 +123,7 @@ export function registerResourcesList(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic resources list --type RSA\n  lic resources list --type email --format html --name-contains renewal\n  lic resources list --all --fields id,name,dataSize -o csv > resources.csv',
     )
-    .action(async (o: ResourcesListOptions, cmd: Command) => runResourcesList(o, cli.runtimeOf(cmd)));
+    .action(async (o: ResourcesListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }
 
 /**

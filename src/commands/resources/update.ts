@@ -9,7 +9,7 @@ import { addDryRunOption } from '../../cli/dry-run.js';
 import type { ApiClient } from '../../client/request.js';
 import { findResource, snkDataWarning } from './signing-key.js';
 
-export type ResourcesUpdateOptions = ResourceFieldOptions & { id: number };
+type ResourcesUpdateOptions = ResourceFieldOptions & { id: number };
 
 const FLAGS = '--name, --type, --code, --format, --description, --source, --data-file, --password-stdin, --password-prompt';
 
@@ -18,7 +18,7 @@ const FLAGS = '--name, --type, --code, --format, --description, --source, --data
  * New data for an RSA/SNK resource (by the flags, else as stored) that is not a
  * strong-name key is a warning on stderr, not an error.
  */
-export async function runResourcesUpdate(opts: ResourcesUpdateOptions, rt: Runtime): Promise<void> {
+async function runResourcesUpdate(opts: ResourcesUpdateOptions, rt: Runtime): Promise<void> {
   const { id, ...fields } = opts;
   if (Object.values(fields).every((v) => v === undefined || v === false)) {
     throw new UsageError(`nothing to change: give at least one of ${FLAGS}`);
@@ -46,7 +46,7 @@ async function kindAfterUpdate(client: ApiClient, id: number, input: ResourceInp
 }
 
 /** Declares `resources update ID` with the create flags, all optional. */
-export function registerResourcesUpdate(parent: Command, cli: Cli): void {
+export function registerResourcesUpdate(parent: Command, cli: Cli, run = runResourcesUpdate): void {
   const cmd = parent
     .command('update')
     .description('Change a resource: only the fields given are sent')
@@ -57,6 +57,6 @@ export function registerResourcesUpdate(parent: Command, cli: Cli): void {
       '\nExamples:\n  lic resources update 2 --data-file new-license-email.html\n  lic resources update 1 --password-prompt\n  lic resources update 2 --description "v2" --dry-run',
     )
     .action(async (id: number, { dryRun: _dryRun, ...o }: ResourceFieldOptions & { dryRun?: boolean }, c: Command) =>
-      runResourcesUpdate({ ...o, id }, cli.runtimeOf(c)),
+      run({ ...o, id }, cli.runtimeOf(c)),
     );
 }

@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
+import { writeFileAtomic } from '../../cli/files.js';
 import type { Cli } from '../../cli/deps.js';
 import { DEFAULT_PORT, type Runtime } from '../../cli/runtime.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   db?: string;
   host: string;
   port: number;
@@ -24,19 +24,6 @@ function parsePort(v: string): number {
   return Number(v);
 }
 
-/** Writes the keys file atomically with mode 0600 from the start (a temp file beside it, then rename). */
-async function writeKeysFile(path: string, content: unknown): Promise<void> {
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, JSON.stringify(content, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    await chmod(tmp, 0o600);
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-}
-
 /**
  * `lic serve`: runs the local reference service until SIGINT/SIGTERM. Prints the URL it
  * bound on stdout (one line, for scripts); keys made on this start go to stderr once,
@@ -44,7 +31,7 @@ async function writeKeysFile(path: string, content: unknown): Promise<void> {
  * --seed, also the ids to try on stderr (seededSummary: customer code, products'
  * releases and templates, the log's span).
  */
-export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
+async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
   const { startService, SeedError, parseAuthFailLimit } = await import('../../server/index.js');
   const authFailLimit = opts.authFailLimit === undefined ? undefined : parseAuthFailLimit(opts.authFailLimit);
@@ -71,8 +58,10 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     if (e instanceof SeedError) throw new UsageError(e.message);
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE')
-      throw new Error(`port ${opts.port} on ${opts.host} is already in use; choose another with --port (0 = any free port)`);
-    if (code === 'EACCES') throw new Error(`not allowed to listen on ${opts.host}:${opts.port}`);
+      throw new Error(`port ${opts.port} on ${opts.host} is already in use; choose another with --port (0 = any free port)`, {
+        cause: e,
+      });
+    if (code === 'EACCES') throw new Error(`not allowed to listen on ${opts.host}:${opts.port}`, { cause: e });
     throw e;
   }
   // The handler stays registered until the service is closed: conf (via atomically's
@@ -95,7 +84,8 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       let saved = false;
       if (opts.keysFile) {
         try {
-          await writeKeysFile(opts.keysFile, { baseUrl: svc.url, keys: svc.issuedKeys });
+          // whole or not at all, mode 0600 from the start: it holds API keys
+          await writeFileAtomic(opts.keysFile, JSON.stringify({ baseUrl: svc.url, keys: svc.issuedKeys }, null, 2) + '\n', { mode: 0o600 });
           rt.out.warn(`lic serve: ${svc.issuedKeys.length} API key(s) written to ${opts.keysFile} (mode 0600)`);
           saved = true;
         } catch (e) {
@@ -159,7 +149,7 @@ export async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `lic serve`: the local reference service (loaded by dynamic import only here). */
-export function registerServe(program: Command, cli: Cli): void {
+export function registerServe(program: Command, cli: Cli, run = runServe): void {
   program
     .command('serve')
     .description('Run the local reference service (fastify + SQLite) for trying lic and for tests')
@@ -180,6 +170,6 @@ export function registerServe(program: Command, cli: Cli): void {
     )
     .action(async (o: ServeOptions, cmd: Command) => {
       // serve's own --no-profile shadows the global --profile, so build the runtime from the root's flags
-      await runServe(o, cli.runtimeOf(cmd.parent!));
+      await run(o, cli.runtimeOf(cmd.parent!));
     });
 }

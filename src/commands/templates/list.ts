@@ -25,7 +25,7 @@ export interface TemplateScope {
   release: number;
 }
 
-export interface TemplatesListOptions extends TemplateScope, ListFlags {
+interface TemplatesListOptions extends TemplateScope, ListFlags {
   /** text the name contains (case-sensitive) */
   nameContains?: string;
 }
@@ -65,7 +65,7 @@ export const LICENSE_TEMPLATE_LIST: ListDef<LicenseTemplate> & { rows: (body: Li
 };
 
 /** The templates' friendly filter flag → filter clause (contract §5): --name-contains (Name.Contains(…), case-sensitive). */
-export function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): (string | undefined)[] {
+function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): (string | undefined)[] {
   return [o.nameContains !== undefined ? containsClause('Name', o.nameContains) : undefined];
 }
 
@@ -73,7 +73,7 @@ export function templateFilters(o: Pick<TemplatesListOptions, 'nameContains'>): 
  * `lic templates list --product P --release R`: the release's license templates through the
  * list machinery. Without --product/--release: UsageError saying where the ids come from.
  */
-export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promise<void> {
+async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promise<void> {
   const missing = (['product', 'release'] as const).find((k) => opts[k] === undefined);
   if (missing) {
     throw new UsageError(
@@ -90,7 +90,7 @@ export async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime):
 }
 
 /** Declares `templates list --product P --release R` with --name-contains and the shared list flags. */
-export function registerTemplatesList(parent: Command, cli: Cli): void {
+export function registerTemplatesList(parent: Command, cli: Cli, run = runTemplatesList): void {
   const cmd = parent
     .command('list')
     .alias('ls')
@@ -103,5 +103,5 @@ export function registerTemplatesList(parent: Command, cli: Cli): void {
       'after',
       "\nExamples:\n  lic templates list --product 1 --release 4\n  lic templates list --product 1 --release 4 --name-contains Trial\n  lic templates list --product 1 --release 4 -o json | jq '.licenseTemplates[].features'",
     )
-    .action(async (o: TemplatesListOptions, cmd: Command) => runTemplatesList(o, cli.runtimeOf(cmd)));
+    .action(async (o: TemplatesListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
 }

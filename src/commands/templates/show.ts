@@ -7,7 +7,7 @@ import { NotFoundError } from '../../cli/errors.js';
 import { chosenFields, intKey, normalizeListBody, normalizeRecord } from '../../cli/list/index.js';
 import { LICENSE_TEMPLATE_FIELD_TYPES, LICENSE_TEMPLATE_LIST, type TemplateScope } from './list.js';
 
-export interface TemplatesShowOptions extends TemplateScope {
+interface TemplatesShowOptions extends TemplateScope {
   /** license template id */
   id: number;
 }
@@ -18,7 +18,7 @@ export interface TemplatesShowOptions extends TemplateScope {
  * nothing added, so `> license.xml` gives the template byte for byte; `-o json` prints the
  * service's reply unchanged, as every command does (the record is `.licenseTemplates[0]`). No such template in that release → NotFoundError (exit 4).
  */
-export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime): Promise<void> {
+async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
   const body = await listLicenseTemplates(client, opts.product, opts.release, { filter: `Id = ${opts.id}`, take: 1 });
   // a service may send the id as a string (int64 in protobuf JSON): compare it as an integer
@@ -44,7 +44,7 @@ export async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime):
 }
 
 /** Declares `templates show ID --product P --release R`. */
-export function registerTemplatesShow(parent: Command, cli: Cli): void {
+export function registerTemplatesShow(parent: Command, cli: Cli, run = runTemplatesShow): void {
   // the body as stored, or the json reply: no rows to put in ndjson/csv/tsv
   restrictOutput(parent.command('show'), ['table', 'json'])
     .description('Print the body of a license template exactly as stored (e.g. XML); -o json for the whole record')
@@ -55,5 +55,5 @@ export function registerTemplatesShow(parent: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic templates show 12 --product 1 --release 4 > license-template.xml\n  lic templates show 12 --product 1 --release 4 -o json | jq .licenseTemplates[0].features',
     )
-    .action(async (id: number, o: TemplateScope, cmd: Command) => runTemplatesShow({ ...o, id }, cli.runtimeOf(cmd)));
+    .action(async (id: number, o: TemplateScope, cmd: Command) => run({ ...o, id }, cli.runtimeOf(cmd)));
 }

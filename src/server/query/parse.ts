@@ -35,7 +35,7 @@ export const MAX_QUERY_LENGTH = 4096;
 export const MAX_FILTER_DEPTH = 64;
 
 export type CompareOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
-export type MethodName = 'contains' | 'startsWith' | 'endsWith';
+type MethodName = 'contains' | 'startsWith' | 'endsWith';
 
 /** A field reference as written; resolved against the ListSpec by the compiler. */
 export interface FieldNode {
@@ -49,13 +49,13 @@ export interface LiteralNode {
   value: string | number | boolean | null;
   pos: number;
 }
-export interface NotNode {
+interface NotNode {
   kind: 'not';
   operand: FilterNode;
   pos: number;
 }
 /** `and`/`or` chains are n-ary (flattened, in source order), so long chains don't nest. */
-export interface LogicalNode {
+interface LogicalNode {
   kind: 'and' | 'or';
   operands: FilterNode[];
   pos: number;

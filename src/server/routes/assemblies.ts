@@ -11,7 +11,7 @@ import { OK, idSchema } from './common.js';
 import type { Role } from '../../wire.js';
 
 /** Roles of every `/v1/assemblies` operation (spec, Assemblies). */
-export const ASSEMBLY_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
+const ASSEMBLY_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
 
 /** Fields of an assembly in lists (spec Assembly; contract §7), from its schema. */
 export const assemblySource: ListSource = {
@@ -22,7 +22,7 @@ export const assemblySource: ListSource = {
 const envelopeSchema = { type: 'object', properties: envelopeProperties } as const;
 
 /** `a.b.c.d` with each part 0..65535 (ECMA-335 II.22.2: four 16-bit numbers) → canonical form (no leading zeros); '' stays ''. 400 otherwise. */
-export function normalizeVersion(v: string): string {
+function normalizeVersion(v: string): string {
   if (v === '') return '';
   const m = /^(\d{1,5})\.(\d{1,5})\.(\d{1,5})\.(\d{1,5})$/.exec(v);
   if (!m || m.slice(1).some((p) => Number(p) > 65535)) {
@@ -32,7 +32,7 @@ export function normalizeVersion(v: string): string {
 }
 
 /** A public key token: 16 hex digits (stored lowercase) or '' (contract §7). 400 otherwise. */
-export function normalizeToken(t: string): string {
+function normalizeToken(t: string): string {
   if (t === '') return '';
   if (!/^[0-9a-fA-F]{16}$/.test(t)) {
     throw badRequest(`assembly.publicKeyToken must be 16 hex digits or empty, got "${t}"`, 'assembly.publicKeyToken');
@@ -41,7 +41,7 @@ export function normalizeToken(t: string): string {
 }
 
 /** A culture name (letters, digits, hyphens, like `de` or `zh-Hans`); `neutral` means none and is stored as '' (ECMA-335 II.22.2). */
-export function normalizeCulture(c: string): string {
+function normalizeCulture(c: string): string {
   if (c === '' || c.toLowerCase() === 'neutral') return '';
   if (!/^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/.test(c)) {
     throw badRequest(

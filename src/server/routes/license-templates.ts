@@ -59,10 +59,10 @@ export const licenseTemplateSource: ListSource = {
 };
 
 /** Roles of `GET /v1/products/{productId}/releases/{releaseId}/license-templates` (spec, License templates). */
-export const LICENSE_TEMPLATE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
+const LICENSE_TEMPLATE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
 
 /** JSON schema of a LicenseTemplate on the wire (spec LicenseTemplate). */
-export const licenseTemplateSchema = selectable(LicenseTemplateSchema);
+const licenseTemplateSchema = selectable(LicenseTemplateSchema);
 
 /**
  * `GET /v1/products/{productId}/releases/{releaseId}/license-templates` (spec, License

@@ -10,7 +10,7 @@ import { logTotal, type TimeRange } from '../log/totals.js';
 import { LogEntrySchema, LogPurgeQuerySchema, logRangeProperties, type LogPurgeQuery, type LogRange } from '../../schema/log-entry.js';
 import { listFields } from '../fields.js';
 import { envelopeProperties, listResponse, selectable } from '../openapi.js';
-import { ADMIN_ONLY, OK, idSchema, parseTimestamp } from './common.js';
+import { ADMIN_ONLY, OK, parseTimestamp } from './common.js';
 
 /** Fields of a log entry (spec LogEntry); default sort TimeStamp desc, Id desc (contract §6). */
 export const logSource: ListSource = {

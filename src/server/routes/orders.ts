@@ -15,10 +15,10 @@ export const orderSource: ListSource = {
 };
 
 /** Roles of `GET /v1/customers/{customerId}/orders` (spec, Customer orders). */
-export const ORDER_ROLES: readonly Role[] = ['Administrator', 'Sales'];
+const ORDER_ROLES: readonly Role[] = ['Administrator', 'Sales'];
 
 /** JSON schema of an Order on the wire (spec Order), for serialisation and the OpenAPI document. */
-export const orderSchema = selectable(OrderSchema);
+const orderSchema = selectable(OrderSchema);
 
 /** `GET /v1/customers/{customerId}/orders` (spec, Customer orders; contract §5, §8): 404 for an unknown customer. */
 export async function orderRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {

@@ -13,10 +13,10 @@ import { OK, callerOf } from './common.js';
 export const customerProductFields: readonly FieldSpec[] = listFields(CustomerProductSchema, 'p');
 
 /** Role of `GET /v1/customer/{customerCode}/products` (spec, Products of a customer). */
-export const CUSTOMER_PRODUCT_ROLES: readonly Role[] = ['Customer'];
+const CUSTOMER_PRODUCT_ROLES: readonly Role[] = ['Customer'];
 
 /** JSON schema of a CustomerProduct on the wire. */
-export const customerProductSchema = selectable(CustomerProductSchema);
+const customerProductSchema = selectable(CustomerProductSchema);
 
 /**
  * `GET /v1/customer/{customerCode}/products` (spec, Products of a customer; contract §3,

@@ -11,7 +11,7 @@ import { OK, idSchema } from './common.js';
 import type { Role } from '../../wire.js';
 
 /** Roles of every `/v1/resources` operation (spec, Resources). */
-export const RESOURCE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager', 'Sales'];
+const RESOURCE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager', 'Sales'];
 
 /** Stored BLOB (a Buffer from better-sqlite3) → base64 on the wire (contract §2). */
 const blobToBase64 = (v: unknown): string =>
@@ -46,7 +46,7 @@ type ResourceBody = Partial<ResourceInput>;
  * Decodes protobuf-JSON `bytes`: standard or URL-safe base64, padding optional (the
  * protobuf JSON mapping accepts all four). Throws a 400 naming `field` for anything else.
  */
-export function decodeBase64Field(value: string, field: string): Buffer {
+function decodeBase64Field(value: string, field: string): Buffer {
   const body = value.replace(/={1,2}$/, '');
   const padded = body.length !== value.length;
   if (!/^[A-Za-z0-9+/_-]*$/.test(body) || body.length % 4 === 1 || (padded && value.length % 4 !== 0)) {

@@ -1,8 +1,14 @@
 /**
- * Embedded assets of the demo dataset (`lic serve --seed demo`): a strong-name signing key
- * blob, HTML e-mail templates and an obfuscation mapping file. Everything here was
- * written or generated for this project; nothing is read from ../shared at run time.
+ * Assets of the demo dataset (`lic serve --seed demo`): a strong-name signing key blob,
+ * HTML e-mail templates and an obfuscation mapping file, kept as the files in ./assets.
+ * The bundler inlines them (scripts/build.mjs `loader`: .html and .xml as text, .snk as
+ * bytes; vitest.config.ts does the same for tests), so nothing is read at run time.
+ * Everything there was written or generated for this project.
  */
+import NEW_LICENSE_EMAIL from './assets/new-license-email.html';
+import RENEWAL_REMINDER_EMAIL from './assets/renewal-reminder-email.html';
+import SHROUD_ENGINE_MAPPING from './assets/shroud-engine-mapping.xml';
+import DEMO_SNK from './assets/demo-signing-key.snk';
 
 /**
  * A genuine 1024-bit RSA strong-name key pair in the Microsoft PRIVATEKEYBLOB layout that
@@ -32,15 +38,7 @@
  * (bitlen/8), prime1, prime2, exponent1, exponent2, coefficient (bitlen/16 each),
  * privateExponent (bitlen/8).
  */
-export const DEMO_SNK_BASE64 =
-  'BwIAAAAkAABSU0EyAAQAAAEAAQAdDmJgzEYn5stGzaoCXPiApaMrdQ8Lm0825pgXDNHQt+B0SDbjw+IQ8czAUcJsA4z6K0luqp3J' +
-  'f10WumhMjCeJDFw0jJHUR8nz3QprAQSaDoARbxTZPSZmMyFbcpLeO+KAg/N8INT6iqQXH7ovrseJNipdbJGogYFEt2MrDV9n0mVG' +
-  'rB4/PpfJRI/R2pTcrSEnSkslyqb6cTcmUzZFA0N1UCCODPmO3xoLecsFosFPKvy++WUkAq8v68xEWPof1+hZcY/lWdAQlQ2h334/' +
-  'h+TZ0485TV7zM/JqoezuAtFy5uK90T8Yg+PhldoRC7c9k4gBCiR8wnjWyrYgJ0Ra8FTnfZqgImGpBr4w6YhtDJcvhZGkFrEFP1Uj' +
-  'ADKS51XMSjwm1JJ6cmey5P4wQs7JHqZhNsBzyPAWjd+FqbHtDT8ARnlfIZg0RPWlv1HlSSnmjnDam5BG5zunk+Jb2DLVEyBn2Lp5' +
-  'PXvX72mtWLePqPJH4Mze2MhL+zsTNJdItZz0am/K61Ab8FmA2cqwZjSIS5etM2H2j+erePBhk3CHSKfo4QDjZli05bvoFcGpCpyo' +
-  'j5i/kN0nIHAiBn74iBXojINpoYSAPpSxGOM+CbPm96zSSPBuhWbkdCDcWLaa32Scj4ZXdCL3DK7Z/cOlccTnlet0VH63MaSzUnOc' +
-  'iwgAPMV6mGJYcDUQFQgcKY+DFnV5iJuhgz6D9z9UQfLQZemfcFZdbqN4ilGix8MZrYzXcKnknhhzrkOmyHnpwDm/DTgANkM=';
+export const DEMO_SNK_BASE64: string = Buffer.from(DEMO_SNK).toString('base64');
 
 /**
  * HTML body of the e-mail sent when a license is issued (resource type `email`, data
@@ -48,73 +46,18 @@ export const DEMO_SNK_BASE64 =
  * ProductName, ProductVersion, LicenseId, LicenseKey, SupportExpireDate, DownloadUrl.
  * Deliberately contains non-ASCII text (accents, em dash, euro sign, ©).
  */
-export const NEW_LICENSE_EMAIL_HTML = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Your new {ProductName} license</title>
-</head>
-<body style="font-family: Segoe UI, Helvetica, Arial, sans-serif; color: #1f2328;">
-<p>Hello {CustomerName},</p>
-<p>thank you for your order — your license for <strong>{ProductName} {ProductVersion}</strong> is ready.</p>
-<table style="border-collapse: collapse;">
-  <tr><td style="padding: 2px 12px 2px 0;">License ID</td><td><code>{LicenseId}</code></td></tr>
-  <tr><td style="padding: 2px 12px 2px 0;">License key</td><td><code style="font-size: 13pt;">{LicenseKey}</code></td></tr>
-  <tr><td style="padding: 2px 12px 2px 0;">Updates and support until</td><td>{SupportExpireDate}</td></tr>
-</table>
-<p>Installers for Windows, Linux and macOS are waiting for you at
-<a href="{DownloadUrl}">{DownloadUrl}</a>. Keep the key somewhere safe: you will need it
-to activate each developer machine.</p>
-<p>Questions? Just reply to this message — our support team (Zürich · Lyon · Kraków)
-usually answers within one business day.</p>
-<p>Kind regards / Mit freundlichen Grüßen / Cordialement,<br>
-Halvard Software licensing desk</p>
-<p style="font-size: 9pt; color: #59636e;">Prices shown in your invoice are net; EU customers are billed in € without VAT where a valid VAT ID was supplied.
-© Halvard Software Ltd.</p>
-</body>
-</html>
-`;
+export const NEW_LICENSE_EMAIL_HTML: string = NEW_LICENSE_EMAIL;
 
 /**
  * HTML body of the reminder sent before the support period of a license ends (resource
  * type `email`, data format `html`). Placeholders: CustomerName, ProductName, LicenseId,
  * SupportExpireDate, DaysLeft, RenewalUrl.
  */
-export const RENEWAL_REMINDER_EMAIL_HTML = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>{ProductName}: support ends on {SupportExpireDate}</title>
-</head>
-<body style="font-family: Segoe UI, Helvetica, Arial, sans-serif; color: #1f2328;">
-<p>Hello {CustomerName},</p>
-<p>the update and support period of license <code>{LicenseId}</code> for
-<strong>{ProductName}</strong> ends in {DaysLeft} days, on {SupportExpireDate}.</p>
-<p>Your license keeps working after that date; renewing simply keeps new releases and
-priority support coming. Renew in two clicks at <a href="{RenewalUrl}">{RenewalUrl}</a>.</p>
-<p>Best wishes — Halvard Software</p>
-</body>
-</html>
-`;
+export const RENEWAL_REMINDER_EMAIL_HTML: string = RENEWAL_REMINDER_EMAIL;
 
 /**
  * An obfuscation mapping file (resource type `MappingFile`, data format `xml`): original
  * → obfuscated names of a few members of the demo ShroudIL.Engine assembly, as a stack
  * trace decoder would use it. Invented for the demo.
  */
-export const SHROUD_ENGINE_MAPPING_XML = `<?xml version="1.0" encoding="utf-8"?>
-<mapping assembly="ShroudIL.Engine" version="4.2.0.0">
-  <type name="ShroudIL.Engine.Renamer" newName="a">
-    <method name="RenameAll" signature="void(ModuleDefinition)" newName="a" />
-    <method name="ShouldKeep" signature="bool(IMemberDefinition)" newName="b" />
-  </type>
-  <type name="ShroudIL.Engine.ControlFlow.BlockScrambler" newName="b">
-    <method name="Scramble" signature="void(MethodBody, int)" newName="a" />
-    <field name="random" newName="a" />
-  </type>
-  <type name="ShroudIL.Engine.Strings.StringVault" newName="c">
-    <method name="Encrypt" signature="byte[](string)" newName="a" />
-    <method name="Decrypt" signature="string(int)" newName="b" />
-  </type>
-</mapping>
-`;
+export const SHROUD_ENGINE_MAPPING_XML: string = SHROUD_ENGINE_MAPPING;

@@ -2,7 +2,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { Renderer, type Column, type OutputFormat } from '../../../src/cli/output.js';
-import { harness } from './harness.js';
+import { testContext } from '../../helpers/context.js';
 
 interface Rec {
   id: number;
@@ -24,7 +24,7 @@ const body = { success: true, code: 0, message: 'OK', things: rows, totalThingsC
 const shape = { arrayField: 'things', totalField: 'totalThingsCount' };
 
 function renderer(format: OutputFormat, o: { tty?: boolean; fullEvery?: number } = {}) {
-  const h = harness({ stdoutTTY: o.tty, fullEvery: o.fullEvery });
+  const h = testContext({ stdoutTTY: o.tty, fullEvery: o.fullEvery });
   return { h, out: new Renderer(h.ctx, { format, color: false, quiet: false }) };
 }
 
@@ -110,7 +110,7 @@ describe('openList() over pages', () => {
   });
 
   it('a TTY table: drawn page by page, one header, the widths of the first page', async () => {
-    const h = harness({ stdoutTTY: true });
+    const h = testContext({ stdoutTTY: true });
     const out = new Renderer(h.ctx, { format: 'table', color: false, quiet: false });
     const w = out.openList(columns, shape);
     await w.begin(body);

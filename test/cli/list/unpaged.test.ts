@@ -11,7 +11,8 @@ import { Runtime } from '../../../src/cli/runtime.js';
 import type { OutputFormat } from '../../../src/cli/output.js';
 import type { LogEntry } from '../../../src/wire.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { harness, insertLog } from './harness.js';
+import { testContext } from '../../helpers/context.js';
+import { insertLog } from './harness.js';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -32,7 +33,7 @@ const DEF: ListDef<LogEntry> = {
 };
 
 async function run(format: OutputFormat, flags: { limit?: number; fields?: string[] }) {
-  const h = harness({ env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey } });
+  const h = testContext({ env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey } });
   const rt = new Runtime(h.ctx, { output: format });
   const client = await rt.client();
   await runList(rt, { def: DEF, flags, fetch: () => listLog(client, { take: 10, sort: 'id asc' }) });

@@ -11,7 +11,7 @@ import { buildAssembly, ECMA_KEY, MODULE_ROW } from '../../helpers/dotnet-assemb
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
 import { http, startTestService, type TestService } from '../../helpers/service.js';
 import { SHARED_DATA } from '../../helpers/shared-data.js';
-import { buildDist, spawnLic } from '../../helpers/spawn.js';
+import { spawnLic } from '../../helpers/spawn.js';
 
 const XML_LINQ = join(SHARED_DATA, 'System.Xml.Linq.dll');
 const CECIL_ROCKS = join(SHARED_DATA, 'Mono.Cecil.Rocks.dll');
@@ -144,8 +144,6 @@ describe('assemblies import (generated assemblies)', () => {
 });
 
 describe('the built CLI, spawned', () => {
-  beforeAll(buildDist, 120_000);
-
   it('exit 1 when one failed: the summary on stdout, the failure and the skipped file on stderr', async () => {
     const dir = tempDir('lic-asm-spawn-');
     writeFileSync(join(dir, 'a-long.dll'), buildAssembly({ name: 'M'.repeat(300), tables: { before: { 0: MODULE_ROW } } }));

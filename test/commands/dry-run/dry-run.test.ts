@@ -210,8 +210,7 @@ describe('--dry-run against any service implementing the API', () => {
 
 describe('--dry-run in the real process (bin/lic.js on pipes)', () => {
   it('prints the plan as one JSON line on stdout, nothing on stderr, exit 0; the proxy sees no request', async () => {
-    const { buildDist, spawnLic } = await import('../../helpers/spawn.js');
-    await buildDist();
+    const { spawnLic } = await import('../../helpers/spawn.js');
     const from = proxy.seen.length;
     const r = await spawnLic(['assemblies', 'delete', '7', '--dry-run'], {
       env: { LIC_BASE_URL: proxy.url, LIC_API_KEY: svc.adminKey, LIC_CONFIG_DIR: tempDir() },

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tsvUnescape } from '../../../src/cli/list/format.js';
 import { runCli, envFor } from '../../helpers/cli.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { harness, insertLog, runIn, until } from '../../cli/list/harness.js';
+import { testContext, runIn } from '../../helpers/context.js';
+import { insertLog, until } from '../../cli/list/harness.js';
 
 let svc: TestService;
 let env: Record<string, string>;
@@ -270,7 +271,7 @@ describe('log list usage errors (exit 2, naming the flag and the allowed values)
 describe('streaming behaviour', () => {
   it('waits for stdout to drain whenever a write says its buffer is full', async () => {
     const expected = dbLog();
-    const h = harness({ env, fullEvery: 1 });
+    const h = testContext({ env, fullEvery: 1 });
     const code = await runIn(h, ['log', 'list', '--all', '-o', 'ndjson']);
     expect(code).toBe(0);
     expect(h.pressure.full).toBe(Math.ceil(expected.length / 1000));
@@ -281,7 +282,7 @@ describe('streaming behaviour', () => {
 
   it('shows a progress bar on a terminal stderr (records of the total), never on stdout', async () => {
     const total = dbLog().length;
-    const h = harness({ env, stderrTTY: true });
+    const h = testContext({ env, stderrTTY: true });
     expect(await runIn(h, ['log', 'list', '--all', '-o', 'ndjson'])).toBe(0);
     expect(h.stderr()).toContain(`${total.toLocaleString('en-US')}/${total.toLocaleString('en-US')} log entries`);
     expect(h.stderr()).toContain(`0/${total.toLocaleString('en-US')} log entries`);
@@ -293,17 +294,17 @@ describe('streaming behaviour', () => {
   });
 
   it('no progress bar when stderr is piped, or with --quiet', async () => {
-    const piped = harness({ env, stderrTTY: false });
+    const piped = testContext({ env, stderrTTY: false });
     expect(await runIn(piped, ['log', 'list', '--all', '-o', 'ndjson'])).toBe(0);
     expect(piped.stderr()).toBe('');
-    const quiet = harness({ env, stderrTTY: true });
+    const quiet = testContext({ env, stderrTTY: true });
     expect(await runIn(quiet, ['log', 'list', '--all', '-o', 'ndjson', '--quiet'])).toBe(0);
     expect(quiet.stderr()).toBe('');
   });
 
   it('Ctrl-C while paging stops after the current page, closes the json, exit 130', async () => {
     const total = dbLog().length;
-    const h = harness({ env });
+    const h = testContext({ env });
     const run = runIn(h, ['log', 'list', '--all', '-o', 'json']);
     // interrupt as soon as the first page is out
     while (!h.stdout().includes('"id"')) await new Promise((r) => setTimeout(r, 1));
@@ -336,7 +337,7 @@ describe('Ctrl-C with a reply that never comes', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     try {
-      const h = harness({
+      const h = testContext({
         env: { LIC_BASE_URL: `http://127.0.0.1:${port}`, LIC_API_KEY: 'api_fakefakefakefakefakefake', LIC_TIMEOUT_MS: '120000' },
       });
       const run = runIn(h, ['log', 'list', '--all', '-o', 'json']);

@@ -11,7 +11,8 @@ import { TAIL_RECONNECT_FIRST_MS, reconnectDelay } from '../../../src/commands/l
 import { envFor, tempDir } from '../../helpers/cli.js';
 import { reply, startFake, type Fake } from '../../helpers/fake-server.js';
 import { startTestService } from '../../helpers/service.js';
-import { harness, insertLog, runIn, until, type Harness } from '../../cli/list/harness.js';
+import { testContext, runIn, type TestContext } from '../../helpers/context.js';
+import { insertLog, until } from '../../cli/list/harness.js';
 
 const ndjson = (out: string) =>
   out
@@ -20,8 +21,8 @@ const ndjson = (out: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { id: number; message: string });
 
-/** Replaces the harness's sleep with a fast one that records every wait asked for, ms. */
-function fastSleep(h: Harness): number[] {
+/** Replaces the test context's sleep with a fast one that records every wait asked for, ms. */
+function fastSleep(h: TestContext): number[] {
   const asked: number[] = [];
   const real = h.ctx.sleep;
   h.ctx.sleep = (ms, signal) => {
@@ -49,7 +50,7 @@ describe('log tail -f: reconnect', () => {
     const key = svc.issuedKeys[0]!.key;
     const port = Number(new URL(svc.url).port);
     insertLog(svc.db, 5);
-    const h = harness({ env: envFor(svc, key) });
+    const h = testContext({ env: envFor(svc, key) });
     const asked = fastSleep(h);
     const run = runIn(h, ['log', 'tail', '-f', '--retries', '0', '--interval', '20ms', '-n', '3', '-o', 'ndjson']);
     const printed = () => ndjson(h.stdout()).map((e) => e.id);
@@ -99,7 +100,7 @@ describe('log tail -f: reconnect', () => {
     let svc: RunningService = await startService({ dbPath, port: 0 });
     const key = svc.issuedKeys[0]!.key;
     const port = Number(new URL(svc.url).port);
-    const h = harness({ env: envFor(svc, key) });
+    const h = testContext({ env: envFor(svc, key) });
     const asked = fastSleep(h);
     const run = runIn(h, ['log', 'tail', '-f', '--retries', '0', '-q', '--interval', '20ms', '-n', '0', '-o', 'ndjson']);
     try {
@@ -122,7 +123,7 @@ describe('log tail -f: reconnect', () => {
 
   it('Ctrl-C while the service is down ends the backoff wait: exit 130', async () => {
     const svc = await startTestService();
-    const h = harness({ env: envFor(svc, svc.adminKey) });
+    const h = testContext({ env: envFor(svc, svc.adminKey) });
     const asked = fastSleep(h);
     const run = runIn(h, ['log', 'tail', '-f', '--retries', '0', '--interval', '20ms', '-n', '1', '-o', 'ndjson']);
     await until(() => asked.length > 0, 10_000, 'the first poll');
@@ -140,7 +141,7 @@ describe('log tail -f: reconnect', () => {
   it('an API error (the key deleted: 401) still ends it, exit 3, no reconnecting', async () => {
     const svc = await startTestService();
     open.push(svc);
-    const h = harness({ env: envFor(svc, svc.adminKey) });
+    const h = testContext({ env: envFor(svc, svc.adminKey) });
     const asked = fastSleep(h);
     const run = runIn(h, ['log', 'tail', '-f', '--retries', '0', '--interval', '20ms', '-n', '1', '-o', 'ndjson']);
     await until(() => asked.length > 0, 10_000, 'the first poll');
@@ -172,7 +173,7 @@ describe('log tail: pages must move forward', () => {
 
   it('--follow: a page with ids not after the last one seen ends it, exit 1, nothing printed twice', async () => {
     fake = await ignoring();
-    const h = harness({ env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_fakekey0123456789' } });
+    const h = testContext({ env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_fakekey0123456789' } });
     fastSleep(h);
     const code = await runIn(h, ['log', 'tail', '-f', '--retries', '0', '--interval', '10ms', '-n', '3', '-o', 'ndjson']);
     expect(code).toBe(1);
@@ -189,7 +190,7 @@ describe('log tail: pages must move forward', () => {
       void req;
       reply(s, 200, JSON.stringify({ logEntries: entries }));
     });
-    const h = harness({ env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_fakekey0123456789' } });
+    const h = testContext({ env: { LIC_BASE_URL: fake.url, LIC_API_KEY: 'api_fakekey0123456789' } });
     const code = await runIn(h, ['log', 'tail', '-n', '1500', '-o', 'ndjson']);
     expect(code).toBe(1);
     expect(h.stdout()).toBe('');

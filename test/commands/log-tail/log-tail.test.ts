@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeLog } from '../../../src/server/log-writer.js';
 import { envFor, runCli } from '../../helpers/cli.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { harness, insertLog, runIn, until } from '../../cli/list/harness.js';
+import { testContext, runIn } from '../../helpers/context.js';
+import { insertLog, until } from '../../cli/list/harness.js';
 
 let svc: TestService;
 let env: Record<string, string>;
@@ -86,7 +87,7 @@ describe('log tail', () => {
 
 describe('log tail --follow', () => {
   it('prints entries written while it runs, each exactly once and in id order, through pages; Ctrl-C → 130', async () => {
-    const h = harness({ env });
+    const h = testContext({ env });
     const before = dbIds();
     const run = runIn(h, ['log', 'tail', '--follow', '--interval', '20ms', '-n', '3', '-o', 'ndjson']);
     const printed = () => ndjson(h.stdout()).map((e) => e.id);
@@ -115,7 +116,7 @@ describe('log tail --follow', () => {
   });
 
   it('follows only matching entries; -o json prints one entry per line', async () => {
-    const h = harness({ env });
+    const h = testContext({ env });
     const run = runIn(h, [
       'log',
       'tail',
@@ -150,7 +151,7 @@ describe('log tail --follow', () => {
   });
 
   it('Ctrl-C ends the wait between polls at once (a 1-hour interval)', async () => {
-    const h = harness({ env });
+    const h = testContext({ env });
     const run = runIn(h, ['log', 'tail', '-f', '--interval', '1h', '-n', '1', '-o', 'ndjson']);
     await until(() => ndjson(h.stdout()).length === 1 && h.interruptHandlers() === 1, 10_000, 'the first line');
     h.interrupt();
@@ -158,7 +159,7 @@ describe('log tail --follow', () => {
   });
 
   it('on a terminal: aligned lines, no header, no table frame', async () => {
-    const h = harness({ env, stdoutTTY: true, stderrTTY: true });
+    const h = testContext({ env, stdoutTTY: true, stderrTTY: true });
     const run = runIn(h, ['log', 'tail', '-f', '--interval', '10ms', '-n', '2', '--no-color', '--utc']);
     await until(() => h.stdout().split('\n').length === 3, 10_000, 'two lines');
     const id = writeLog(svc.db, new Date('2025-06-01T00:00:00Z'), 'Warning', 'on the terminal', {});

@@ -280,6 +280,6 @@ describe('buckets', () => {
       { start: '2030-01-07T00:00:00.000Z', end: '', counts: { Error: 10_000 }, total: 10_000 },
     ];
     const out = drawChart(rows, { width: 40, by: 'day', levels: ['Error'] });
-    expect(out.split('\n')[0]).toMatch(/^2030-01-06  ▓ +1$/);
+    expect(out.split('\n')[0]).toMatch(/^2030-01-06 {2}▓ +1$/);
   });
 });

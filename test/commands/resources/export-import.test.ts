@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
 import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
-import { buildDist, spawnLic } from '../../helpers/spawn.js';
+import { spawnLic } from '../../helpers/spawn.js';
 
 let src: TestService;
 let dst: TestService;
@@ -326,8 +326,6 @@ describe('bad bundles: exit 2 naming the line, nothing sent', () => {
 });
 
 describe('the built CLI, spawned', () => {
-  beforeAll(buildDist, 120_000);
-
   it('export | import between the two services: everything unchanged by now', async () => {
     const out = await spawnLic(['resources', 'export'], { env: envFor(src, src.adminKey) });
     expect(out.code, out.stderr).toBe(0);

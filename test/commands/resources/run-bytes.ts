@@ -5,8 +5,7 @@
  * `--data-out -`.
  */
 import { main } from '../../../src/cli/main.js';
-import type { Context } from '../../../src/cli/context.js';
-import { tempDir } from '../../helpers/cli.js';
+import { testContext } from '../../helpers/context.js';
 
 export interface BytesResult {
   code: number;
@@ -14,28 +13,9 @@ export interface BytesResult {
   stderr: string;
 }
 
+/** `lic ARGS` with `stdin` bytes; resolves to the exit code, stdout's bytes and stderr. */
 export async function runCliBytes(args: string[], o: { env: Record<string, string>; stdin?: Buffer }): Promise<BytesResult> {
-  const out: Buffer[] = [];
-  let stderr = '';
-  const ctx: Context = {
-    env: { ...o.env },
-    stdout: { write: (s: string | Uint8Array) => out.push(Buffer.from(s as never)), isTTY: false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: false },
-    stdin: { isTTY: false, readAll: async () => o.stdin ?? Buffer.alloc(0) },
-    prompter: {
-      confirm: async (m) => {
-        throw new Error(`unexpected prompt: ${m}`);
-      },
-      secret: async (m) => {
-        throw new Error(`unexpected prompt: ${m}`);
-      },
-    },
-    now: () => new Date(),
-    configDir: tempDir(),
-    dataDir: tempDir('lic-data-'),
-    onInterrupt: () => () => {},
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-  };
-  const code = await main(args, ctx);
-  return { code, stdout: Buffer.concat(out), stderr };
+  const t = testContext({ env: o.env, stdin: o.stdin ?? Buffer.alloc(0) });
+  const code = await main(args, t.ctx);
+  return { code, stdout: t.stdoutBytes(), stderr: t.stderr() };
 }
