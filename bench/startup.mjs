@@ -122,11 +122,11 @@ function hasHyperfine() {
 }
 
 /** Wall times in ms of each command, RUNS each: hyperfine, one command after the other (env per command through `env`). */
-function timeWithHyperfine() {
+function timeWithHyperfine(node) {
   const json = join(dir, 'hyperfine.json');
   const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
   const cmdLines = commands.map(([, args, extra]) =>
-    ['env', ...Object.entries(extra).map(([k, v]) => `${k}=${v}`), NODE, ...args].map(q).join(' '),
+    ['env', ...Object.entries(extra).map(([k, v]) => `${k}=${v}`), node, ...args].map(q).join(' '),
   );
   const r = spawnSync('hyperfine', ['-N', '--warmup', '3', '--runs', String(RUNS), '--export-json', json, ...cmdLines], {
     env,
@@ -137,12 +137,12 @@ function timeWithHyperfine() {
 }
 
 /** The same with Node: round by round, each command once per round, so a busy moment hits all alike. */
-function timeWithNode() {
+function timeWithNode(node) {
   const times = commands.map(() => []);
   for (let round = -3; round < RUNS; round++) {
     commands.forEach(([label, args, extra], i) => {
       const t = process.hrtime.bigint();
-      const r = spawnSync(NODE, args, { env: { ...env, ...extra }, stdio: 'ignore' });
+      const r = spawnSync(node, args, { env: { ...env, ...extra }, stdio: 'ignore' });
       if (r.status !== 0) throw new Error(`${label} exited ${r.status}`);
       if (round >= 0) times[i].push(Number(process.hrtime.bigint() - t) / 1e6);
     });
@@ -153,10 +153,15 @@ function timeWithNode() {
 const useHyperfine = hasHyperfine();
 say(`short commands, ${RUNS} runs each (${useHyperfine ? 'hyperfine' : 'Node harness'})`);
 // `env NAME=... node ...` (hyperfine's way to set env per command) costs an exec: the floor row pays it too
-const times = useHyperfine ? timeWithHyperfine() : timeWithNode();
+const times = useHyperfine ? timeWithHyperfine(NODE) : timeWithNode(NODE);
+// BENCH_NODES=/path/to/node22,/path/to/node24: the same table with other Node binaries (the service stays on this one)
+const otherNodes = (process.env.BENCH_NODES ?? '').split(',').filter(Boolean);
+const otherTimes = otherNodes.map((node) => {
+  const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  say(`short commands on Node ${version}`);
+  return { version, times: useHyperfine ? timeWithHyperfine(node) : timeWithNode(node) };
+});
 await demo.stop();
-const floor = median(times[0]);
-const plain = median(times[1]);
 
 // ---------------------------------------------------------------------------------------
 // 2. the log stream and 3. cold start, on a log of ROWS entries
@@ -222,6 +227,24 @@ for (let i = 0; i < 5; i++) {
 const ms = (x) => `${Math.round(x)} ms`;
 const int = (x) => Math.round(x).toLocaleString('en-US');
 const verdict = (ok) => (ok ? 'met' : '**not met**');
+/** The rows of the short-command table for one Node binary's times (same order as `commands`). */
+function shortTable(times) {
+  const floor = median(times[0]);
+  const plain = median(times[1]);
+  return [
+    '| command | median | p90 | ÷ `node -e 0` | ÷ node:http script | target | |',
+    '| --- | ---: | ---: | ---: | ---: | --- | --- |',
+    ...commands.map(([label, , , target, toPlain], i) => {
+      const m = median(times[i]);
+      const r0 = m / floor;
+      const r1 = m / plain;
+      const want = target ? `≤ ${target.toFixed(2)}×${toPlain ? ` and ≤ ${toPlain.toFixed(1)}× the script` : ''}` : '';
+      const ok = target ? verdict(r0 <= target && (!toPlain || r1 <= toPlain)) : '';
+      return `| ${label} | ${ms(m)} | ${ms(p90(times[i]))} | ${i === 0 ? '–' : r0.toFixed(2)} | ${i >= 2 ? r1.toFixed(2) : '–'} | ${want} | ${ok} |`;
+    }),
+  ];
+}
+
 const lines = [
   '# Benchmarks: start-up (issue 9)',
   '',
@@ -240,17 +263,14 @@ const lines = [
       ? " hyperfine sets each command's environment with `env`, an extra exec that every row pays alike, the floor included."
       : ''),
   '',
-  '| command | median | p90 | ÷ `node -e 0` | ÷ node:http script | target | |',
-  '| --- | ---: | ---: | ---: | ---: | --- | --- |',
-  ...commands.map(([label, , , target, toPlain], i) => {
-    const m = median(times[i]);
-    const r0 = m / floor;
-    const r1 = m / plain;
-    const want = target ? `≤ ${target.toFixed(2)}×${toPlain ? ` and ≤ ${toPlain.toFixed(1)}× the script` : ''}` : '';
-    const ok = target ? verdict(r0 <= target && (!toPlain || r1 <= toPlain)) : '';
-    return `| ${label} | ${ms(m)} | ${ms(p90(times[i]))} | ${i === 0 ? '–' : r0.toFixed(2)} | ${i >= 2 ? r1.toFixed(2) : '–'} | ${want} | ${ok} |`;
-  }),
+  ...shortTable(times),
   '',
+  ...otherTimes.flatMap((o) => [
+    `### The same on Node ${o.version} (code cache on: module.enableCompileCache)`,
+    '',
+    ...shortTable(o.times),
+    '',
+  ]),
   `## The log stream: \`lic log list --all -o ndjson > /dev/null\` over ${int(total)} entries`,
   '',
   `Peak RSS ${gnuTime ? 'from GNU `/usr/bin/time -v`' : 'sampled from /proc/PID/status VmHWM'}. Target: ≥ 100,000 entries/s; peak RSS ≤ 120 MB and the same for a tenth and the whole log.`,
