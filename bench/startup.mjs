@@ -5,8 +5,9 @@
 //
 // BENCH_RUNS (default 15): runs per short command (medians). BENCH_ROWS (default 1,000,000):
 // the log built for the stream and cold-start rows, by bench/run.mjs's seeder.
-// Short commands are timed with hyperfine (installed with apt-get when missing and root),
-// else with a Node harness that interleaves the commands round by round.
+// Short commands are timed with a Node harness that interleaves the commands round by round,
+// or with BENCH_TOOL=hyperfine by hyperfine (installed with apt-get when missing and root).
+// BENCH_NODES=/path/node22,/path/node24 repeats them with other Node binaries.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -150,7 +151,9 @@ function timeWithNode(node) {
   return times;
 }
 
-const useHyperfine = hasHyperfine();
+// the Node harness by default: on a shared machine whose load comes and goes, rounds that
+// interleave the commands compare them fairly; hyperfine runs one command's block after another
+const useHyperfine = process.env.BENCH_TOOL === 'hyperfine' && hasHyperfine();
 say(`short commands, ${RUNS} runs each (${useHyperfine ? 'hyperfine' : 'Node harness'})`);
 // `env NAME=... node ...` (hyperfine's way to set env per command) costs an exec: the floor row pays it too
 const times = useHyperfine ? timeWithHyperfine(NODE) : timeWithNode(NODE);
