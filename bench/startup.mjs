@@ -246,15 +246,15 @@ function importCost(file, before = []) {
 const cli = join(ROOT, 'dist/cli.js');
 const chunk = (input) => join(ROOT, outputWith(input));
 const budget = [
-  ["the bundle at start, `dist/cli.js` (commander, every verb's flags, the renderer)", importCost(cli), 'every command', 40],
+  ["the bundle at start, `dist/cli.js` (commander, every verb's flags, the renderer)", importCost(cli), 'every command', 0.3],
   [
     'HTTP client (undici Agent, request API, errors: `src/client/request.ts`)',
     importCost(chunk('src/client/request.ts'), [cli]),
     'commands that call the service',
     25,
   ],
-  ['terminal table (string-width, `src/cli/table.ts`)', importCost(chunk('src/cli/table.ts'), [cli]), 'a table on a TTY', 10],
-  ['conf (profile writes)', importCost(chunk('node_modules/conf/'), [cli]), '`profile add/use/remove`', 60],
+  ['terminal table (string-width, `src/cli/table.ts`)', importCost(chunk('src/cli/table.ts'), [cli]), 'a table on a TTY', 0.1],
+  ['conf (profile writes)', importCost(chunk('node_modules/conf/'), [cli]), '`profile add/use/remove`', 0.6],
   [
     'the service, `dist/server.js` (fastify, ajv, swagger, better-sqlite3)',
     importCost(join(ROOT, 'dist/server.js'), [cli]),
@@ -287,6 +287,37 @@ function shortTable(times) {
     }),
   ];
 }
+
+/** What was found while working on issue 9: why a target is not met, and the levers tried. */
+const NOTES = `## Notes (why the targets above are or are not met)
+
+- The machine is shared by several builds and test runs (load average above), which stretches
+  bigger processes more than \`node -e 0\`: in this run the plain node:http script itself is well
+  above the 1.5–1.8× of the issue's quieter measurement. Read the ratios to the script too.
+- Bundled: every pure-JS dependency is in dist/ (only better-sqlite3 stays external). undici is
+  loaded by deep import (Agent, request API, errors; the proxy agent only with a proxy): compare the
+  HTTP client row with the whole package, last row of the import budget.
+- Built-ins are loaded on first use (scripts/build.mjs, lazy-builtins): commander's child_process,
+  crypto, fs/promises, tls (not read at all for plain http:// without a proxy, nor NODE_EXTRA_CA_CERTS),
+  http2 (its constants copied at build time, so undici's HTTP/2 client does not load http2/tls/crypto).
+- \`lic --version\` is answered by bin/lic.js (CommonJS) from dist/version.json without the bundle: it
+  costs what any one-line script costs. On Node 20, \`node FILE\` costs ~8–15 ms more CPU than
+  \`node -e 0\` (measured with a one-line .cjs), so 1.15× sits at the edge of running any file.
+- \`--help\` and the list commands pay Node's ES module loader (an \`import()\` of an empty module from
+  CommonJS: ~+19 ms CPU on Node 20), compiling the ~290 KB bundle (commander is 125 KB of it) and
+  building the command tree. Registering one noun instead of twelve made no measurable difference
+  (\`keys --help\`: 181 vs 187 ms CPU), so lazy nouns are not the lever. The next one is a CommonJS
+  bundle (no ES module loader; a \`vm.Script\` code cache on Node 20), but esbuild splits only ES
+  modules: the lazy parts would become separate CommonJS bundles that share no module instance
+  (error classes checked with instanceof across them). Not done.
+- Code cache: Node ≥ 22.1 \`module.enableCompileCache()\` in bin/lic.js (LIC_CACHE_DIR, else
+  $XDG_CACHE_HOME/lic/compile-cache; never a failure; NODE_DISABLE_COMPILE_CACHE=1 for tests).
+  Node 20 has no code cache for ES modules (\`vm.Script\` cachedData is for scripts), so none there.
+- The stream: 1,000 entries per page (the service's maximum take). The client spends ~7 µs per entry
+  (JSON.parse of the page, normalising, JSON.stringify per record); the rest of the wall time is
+  waiting for the service's pages. Asking for the next page while writing the current one was tried
+  and backed out: a request in flight when the reader closes the pipe ends in a retry notice.
+- \`lic serve\` cold start (database open, caches) is the service's side of issue 9.`;
 
 const lines = [
   '# Benchmarks: start-up (issue 9)',
@@ -333,17 +364,20 @@ const lines = [
   `From spawning \`lic serve --db FILE --port 0\` to the end of the reply to \`GET /v1/log?take=1\` (5 starts): median ${ms(median(cold))}, slowest ${ms(Math.max(...cold))}. Target ≤ 500 ms: ${verdict(median(cold) <= 500)}.`,
   '',
 ];
+const floor0 = median(times[0]);
 lines.push(
   '## Import budget',
   '',
-  `Median of \`await import(...)\` in a fresh process (Node ${process.version}, no code cache), after what loads before it; the budget is what each part may cost before it needs a look. Only the first row is paid by every command; the rest are lazy chunks loaded by the commands named.`,
+  `Median of \`await import(...)\` in a fresh process (Node ${process.version}, no code cache), after what loads before it. The budget is a multiple of this run's \`node -e 0\` (${ms(floor0)}), derived from the targets: \`--help\` ≤ 1.30× leaves 0.3× for the bundle, a list command ≤ 2.0× leaves 0.25× for the HTTP client. Only the first row is paid by every command; the rest are lazy chunks loaded by the commands named.`,
   '',
-  '| part | import | loaded by | budget | |',
-  '| --- | ---: | --- | ---: | --- |',
+  '| part | import | × `node -e 0` | loaded by | budget | |',
+  '| --- | ---: | ---: | --- | ---: | --- |',
   ...budget.map(
     ([what, cost, by, max]) =>
-      `| ${what} | ${cost.toFixed(1)} ms | ${by} | ${max === null ? '–' : `${max} ms`} | ${max === null ? '' : verdict(cost <= max)} |`,
+      `| ${what} | ${cost.toFixed(1)} ms | ${(cost / floor0).toFixed(2)} | ${by} | ${max === null ? '–' : `${max}×`} | ${max === null ? '' : verdict(cost / floor0 <= max)} |`,
   ),
+  '',
+  NOTES,
   '',
 );
 writeFileSync(join(ROOT, 'bench/startup.md'), lines.join('\n'));
