@@ -58,6 +58,12 @@ process.on('exit', () => {
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
 
 // ---------------------------------------------------------------------------------------
+// bench/startup.mjs reuses the seeder: BENCH_SEED_ONLY=FILE builds the log of BENCH_ROWS entries there and exits
+if (process.env.BENCH_SEED_ONLY) {
+  buildLog(openDatabase, process.env.BENCH_SEED_ONLY, ROWS);
+  process.exit(0);
+}
+
 // the service, over HTTP
 
 /** Starts `lic serve` on `file` (port 0); resolves with its URL, Administrator key and a stop(). */

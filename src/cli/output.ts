@@ -13,7 +13,7 @@
 import type { ForegroundColorName } from 'chalk';
 import type { Context } from './context.js';
 import { JsonListStream, dataCell, tsvLine, type ListShape } from './list/format.js';
-import { TableStream, terminalWidth, type ColumnKind, type Painter } from './table.js';
+import type { ColumnKind, Painter, TableStream } from './table.js';
 
 export type { ListShape } from './list/format.js';
 
@@ -132,6 +132,8 @@ export class Renderer {
 
   /** A terminal table of `columns` (./table.ts) fitted to stdout's width, with the --wide/--utc choices and colour. */
   private async tableStream<R>(columns: Column<R>[], header = true): Promise<TableStream<R>> {
+    // loaded here, not at start: only a terminal table needs it (and string-width, Intl.Segmenter)
+    const { TableStream, terminalWidth } = await import('./table.js');
     return new TableStream(columns, {
       width: terminalWidth(this.ctx.stdout.columns, this.ctx.env),
       wide: this.opts.wide,

@@ -161,10 +161,13 @@ export class Runtime {
           `refusing to send the API key over plain http:// to ${url.host}, which is not a loopback address (anyone on the way could read it): use https://, or pass --insecure-http (or save it in the profile) if the network is trusted`,
         );
       }
-      const ca = await this.extraCas(net.caFile);
-      const { ApiClient } = await import('../client/request.js');
       const env = this.ctx.env;
       const pick = (lower: string, upper: string) => env[lower] || env[upper] || undefined;
+      // CAs matter only where TLS may be spoken: plain http:// with no proxy neither reads
+      // NODE_EXTRA_CA_CERTS nor loads tls (milliseconds per run, issue 9); --ca-file is still checked
+      const tlsPossible = url.protocol === 'https:' || Boolean(pick('http_proxy', 'HTTP_PROXY') || pick('https_proxy', 'HTTPS_PROXY'));
+      const ca = tlsPossible || net.caFile ? await this.extraCas(net.caFile) : undefined;
+      const { ApiClient } = await import('../client/request.js');
       const client = new ApiClient({
         baseUrl: t.baseUrl,
         apiKey: t.apiKey,

@@ -15,13 +15,9 @@
  * (text, and a label column that fitting cut) or widens that row (id, number, time, a
  * label column at its natural width); the row's last text column gives up the difference.
  */
-import { createRequire } from 'node:module';
-
-// string-width (with its emoji tables) is loaded on the first cell that is not plain
-// ASCII, not at start: most commands never draw a table, and most tables are ASCII
-const require = createRequire(import.meta.url);
-let stringWidthFn: ((s: string) => number) | undefined;
-const stringWidth = (s: string): number => (stringWidthFn ??= require('string-width') as (s: string) => number)(s);
+// string-width (with its emoji tables) is bundled into this module's lazy chunk: output.ts
+// imports this module only when it draws a terminal table, so other commands never load it
+import stringWidth from 'string-width';
 
 /**
  * How a column's cells are shown on a terminal: `id` and `number` right-aligned and
@@ -88,7 +84,8 @@ export function displayWidth(s: string): number {
 
 const ASCII = /^[\x20-\x7e]*$/;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// made on first use: creating a Segmenter loads ICU's break data (milliseconds), not needed for ASCII
+let segmenter: Intl.Segmenter | undefined;
 
 /** `s` cut to at most `width` display columns, ending in `…` when cut; whole graphemes only. */
 export function truncate(s: string, width: number): string {
@@ -97,7 +94,7 @@ export function truncate(s: string, width: number): string {
   if (ASCII.test(s)) return s.slice(0, width - 1) + ELLIPSIS;
   let out = '';
   let used = 0;
-  for (const { segment } of segmenter.segment(s)) {
+  for (const { segment } of (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(s)) {
     const w = displayWidth(segment);
     if (used + w > width - 1) break;
     out += segment;

@@ -1,5 +1,6 @@
 import { rootCertificates } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, request as undiciRequest, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, errors as undiciErrors, loadEnvHttpProxyAgent } from './undici.js';
 import { ApiError, AuthError, NetworkError, ProtocolError, type NetworkErrorKind } from './errors.js';
 import {
   BACKOFF_BASE_MS,
@@ -92,24 +93,29 @@ interface Reply {
  * own setTimeout, so tests can't inject the wait. The rule is simple enough to keep here.
  */
 export class ApiClient {
-  /** our own connection pool (or proxy agent), so close() can end its keep-alive sockets at once */
-  private readonly agent: Dispatcher;
+  /** our own connection pool (or proxy agent), so close() can end its keep-alive sockets at once; made on the first request */
+  private agent?: Promise<Dispatcher>;
 
-  constructor(readonly opts: ClientOptions) {
-    const ca = opts.ca?.length ? [...rootCertificates, ...opts.ca] : undefined;
-    const connect = { timeout: this.timeoutMs, ...(ca ? { ca } : {}) };
-    const p = opts.proxy;
-    this.agent =
-      p && (p.httpProxy || p.httpsProxy)
-        ? // '' (not undefined) so undici does not fall back to process.env: the Context's env is the truth
-          new EnvHttpProxyAgent({
-            httpProxy: p.httpProxy ?? '',
-            httpsProxy: p.httpsProxy ?? '',
-            noProxy: p.noProxy ?? '',
-            connect,
-            ...(ca ? { requestTls: { ca } } : {}),
-          })
-        : new Agent({ connect });
+  constructor(readonly opts: ClientOptions) {}
+
+  /** The pool every request of this client goes through: one keep-alive connection per origin for a run's sequential requests. */
+  private dispatcher(): Promise<Dispatcher> {
+    this.agent ??= (async () => {
+      const ca = this.opts.ca?.length ? [...rootCertificates, ...this.opts.ca] : undefined;
+      const connect = { timeout: this.timeoutMs, ...(ca ? { ca } : {}) };
+      const p = this.opts.proxy;
+      if (!(p && (p.httpProxy || p.httpsProxy))) return new Agent({ connect });
+      const EnvHttpProxyAgent = await loadEnvHttpProxyAgent();
+      // '' (not undefined) so undici does not fall back to process.env: the Context's env is the truth
+      return new EnvHttpProxyAgent({
+        httpProxy: p.httpProxy ?? '',
+        httpsProxy: p.httpsProxy ?? '',
+        noProxy: p.noProxy ?? '',
+        connect,
+        ...(ca ? { requestTls: { ca } } : {}),
+      });
+    })();
+    return this.agent;
   }
 
   private get timeoutMs(): number {
@@ -122,7 +128,9 @@ export class ApiClient {
    */
   async close(): Promise<void> {
     // destroy, not close: a request still in flight (a Ctrl-C mid-page) is abandoned anyway
-    await this.agent.destroy();
+    const agent = this.agent;
+    this.agent = undefined;
+    if (agent) await (await agent).destroy();
   }
 
   /**
@@ -203,8 +211,10 @@ export class ApiClient {
     let expected: number | undefined;
     let received = -1;
     try {
-      const res = await undiciRequest(url, {
-        dispatcher: this.agent,
+      const res = await (
+        await this.dispatcher()
+      ).request({
+        ...originAndPath(url),
         method: method as 'GET',
         headers,
         body: payload,
@@ -353,8 +363,10 @@ export class ApiClient {
     const timeout = this.timeoutMs;
     this.opts.trace?.(`> GET ${url}${headers['x-api-key'] ? ' (x-api-key: [redacted])' : ''}`);
     try {
-      const res = await undiciRequest(url, {
-        dispatcher: this.agent,
+      const res = await (
+        await this.dispatcher()
+      ).request({
+        ...originAndPath(url),
         method: 'GET',
         headers,
         headersTimeout: timeout,
@@ -450,4 +462,10 @@ function describeNetworkError(e: unknown, origin: string, timeoutMs: number): [N
 function discard(body: { on(event: 'error', f: () => void): unknown; destroy(): unknown }): void {
   body.on('error', () => undefined);
   body.destroy();
+}
+
+/** `url` split as undici's dispatcher.request() takes it (what undici's top-level request() does with a URL). */
+function originAndPath(url: string): { origin: string; path: string } {
+  const u = new URL(url);
+  return { origin: u.origin, path: u.pathname + u.search };
 }

@@ -17,7 +17,8 @@ export function spawnLic(
 ): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...o.env },
+      // NODE_DISABLE_COMPILE_CACHE: a test run must not write V8's code cache into the user's cache dir (bin/lic.js)
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_DISABLE_COMPILE_CACHE: '1', ...o.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -59,7 +60,14 @@ export function spawnLicTty(
     [process.execPath, ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qefc', cmd, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', COLUMNS: '120', ...o.env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        NODE_DISABLE_COMPILE_CACHE: '1',
+        TERM: 'xterm',
+        COLUMNS: '120',
+        ...o.env,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';

@@ -2,7 +2,7 @@ import { access, constants, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { createApiKey, deleteApiKey, listApiKeys, updateApiKey, type ApiKeyInput } from '../../client/endpoints/api-keys.js';
-import { describeRequest, type DryRunPlan } from '../../client/dry-run.js';
+import type { DryRunPlan } from '../../client/dry-run.js';
 import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/request.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
@@ -120,6 +120,8 @@ async function runKeysRotate(opts: KeysRotateOptions, rt: Runtime): Promise<void
   const changes = Object.keys(change).length > 1;
 
   if (rt.globals.dryRun) {
+    // loaded here: the dry-run module brings the HTTP client, which registering the verb must not load
+    const { describeRequest } = await import('../../client/dry-run.js');
     const plans: DryRunPlan[] = [describeRequest(client, 'POST', '/v1/api-keys', { body: { apiKey: input } })];
     if (changes) plans.push(describeRequest(client, 'PUT', '/v1/api-keys', { body: { apiKey: change } }));
     for (const p of plans) rt.out.json(p);

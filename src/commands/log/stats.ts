@@ -6,11 +6,10 @@ import { allOf, equalsClause, normalTotal } from '../../cli/list/index.js';
 import type { Column } from '../../cli/output.js';
 import { checkRange, parseLevel, parseTime } from '../../cli/parse.js';
 import { startProgress } from '../../cli/progress.js';
-import { terminalWidth, truncate } from '../../cli/table.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_LEVELS, type LogLevel } from '../../wire.js';
-import { drawChart, type BucketCounts, type BucketSize } from './stats-chart.js';
+import type { BucketCounts, BucketSize } from './stats-chart.js';
 
 /** `log stats` after parsing: the range (RFC 3339, defaults filled in), bucket size, levels and extra filter. */
 export interface LogStatsOptions {
@@ -173,6 +172,8 @@ async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<void> {
   totals.total = rows.reduce((a, b) => a + b.total, 0);
 
   if (rt.out.opts.format === 'table' && rt.ctx.stdout.isTTY) {
+    // the chart and the terminal table's width rules are lazy chunks: only a terminal needs them
+    const [{ drawChart }, { terminalWidth, truncate }] = await Promise.all([import('./stats-chart.js'), import('../../cli/table.js')]);
     const width = terminalWidth(rt.ctx.stdout.columns, rt.ctx.env);
     const chart = drawChart(rows, { width, by: opts.by, levels: opts.levels, paint: await rt.out.colourer() });
     const title = `Log entries per ${opts.by} (UTC), ${shortTime(opts.since)} to ${shortTime(opts.until)}${opts.where ? `, where ${opts.where}` : ''}`;
