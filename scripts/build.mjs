@@ -65,8 +65,18 @@ const result = await build({
   target: 'node20',
   external: ['better-sqlite3'],
   // bundled CommonJS packages (commander, undici, fastify...) call require() for Node's
-  // built-ins; an ES module has no `require`, so each output file gets one
-  banner: { js: "import { createRequire as __licCreateRequire } from 'node:module'; const require = __licCreateRequire(import.meta.url);" },
+  // built-ins and read __filename/__dirname (write-file-atomic salts its temp names with
+  // __filename); an ES module has none of them, so each output file gets its own
+  banner: {
+    js: [
+      "import { createRequire as __licCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __licFileURLToPath } from 'node:url';",
+      "import { dirname as __licDirname } from 'node:path';",
+      'const require = __licCreateRequire(import.meta.url);',
+      'const __filename = __licFileURLToPath(import.meta.url);',
+      'const __dirname = __licDirname(__filename);',
+    ].join(' '),
+  },
   // the main fields as Node resolves them (a package's "module" build may differ from what Node runs)
   mainFields: ['main'],
   conditions: ['node', 'import', 'default'],
