@@ -87,13 +87,17 @@ try {
   const stray = files.filter((f) => /^(test|src|bench|scripts|docs|\.ci)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'));
   check(stray.length === 0, 'no tests, sources, scripts or source maps in the tarball', stray.join('\n'));
   // everything dist/ imports by a relative path is in the tarball too
+  const imports = [];
   for (const f of files.filter((p) => p.startsWith('dist/') && p.endsWith('.js'))) {
     const src = readFileSync(join(root, f), 'utf8');
-    for (const m of src.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
-      const target = join(dirname(f), m[1]).replace(/\\/g, '/');
-      check(files.includes(target), `${f} imports ${m[1]}: packed`);
-    }
+    for (const m of src.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) imports.push([f, join(dirname(f), m[1])]);
   }
+  const missing = imports.filter(([, target]) => !files.includes(target));
+  check(
+    imports.length > 0 && missing.length === 0,
+    `the ${imports.length} relative imports in dist/ all resolve inside the tarball`,
+    missing.map(([f, t]) => `${f} → ${t}`).join('\n'),
+  );
   const limitKb = 2048;
   check(info.size < limitKb * 1024, `the tarball is under ${limitKb} kB`, `${info.size} bytes`);
 
