@@ -35,10 +35,22 @@ function cleanHome(name) {
   return home;
 }
 
-/** The environment of a user with `prefix/bin` first on the PATH; npm's cache stays the machine's (the same registry tarballs, fetched once). */
+/**
+ * The environment of a user with `prefix/bin` first on the PATH and a clean HOME. The machine's
+ * network settings (proxy, extra CA certificates) stay; npm's own variables from `npm run`,
+ * lic's (LIC_*) and the XDG directories go. npm's cache stays the machine's (the same
+ * registry tarballs, fetched once).
+ */
 function userEnv(home, prefix, extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|LIC_|XDG_)/i.test(k) && k !== 'INIT_CWD'));
   return {
-    PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+    ...env,
+    // without the node_modules/.bin directories `npm run` puts first
+    PATH: [
+      join(prefix, 'bin'),
+      dirname(process.execPath),
+      ...(process.env.PATH ?? '/usr/bin:/bin').split(':').filter((d) => !d.includes('node_modules')),
+    ].join(':'),
     HOME: home,
     npm_config_cache: process.env.npm_config_cache || join(homedir(), '.npm'),
     npm_config_update_notifier: 'false',
@@ -48,7 +60,13 @@ function userEnv(home, prefix, extra = {}) {
 
 /** Runs a command to its end; returns {status, stdout, stderr}. */
 function run(cmd, args, env, o = {}) {
-  const r = spawnSync(cmd, args, { env, encoding: 'utf8', timeout: o.timeoutMs ?? 60_000, cwd: o.cwd ?? work });
+  const r = spawnSync(cmd, args, {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    timeout: o.timeoutMs ?? 60_000,
+    cwd: o.cwd ?? work,
+  });
   return { status: r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? String(r.error) : '') };
 }
 
