@@ -58,6 +58,16 @@ function userEnv(home, prefix, extra = {}) {
   };
 }
 
+/** The API keys of `lic keys list -o json` (the service's envelope, `apiKeys`); [] when it is not that. */
+function apiKeys(stdout) {
+  try {
+    const keys = JSON.parse(stdout).apiKeys;
+    return Array.isArray(keys) ? keys : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Runs a command to its end; returns {status, stdout, stderr}. */
 function run(cmd, args, env, o = {}) {
   const r = spawnSync(cmd, args, {
@@ -135,7 +145,7 @@ try {
   const h = run('lic', ['--help'], env);
   check(h.status === 0 && h.stdout.includes('Usage: lic') && h.stdout.includes('keys'), 'lic --help', h.stdout + h.stderr);
   const c = run('lic', ['completion', 'bash'], env);
-  check(c.status === 0 && c.stdout.includes('complete -F'), 'lic completion bash', c.stdout.slice(0, 500) + c.stderr);
+  check(c.status === 0 && /^complete .*-F _lic lic$/m.test(c.stdout), 'lic completion bash', c.stdout.slice(0, 500) + c.stderr);
   check(existsSync(join(prefix, 'share', 'man', 'man1', 'lic.1')), 'npm linked the man page to share/man/man1/lic.1');
 
   const svc = startServe(env);
@@ -149,12 +159,7 @@ try {
   if (url) {
     // `lic serve` saved its Administrator key as profile "local" in the clean HOME
     const keys = run('lic', ['keys', 'list', '-o', 'json'], env);
-    let listed = [];
-    try {
-      listed = JSON.parse(keys.stdout);
-    } catch {
-      /* reported below */
-    }
+    const listed = apiKeys(keys.stdout);
     check(
       keys.status === 0 && Array.isArray(listed) && listed.length >= 1,
       `lic keys list (${listed.length} key(s)) via profile "local"`,
