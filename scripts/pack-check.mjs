@@ -189,11 +189,7 @@ try {
     check(v2.status === 0 && v2.stdout.trim().endsWith(pkg.version), 'without the driver: lic --version', v2.stdout + v2.stderr);
     const remote = { ...env2, LIC_BASE_URL: url, LIC_API_KEY: key ?? '' };
     const k2 = run('lic', ['keys', 'list', '-o', 'json'], remote);
-    check(
-      k2.status === 0 && apiKeys(k2.stdout).length >= 1,
-      'without the driver: lic keys list against a service',
-      k2.stdout + k2.stderr,
-    );
+    check(k2.status === 0 && apiKeys(k2.stdout).length >= 1, 'without the driver: lic keys list against a service', k2.stdout + k2.stderr);
     const cr = run('lic', ['keys', 'create', '--name', 'pack-check', '--perm', '1', '-o', 'json'], remote);
     check(
       cr.status === 0 && /api_[a-z0-9]{24}/.test(cr.stdout),
