@@ -99,7 +99,7 @@ Examples:
 `;
 
 /** The topics by name, in the order `lic --help` lists them. */
-const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
+export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   environment: { summary: 'environment variables and their precedence', text: ENVIRONMENT },
   'exit-codes': { summary: 'what each exit code means', text: EXIT_CODES },
   filters: { summary: 'the --where query language, with examples', text: FILTERS },

@@ -14,7 +14,7 @@ import { MAX_DATA_BYTES, MAX_PASSWORD_BYTES } from '../../src/commands/resources
 import { MAX_API_KEY_BYTES } from '../../src/commands/profile/add.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { closedPort } from '../helpers/fake-server.js';
-import { BIN } from '../helpers/spawn.js';
+import { BIN, LIC_NODE } from '../helpers/spawn.js';
 
 let env: Record<string, string>;
 const dir = tempDir('lic-bounded-');
@@ -32,7 +32,7 @@ beforeAll(async () => {
 /** `lic ARGS [< stdinFile]` in bash, killed after 30 s (then code is null). */
 function lic(args: string[], stdinFile?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const script = `exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}${stdinFile ? ` < ${quote(stdinFile)}` : ''}`;
+  const script = `exec ${[LIC_NODE, BIN, ...args].map(quote).join(' ')}${stdinFile ? ` < ${quote(stdinFile)}` : ''}`;
   return new Promise((resolve) => {
     execFile('bash', ['-c', script], { env, timeout: 30_000, killSignal: 'SIGKILL', maxBuffer: 1 << 20 }, (e, stdout, stderr) =>
       resolve({ code: e ? ((e as { code?: number | null }).code ?? null) : 0, stdout, stderr }),

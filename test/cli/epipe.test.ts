@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/spawn.js';
+import { BIN, LIC_NODE } from '../helpers/spawn.js';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertLog } from './list/harness.js';
@@ -32,7 +32,7 @@ afterAll(async () => {
 /** Runs `bash -c 'set -o pipefail; lic ARGS | head -1'`; the exit status is the pipeline's. */
 function pipeline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const script = `set -o pipefail; ${[process.execPath, BIN, ...args].map(quote).join(' ')} | head -1`;
+  const script = `set -o pipefail; ${[LIC_NODE, BIN, ...args].map(quote).join(' ')} | head -1`;
   return new Promise((resolve) => {
     execFile(
       'bash',

@@ -3,6 +3,18 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/lic.js', import.meta.url));
 
+/**
+ * The Node binary that runs the CLI under test: `LIC_TEST_NODE` when set (the CI matrix runs
+ * the spawned CLI on Node 22 and 24 this way, README "Compatibility"), else vitest's own.
+ * Services stay on vitest's Node, whose build of better-sqlite3 they need.
+ */
+export const LIC_NODE: string = process.env.LIC_TEST_NODE || process.execPath;
+
+/** The Node that runs `lic ARGS`: vitest's own for `lic serve` (the native driver is built for it), LIC_NODE otherwise. */
+function nodeFor(args: readonly string[]): string {
+  return args.includes('serve') ? process.execPath : LIC_NODE;
+}
+
 export interface SpawnResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -10,13 +22,13 @@ export interface SpawnResult {
   stderr: string;
 }
 
-/** Spawns the real `bin/lic.js` with pipes (not a TTY); resolves when it exits. */
+/** Spawns the real `bin/lic.js` on nodeFor(args) with pipes (not a TTY); resolves when it exits. */
 export function spawnLic(
   args: string[],
   o: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {},
 ): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(nodeFor(args), [BIN, ...args], {
       // NODE_DISABLE_COMPILE_CACHE: a test run must not write V8's code cache into the user's cache dir (bin/lic.js)
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_DISABLE_COMPILE_CACHE: '1', ...o.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -56,8 +68,7 @@ export function spawnLicTty(
   const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   // `cols`: the terminal's width set on the pty itself (stty), as a resized window would
   const cmd =
-    (o.cols ? `stty cols ${o.cols} rows 50; exec ` : '') +
-    [process.execPath, ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
+    (o.cols ? `stty cols ${o.cols} rows 50; exec ` : '') + [nodeFor(args), ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qefc', cmd, '/dev/null'], {
       env: {
@@ -111,7 +122,7 @@ export interface RunningLic {
 
 /** Starts `bin/lic.js ARGS` with pipes and leaves it running (for `lic serve`); the caller stops it. */
 export function startLic(args: string[], o: { env?: Record<string, string> } = {}): RunningLic {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(nodeFor(args), [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...o.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

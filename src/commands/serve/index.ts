@@ -5,6 +5,7 @@ import { UsageError } from '../../cli/errors.js';
 import { writeFileAtomic } from '../../cli/files.js';
 import type { Cli } from '../../cli/deps.js';
 import { DEFAULT_PORT, type Runtime } from '../../cli/runtime.js';
+import { sqliteDriverProblem } from './driver.js';
 
 interface ServeOptions {
   db?: string;
@@ -29,10 +30,14 @@ function parsePort(v: string): number {
  * bound on stdout (one line, for scripts); keys made on this start go to stderr once,
  * or to `--keys-file` (mode 0600). Saves the Administrator key as profile `local`. With
  * --seed, also the ids to try on stderr (seededSummary: customer code, products'
- * releases and templates, the log's span).
+ * releases and templates, the log's span). Without a working better-sqlite3 (an optional
+ * dependency) it throws one line naming what is missing (sqliteDriverProblem): exit 1.
  */
 async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
+  // first, before the service's modules load: a missing or unloadable driver is one line, exit 1
+  const driverProblem = sqliteDriverProblem();
+  if (driverProblem) throw new Error(driverProblem);
   const { startService, SeedError, parseAuthFailLimit } = await import('../../server/index.js');
   const authFailLimit = opts.authFailLimit === undefined ? undefined : parseAuthFailLimit(opts.authFailLimit);
   if (opts.authFailLimit !== undefined && !authFailLimit) {

@@ -11,7 +11,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli.js';
-import { BIN, spawnLic } from '../../helpers/spawn.js';
+import { BIN, LIC_NODE, spawnLic } from '../../helpers/spawn.js';
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 const HAS = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
@@ -23,7 +23,7 @@ const script: Record<string, string> = {};
 
 beforeAll(async () => {
   const bin = tempDir('lic-completion-bin-');
-  writeFileSync(join(bin, 'lic'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(join(bin, 'lic'), `#!/bin/sh\nexec "${LIC_NODE}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'lic'), 0o755);
   const home = tempDir('lic-completion-home-');
   env = {

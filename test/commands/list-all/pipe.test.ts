@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../../helpers/spawn.js';
+import { BIN, LIC_NODE } from '../../helpers/spawn.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { insertLog } from '../../cli/list/harness.js';
 
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 function lic(args: string[], onStdout: (chunk: Buffer, child: ReturnType<typeof spawn>) => void) {
   return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(LIC_NODE, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     child.stdout!.on('data', (d: Buffer) => onStdout(d, child));

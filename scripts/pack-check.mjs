@@ -1,0 +1,224 @@
+// The package as users get it (issue 11), run by .ci/run, not by `npm test`:
+//   1. `npm pack`: the tarball holds what bin/lic.js needs, the man page and completions,
+//      and no tests, sources or source maps; its size is printed (README "Installing").
+//   2. A global install of it into a temporary prefix with a clean HOME (better-sqlite3 is
+//      compiled: ~2 minutes on 2 cores): `lic --version`, `--help`, `completion bash`, the
+//      man page linked, `lic serve --port 0` and `lic keys list` against it.
+//   3. The same tarball installed with the native build made to fail (CC/CXX=false): npm
+//      still succeeds, leaving the optional better-sqlite3 out; every other command works
+//      (run against the service of step 2) and `lic serve` exits 1 with one line.
+// Usage: node scripts/pack-check.mjs [--keep]   (--keep leaves the temporary directory)
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const keep = process.argv.includes('--keep');
+const work = mkdtempSync(join(tmpdir(), 'lic-pack-check-'));
+const started = Date.now();
+let failures = 0;
+
+/** Prints a passed or failed check; a failure is counted and makes the script exit 1. */
+function check(ok, what, detail = '') {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${!ok && detail ? `\n     ${String(detail).trim().replace(/\n/g, '\n     ')}` : ''}`);
+  if (!ok) failures++;
+}
+
+/** A clean HOME: nothing but a copy of the user's ~/.npmrc (its `nodedir` spares node-gyp a header download). */
+function cleanHome(name) {
+  const home = join(work, name);
+  mkdirSync(home, { recursive: true });
+  if (existsSync(join(homedir(), '.npmrc'))) copyFileSync(join(homedir(), '.npmrc'), join(home, '.npmrc'));
+  return home;
+}
+
+/**
+ * The environment of a user with `prefix/bin` first on the PATH and a clean HOME. The machine's
+ * network settings (proxy, extra CA certificates) stay; npm's own variables from `npm run`,
+ * lic's (LIC_*) and the XDG directories go. npm's cache stays the machine's (the same
+ * registry tarballs, fetched once).
+ */
+function userEnv(home, prefix, extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|LIC_|XDG_)/i.test(k) && k !== 'INIT_CWD'));
+  return {
+    ...env,
+    // without the node_modules/.bin directories `npm run` puts first
+    PATH: [
+      join(prefix, 'bin'),
+      dirname(process.execPath),
+      ...(process.env.PATH ?? '/usr/bin:/bin').split(':').filter((d) => !d.includes('node_modules')),
+    ].join(':'),
+    HOME: home,
+    npm_config_cache: process.env.npm_config_cache || join(homedir(), '.npm'),
+    npm_config_update_notifier: 'false',
+    ...extra,
+  };
+}
+
+/** The API keys of `lic keys list -o json` (the service's envelope, `apiKeys`); [] when it is not that. */
+function apiKeys(stdout) {
+  try {
+    const keys = JSON.parse(stdout).apiKeys;
+    return Array.isArray(keys) ? keys : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Runs a command to its end; returns {status, stdout, stderr}. */
+function run(cmd, args, env, o = {}) {
+  const r = spawnSync(cmd, args, {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    timeout: o.timeoutMs ?? 60_000,
+    cwd: o.cwd ?? work,
+  });
+  return { status: r.status, stdout: r.stdout ?? '', stderr: (r.stderr ?? '') + (r.error ? String(r.error) : '') };
+}
+
+/** Starts `lic serve --port 0` from an install; resolves with the URL it prints, or rejects with its stderr. */
+function startServe(env) {
+  const child = spawn('lic', ['serve', '--port', '0', '--db', ':memory:'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${err}`)), 30_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /^(http:\/\/\S+)\n/.exec(out);
+      if (m) (clearTimeout(timer), resolve(m[1]));
+    });
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => (clearTimeout(timer), reject(new Error(`exited ${code}: ${err}`))));
+  });
+  const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, err })));
+  return { child, url, exited, stderr: () => err };
+}
+
+try {
+  // 1. the tarball
+  const packed = run('npm', ['pack', '--json', '--pack-destination', work], { ...process.env }, { cwd: root, timeoutMs: 300_000 });
+  if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
+  const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')))[0];
+  const tarball = join(work, info.filename);
+  const files = info.files.map((f) => f.path);
+  console.log(
+    `tarball ${info.filename}: ${(info.size / 1024).toFixed(0)} kB packed, ${(info.unpackedSize / 1024).toFixed(0)} kB unpacked, ${files.length} files`,
+  );
+  for (const need of ['bin/lic.js', 'dist/cli.js', 'man/lic.1', 'completions/lic.bash', 'package.json', 'README.md']) {
+    check(files.includes(need), `the tarball holds ${need}`);
+  }
+  const stray = files.filter((f) => /^(test|src|bench|scripts|docs|\.ci)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'));
+  check(stray.length === 0, 'no tests, sources, scripts or source maps in the tarball', stray.join('\n'));
+  // everything dist/ imports by a relative path is in the tarball too
+  const imports = [];
+  for (const f of files.filter((p) => p.startsWith('dist/') && p.endsWith('.js'))) {
+    const src = readFileSync(join(root, f), 'utf8');
+    for (const m of src.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) imports.push([f, join(dirname(f), m[1])]);
+  }
+  const missing = imports.filter(([, target]) => !files.includes(target));
+  check(
+    imports.length > 0 && missing.length === 0,
+    `the ${imports.length} relative imports in dist/ all resolve inside the tarball`,
+    missing.map(([f, t]) => `${f} → ${t}`).join('\n'),
+  );
+  const limitKb = 2048;
+  check(info.size < limitKb * 1024, `the tarball is under ${limitKb} kB`, `${info.size} bytes`);
+
+  // 2. a global install, native build working
+  const home = cleanHome('home-good');
+  const prefix = join(work, 'prefix-good');
+  const env = userEnv(home, prefix);
+  let t = Date.now();
+  const inst = run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', tarball], env, { timeoutMs: 900_000 });
+  check(
+    inst.status === 0,
+    `npm install -g of the tarball (${((Date.now() - t) / 1000).toFixed(0)} s, better-sqlite3 compiled)`,
+    inst.stderr.slice(-3000),
+  );
+  const v = run('lic', ['--version'], env);
+  check(v.status === 0 && v.stdout.trim().endsWith(pkg.version), `lic --version prints ${pkg.version}`, v.stdout + v.stderr);
+  const h = run('lic', ['--help'], env);
+  check(h.status === 0 && h.stdout.includes('Usage: lic') && h.stdout.includes('keys'), 'lic --help', h.stdout + h.stderr);
+  const c = run('lic', ['completion', 'bash'], env);
+  check(c.status === 0 && /^complete .*-F _lic lic$/m.test(c.stdout), 'lic completion bash', c.stdout.slice(0, 500) + c.stderr);
+  check(existsSync(join(prefix, 'share', 'man', 'man1', 'lic.1')), 'npm linked the man page to share/man/man1/lic.1');
+
+  const svc = startServe(env);
+  let url;
+  try {
+    url = await svc.url;
+    check(true, `lic serve --port 0: ${url}`);
+  } catch (e) {
+    check(false, 'lic serve --port 0 from the install', e.message);
+  }
+  if (url) {
+    // `lic serve` saved its Administrator key as profile "local" in the clean HOME
+    const keys = run('lic', ['keys', 'list', '-o', 'json'], env);
+    const listed = apiKeys(keys.stdout);
+    check(
+      keys.status === 0 && Array.isArray(listed) && listed.length >= 1,
+      `lic keys list (${listed.length} key(s)) via profile "local"`,
+      keys.stdout + keys.stderr,
+    );
+    const key = /(api_[a-z0-9]{24})/.exec(svc.stderr())?.[1];
+
+    // 3. the same tarball with the native build failing
+    const home2 = cleanHome('home-nocc');
+    const prefix2 = join(work, 'prefix-nocc');
+    const env2 = userEnv(home2, prefix2);
+    t = Date.now();
+    const inst2 = run(
+      'npm',
+      ['install', '-g', '--prefix', prefix2, '--no-audit', '--no-fund', tarball],
+      { ...env2, CC: 'false', CXX: 'false' },
+      { timeoutMs: 600_000 },
+    );
+    check(
+      inst2.status === 0,
+      `npm install -g with the native build failing (CC=CXX=false) still succeeds (${((Date.now() - t) / 1000).toFixed(0)} s)`,
+      inst2.stderr.slice(-3000),
+    );
+    const driver = join(prefix2, 'lib', 'node_modules', pkg.name, 'node_modules', 'better-sqlite3');
+    check(!existsSync(join(driver, 'build', 'Release', 'better_sqlite3.node')), 'and leaves better-sqlite3 out (no native module)');
+    const v2 = run('lic', ['--version'], env2);
+    check(v2.status === 0 && v2.stdout.trim().endsWith(pkg.version), 'without the driver: lic --version', v2.stdout + v2.stderr);
+    const remote = { ...env2, LIC_BASE_URL: url, LIC_API_KEY: key ?? '' };
+    const k2 = run('lic', ['keys', 'list', '-o', 'json'], remote);
+    check(k2.status === 0 && apiKeys(k2.stdout).length >= 1, 'without the driver: lic keys list against a service', k2.stdout + k2.stderr);
+    const cr = run('lic', ['keys', 'create', '--name', 'pack-check', '--perm', '1', '-o', 'json'], remote);
+    check(
+      cr.status === 0 && /api_[a-z0-9]{24}/.test(cr.stdout),
+      'without the driver: lic keys create prints the new key',
+      cr.stdout + cr.stderr,
+    );
+    const lg = run('lic', ['log', 'list', '--limit', '5', '-o', 'json'], remote);
+    check(lg.status === 0, 'without the driver: lic log list', lg.stdout + lg.stderr);
+    const doc = run('lic', ['doctor'], remote);
+    check(doc.status === 0, 'without the driver: lic doctor', doc.stdout + doc.stderr);
+    const s2 = run('lic', ['serve', '--port', '0', '--db', ':memory:'], env2, { timeoutMs: 30_000 });
+    const lines = s2.stderr.trimEnd().split('\n');
+    check(
+      s2.status === 1 &&
+        s2.stdout === '' &&
+        lines.length === 1 &&
+        /needs the optional dependency better-sqlite3, which is not installed/.test(lines[0]),
+      `without the driver: lic serve exits 1 with one line: ${lines[0]}`,
+      `exit ${s2.status}\n${s2.stderr}`,
+    );
+  }
+  svc.child.kill('SIGTERM');
+  const end = await svc.exited;
+  if (url) check(end.code === 0, 'lic serve stops on SIGTERM with exit 0', `exit ${end.code} ${end.signal ?? ''}\n${end.err}`);
+} catch (e) {
+  check(false, 'pack check', e.stack);
+} finally {
+  if (keep) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+console.log(`pack check: ${failures === 0 ? 'passed' : `${failures} failure(s)`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+process.exitCode = failures === 0 ? 0 : 1;
