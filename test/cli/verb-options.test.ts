@@ -12,15 +12,18 @@ import { main } from '../../src/cli/main.js';
 import { registerApi } from '../../src/commands/api/index.js';
 import { registerAssembliesCreate } from '../../src/commands/assemblies/create.js';
 import { registerAssembliesDelete } from '../../src/commands/assemblies/delete.js';
+import { registerAssembliesImport } from '../../src/commands/assemblies/import.js';
 import { registerAssembliesList } from '../../src/commands/assemblies/list.js';
 import { registerAssembliesUpdate } from '../../src/commands/assemblies/update.js';
 import { registerDoctor } from '../../src/commands/doctor/index.js';
 import { registerKeysCreate } from '../../src/commands/keys/create.js';
 import { registerKeysDelete } from '../../src/commands/keys/delete.js';
 import { registerKeysList } from '../../src/commands/keys/list.js';
+import { registerKeysRotate } from '../../src/commands/keys/rotate.js';
 import { registerKeysUpdate } from '../../src/commands/keys/update.js';
 import { registerLogList } from '../../src/commands/log/list.js';
 import { registerLogPurge } from '../../src/commands/log/purge.js';
+import { registerLogStats } from '../../src/commands/log/stats.js';
 import { registerLogTail } from '../../src/commands/log/tail.js';
 import { registerOrdersList } from '../../src/commands/orders/list.js';
 import { registerProductsList } from '../../src/commands/products/list.js';
@@ -31,7 +34,9 @@ import { registerProfileShow } from '../../src/commands/profile/show.js';
 import { registerProfileUse } from '../../src/commands/profile/use.js';
 import { registerResourcesCreate } from '../../src/commands/resources/create.js';
 import { registerResourcesDelete } from '../../src/commands/resources/delete.js';
+import { registerResourcesExport } from '../../src/commands/resources/export.js';
 import { registerResourcesGet } from '../../src/commands/resources/get.js';
+import { registerResourcesImport } from '../../src/commands/resources/import.js';
 import { registerResourcesList } from '../../src/commands/resources/list.js';
 import { registerResourcesUpdate } from '../../src/commands/resources/update.js';
 import { registerServe } from '../../src/commands/serve/index.js';
@@ -67,6 +72,93 @@ interface VerbTable {
 }
 
 const TABLE: VerbTable[] = [
+  {
+    noun: 'resources',
+    verb: 'export',
+    register: registerResourcesExport,
+    ok: [
+      [['export'], [{}]],
+      [
+        ['export', '--type', 'email', '--name-contains', 'Renewal', '--where', 'Code != ""'],
+        [{ type: 'email', nameContains: 'Renewal', where: 'Code != ""' }],
+      ],
+    ],
+    bad: [[['export', 'extra'], ['too many arguments']]],
+  },
+  {
+    noun: 'resources',
+    verb: 'import',
+    register: registerResourcesImport,
+    ok: [
+      [['import', 'bundle.ndjson'], [{ file: 'bundle.ndjson' }]],
+      [['import', '-', '--details'], [{ file: '-', details: true }]],
+    ],
+    bad: [[['import'], ["missing required argument 'file'"]]],
+  },
+  {
+    noun: 'assemblies',
+    verb: 'import',
+    register: registerAssembliesImport,
+    ok: [
+      [['import', 'bin/Release'], [{ paths: ['bin/Release'] }]],
+      [['import', '-r', '--details', 'a.dll', 'out'], [{ paths: ['a.dll', 'out'], recursive: true, details: true }]],
+    ],
+    bad: [[['import'], ["missing required argument 'path'"]]],
+  },
+  {
+    noun: 'keys',
+    verb: 'rotate',
+    register: registerKeysRotate,
+    ok: [
+      [['rotate', '12'], [{ id: 12, grace: 7 * 86_400_000 }]],
+      [
+        ['rotate', '12', '--grace', '0', '--key-file', 'ci.key', '--expires', '90d'],
+        [{ id: 12, grace: 0, keyFile: 'ci.key', expires: '2026-04-10T12:00:00.000Z' }],
+      ],
+      [['rotate', '12', '--grace', '24h'], [{ id: 12, grace: 86_400_000 }]],
+    ],
+    bad: [
+      [['rotate', '12', '--grace', 'soon'], ['--grace']],
+      [['rotate', 'x'], ['id']],
+    ],
+  },
+  {
+    noun: 'log',
+    verb: 'stats',
+    register: registerLogStats,
+    ok: [
+      [
+        ['stats'],
+        [
+          {
+            since: '2025-12-11T12:00:00.000Z',
+            until: '2026-01-10T12:00:00.000Z',
+            by: 'day',
+            levels: ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'],
+          },
+        ],
+      ],
+      [
+        ['stats', '--since', '48h', '--by', 'hour', '--level', 'Warning,Error', '--where', 'Message.Contains("401")'],
+        [
+          {
+            since: '2026-01-08T12:00:00.000Z',
+            until: '2026-01-10T12:00:00.000Z',
+            by: 'hour',
+            levels: ['Warning', 'Error'],
+            where: 'Message.Contains("401")',
+          },
+        ],
+      ],
+    ],
+    bad: [
+      [
+        ['stats', '--by', 'month'],
+        ['--by', 'hour', 'day', 'week'],
+      ],
+      [['stats', '--level', 'Loud'], ['--level']],
+    ],
+  },
   {
     noun: 'keys',
     verb: 'list',
@@ -232,8 +324,12 @@ const TABLE: VerbTable[] = [
         ['list', '--name', 'Folio.Pdf', '--public-key-token', 'B77A5C561934E089'],
         [{ name: 'Folio.Pdf', publicKeyToken: 'b77a5c561934e089' }],
       ],
+      [['list', '--signed-by', '3'], [{ signedBy: 3 }]],
     ],
-    bad: [[['list', '--public-key-token', 'xyz'], ["option '--public-key-token <hex>' argument 'xyz' is invalid"]]],
+    bad: [
+      [['list', '--public-key-token', 'xyz'], ["option '--public-key-token <hex>' argument 'xyz' is invalid"]],
+      [['list', '--signed-by', 'abc'], ['--signed-by']],
+    ],
   },
   {
     noun: 'assemblies',
