@@ -90,7 +90,10 @@ function startServe(env) {
     child.stdout.on('data', (d) => {
       out += d;
       const m = /^(http:\/\/\S+)\n/.exec(out);
-      if (m) (clearTimeout(timer), resolve(m[1]));
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     });
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => (clearTimeout(timer), reject(new Error(`exited ${code}: ${err}`))));
