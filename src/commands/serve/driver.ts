@@ -23,7 +23,11 @@ const TOOLCHAIN = 'python3, make and a C++ compiler';
  * installed directory, named in the rebuild advice (computed only when needed). Returns undefined when the driver works, else
  * one line saying what is missing and how to install it.
  */
-export function sqliteDriverProblem(id: string = SQLITE_DRIVER, packageDir?: string): string | undefined {
+export function sqliteDriverProblem(
+  id: string = SQLITE_DRIVER,
+  packageDir?: string,
+  nodeVersion = process.versions.node,
+): string | undefined {
   const require = createRequire(import.meta.url);
   let Database: new (path: string) => { close(): void };
   try {
@@ -35,12 +39,31 @@ export function sqliteDriverProblem(id: string = SQLITE_DRIVER, packageDir?: str
       `the build needs ${TOOLCHAIN}): install those, then install lic again (e.g. \`npm install -g lic\`); every other command works without it`
     );
   }
+  // before any Database exists: on Node 24 better-sqlite3 12 aborts the process when V8 frees one
+  if (id === SQLITE_DRIVER) {
+    const driver = (require(`${SQLITE_DRIVER}/package.json`) as { version: string }).version;
+    if (Number(nodeVersion.split('.')[0]) >= 24 && Number(driver.split('.')[0]) <= 12) return node24Problem(nodeVersion, driver);
+  }
   try {
     new Database(':memory:').close();
   } catch (e) {
     return loadFailure(e, packageDir ?? installDir());
   }
   return undefined;
+}
+
+/**
+ * One line for Node ≥ 24 with better-sqlite3 ≤ 12: Node 24's node::ObjectWrap removes an
+ * environment cleanup hook in its destructor, and better-sqlite3 12's statements and
+ * databases, freed by V8's garbage collector, trip its `(env) != nullptr` assertion: the
+ * process aborts (SIGABRT) within seconds of a seeded start (upstream WiseLibs/better-sqlite3
+ * #1515; better-sqlite3 13, on Node-API, has no such destructor but needs Node 22).
+ */
+function node24Problem(nodeVersion: string, driver: string): string {
+  return (
+    `\`lic serve\` can't run on Node ${nodeVersion} with ${SQLITE_DRIVER} ${driver}: that driver aborts the process on Node 24 and newer ` +
+    `when the garbage collector frees a statement (an upstream bug); run \`lic serve\` with Node 20 or 22 — every other command works on this Node`
+  );
 }
 
 /** One line for a driver that is installed but whose native binding does not load. */

@@ -17,6 +17,14 @@ describe('lic serve: the SQLite driver check', () => {
     expect(sqliteDriverProblem()).toBeUndefined();
   });
 
+  it('refuses Node 24 and newer with better-sqlite3 12 (it aborts there when V8 frees a statement), before opening any database', () => {
+    const line = sqliteDriverProblem(undefined, undefined, '24.21.0');
+    expect(line).toMatch(/^`lic serve` can't run on Node 24\.21\.0 with better-sqlite3 12\.\d+\.\d+: /);
+    expect(line).toContain('run `lic serve` with Node 20 or 22');
+    expect(line).not.toContain('\n');
+    expect(sqliteDriverProblem(undefined, undefined, '22.23.0')).toBeUndefined();
+  });
+
   it('names the optional dependency, the toolchain and the reinstall when the package is absent', () => {
     const line = sqliteDriverProblem('better-sqlite3-absent-for-this-test');
     expect(line).toBeDefined();
