@@ -117,11 +117,13 @@ try {
   }
   const stray = files.filter((f) => /^(test|src|bench|scripts|docs|\.ci)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'));
   check(stray.length === 0, 'no tests, sources, scripts or source maps in the tarball', stray.join('\n'));
-  // everything dist/ imports by a relative path is in the tarball too
+  // everything a file of dist/ imports (static or dynamic, as esbuild's metafile lists it:
+  // the bundled code's own strings can't be told from imports by reading it) is in the tarball too
+  const meta = JSON.parse(readFileSync(join(root, 'build', 'metafile.json'), 'utf8'));
   const imports = [];
   for (const f of files.filter((p) => p.startsWith('dist/') && p.endsWith('.js'))) {
-    const src = readFileSync(join(root, f), 'utf8');
-    for (const m of src.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) imports.push([f, join(dirname(f), m[1])]);
+    for (const i of meta.outputs[f]?.imports ?? []) if (!i.external) imports.push([f, i.path]);
+    if (!meta.outputs[f]) imports.push([f, `${f} (not in build/metafile.json: a stale dist/?)`]);
   }
   const missing = imports.filter(([, target]) => !files.includes(target));
   check(
