@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HOOKS = pathToFileURL(join(ROOT, 'test/cli/startup-guard/record-loads.mjs')).href;
 const REGISTER = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(HOOKS)});`;
 
-/** What no short command may load: the service, the table, the profile writer, prompts, progress, CSV, the DLL reader, colour. */
+/** What no short command may load: the service, the table, the profile writer, prompts, progress, CSV, the DLL reader, colour, TypeBox. */
 const NEVER_AT_START = [
   'src/server/',
   'node_modules/fastify/',
@@ -31,6 +31,7 @@ const NEVER_AT_START = [
   'node_modules/chalk/',
   'node_modules/string-width/',
   'src/cli/table.ts',
+  'node_modules/typebox/',
 ];
 /** What `--help` needs neither: no HTTP client at all. */
 const NO_CLIENT = ['node_modules/undici/', 'src/client/request.ts'];

@@ -3,8 +3,7 @@
  * per line with every writable field but the password (contract §7: write-only, never
  * read back), `data` as base64 (contract §2). Resources are matched by `code`.
  */
-import { Type, type Static } from 'typebox';
-import { Value } from 'typebox/value';
+import type { Static } from 'typebox';
 import { UsageError } from '../../cli/errors.js';
 import { MAX_DATA_BYTES } from './input.js';
 
@@ -15,18 +14,22 @@ const MAX_NAME = 256;
  * One line of a bundle: the fields that recreate a resource, in this order. `code` is
  * required and not empty (the import matches by it); `data` is standard base64.
  */
-export const BundleResource = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: MAX_NAME }),
-    type: Type.String({ minLength: 1 }),
-    code: Type.String({ minLength: 1, maxLength: MAX_NAME }),
-    description: Type.String(),
-    source: Type.String(),
-    dataFormat: Type.String(),
-    data: Type.String(),
+export const BundleResource = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: MAX_NAME },
+    type: { type: 'string', minLength: 1 },
+    code: { type: 'string', minLength: 1, maxLength: MAX_NAME },
+    description: { type: 'string' },
+    source: { type: 'string' },
+    dataFormat: { type: 'string' },
+    data: { type: 'string' },
   },
-  { additionalProperties: false },
-);
+  required: ['name', 'type', 'code', 'description', 'source', 'dataFormat', 'data'],
+  additionalProperties: false,
+} as const;
+// a plain JSON Schema (like src/schema/), checked by TypeBox's Value, which parseBundle
+// imports when it runs: loading TypeBox costs every command ~10 ms (issue 9)
 export type BundleResource = Static<typeof BundleResource>;
 
 /** The fields of a bundle line, in the order export writes them. */
@@ -55,8 +58,11 @@ export interface BundleEntry {
 /** Standard base64 with padding, as protobuf JSON writes bytes (contract §2); also the empty string. */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/** TypeBox's value checker (typebox/value), loaded by parseBundle. */
+type TypeBoxValue = typeof import('typebox/value').Value;
+
 /** TypeBox's first complaint about `value` as `field: message`, naming the field (or the unknown one). */
-function firstError(value: unknown): string {
+function firstError(Value: TypeBoxValue, value: unknown): string {
   const errors = [...Value.Errors(BundleResource, value)];
   const unknown =
     value && typeof value === 'object' ? Object.keys(value).filter((k) => !(BUNDLE_FIELDS as readonly string[]).includes(k)) : [];
@@ -78,7 +84,8 @@ function firstError(value: unknown): string {
  * 5 such lines listed). An empty bundle is a UsageError too. The entries parse their
  * line again when read, so only the bytes stay in memory, not every record.
  */
-export function parseBundle(bytes: Buffer, source: string): BundleEntry[] {
+export async function parseBundle(bytes: Buffer, source: string): Promise<BundleEntry[]> {
+  const { Value } = await import('typebox/value');
   const entries: BundleEntry[] = [];
   const problems: string[] = [];
   const seen = new Map<string, number>();
@@ -98,7 +105,7 @@ export function parseBundle(bytes: Buffer, source: string): BundleEntry[] {
       continue;
     }
     if (s.trim() === '') continue;
-    const r = checkLine(s, (p) => problems.push(`${source} line ${line}: ${p}`));
+    const r = checkLine(Value, s, (p) => problems.push(`${source} line ${line}: ${p}`));
     if (!r) continue;
     const before = seen.get(r.code);
     if (before !== undefined) {
@@ -117,7 +124,7 @@ export function parseBundle(bytes: Buffer, source: string): BundleEntry[] {
 }
 
 /** One line's text → the resource, or undefined after telling `problem` what is wrong with it. */
-function checkLine(s: string, problem: (p: string) => void): BundleResource | undefined {
+function checkLine(Value: TypeBoxValue, s: string, problem: (p: string) => void): BundleResource | undefined {
   let value: unknown;
   try {
     value = JSON.parse(s);
@@ -131,7 +138,7 @@ function checkLine(s: string, problem: (p: string) => void): BundleResource | un
       `expected a JSON object (a resource), got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}`,
     );
   }
-  if (!Value.Check(BundleResource, value)) return void problem(firstError(value));
+  if (!Value.Check(BundleResource, value)) return void problem(firstError(Value, value));
   if (!BASE64.test(value.data)) return void problem('field data: not standard base64 (A-Z a-z 0-9 + / with = padding)');
   const size = Buffer.byteLength(value.data, 'base64');
   if (size > MAX_DATA_BYTES) return void problem(`field data: ${size} bytes is more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB)`);

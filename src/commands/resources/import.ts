@@ -68,7 +68,7 @@ const fatal = (e: unknown) =>
  */
 async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Promise<void> {
   const source = opts.file === '-' ? 'stdin' : opts.file;
-  const entries = parseBundle(await readBundle(opts.file, rt), source);
+  const entries = await parseBundle(await readBundle(opts.file, rt), source);
   const client = await rt.client();
   const dryRun = rt.globals.dryRun === true;
   const items: SyncItem[] = [];
