@@ -38,7 +38,7 @@ const EXCEPTION = `System.InvalidOperationException: The license signature is no
 
 /**
  * Builds a log of `rows` entries over the 30 days before END, in time order as a service writes
- * them, straight into a SQLite file opened by `openDatabase` (dist/server.js: the real schema,
+ * them, straight into a SQLite file opened by `openDatabase` (dist/server.cjs: the real schema,
  * indexes and count triggers). Returns the milliseconds the inserts took.
  */
 export function buildLog(openDatabase, file, rows) {

@@ -29,7 +29,7 @@ if (!Number.isInteger(ROWS) || ROWS < 10_000) {
   console.error('BENCH_ROWS must be an integer >= 10000');
   process.exit(2);
 }
-const { openDatabase } = await import(join(ROOT, 'dist/server.js'));
+const { openDatabase } = await import(join(ROOT, 'dist/server.cjs'));
 const LIC = join(ROOT, 'bin/lic.js');
 const tmp = mkdtempSync(join(os.tmpdir(), 'lic-bench-'));
 const DB = join(tmp, 'log.db');

@@ -27,7 +27,7 @@ if (!Number.isInteger(ROWS) || ROWS < 10_000 || !Number.isInteger(RUNS) || RUNS 
   process.exit(2);
 }
 const LIC = join(ROOT, 'bin/lic.js');
-const SERVER = join(ROOT, 'dist/server.js');
+const SERVER = join(ROOT, 'dist/server.cjs');
 const tmp = mkdtempSync(join(os.tmpdir(), 'lic-bench-serve-'));
 const DB = join(tmp, 'log.db');
 const env = { ...process.env, LIC_CONFIG_DIR: join(tmp, 'config'), LIC_DATA_DIR: join(tmp, 'data'), NO_COLOR: '1' };
@@ -100,7 +100,7 @@ for (let i = 0; i < RUNS; i++) {
 // 2. phases, in fresh processes (a module is imported once per process)
 const PHASES = `
 const t0 = performance.now(); const at = {}; const lap = (k) => (at[k] = performance.now() - t0);
-const m = await import(${JSON.stringify(SERVER)}); lap('import dist/server.js');
+const m = await import(${JSON.stringify(SERVER)}); lap('import dist/server.cjs');
 const db = m.openDatabase(${JSON.stringify(DB)}); lap('open the database, migrations');
 const app = await m.buildApp({ db, now: () => new Date(), generateKey: () => '', sealSecret: (s) => s }); lap('build the app');
 await app.listen({ port: 0, host: '127.0.0.1' }); lap('listen');

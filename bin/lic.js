@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The executable: the only place, with src/cli/system.ts, that touches the real process.
-// CommonJS (bin/package.json), not an ES module: Node starts a CommonJS entry ~20 ms
-// sooner, and `lic --version` is answered here without loading the bundle (issue 9,
-// bench/startup.md). Everything else is dist/cli.js, an ES module bundle, imported below.
+// CommonJS (bin/package.json), like the bundle it loads: Node starts a CommonJS file without
+// its ES module loader, and `lic --version` is answered here without loading the bundle
+// (issue 9, bench/startup.md). Everything else is dist/cli.cjs, loaded below with V8's code
+// cache: Node's own (module.enableCompileCache) on Node >= 22.1, else a vm.Script whose
+// cachedData is kept in the user's cache directory.
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -13,25 +15,114 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   start();
 }
 
-/** Turns on V8's code cache where Node has one, then runs the command line. */
+/** Loads dist/cli.cjs (with a code cache where possible), then runs the command line. */
 async function start() {
-  const { enableCompileCache } = require('node:module');
-  // Node ≥ 22.1: compiled code of the bundle is kept between runs (a few ms per start).
-  // NODE_DISABLE_COMPILE_CACHE=1 turns it off (Node's own switch); LIC_CACHE_DIR moves it.
-  // Never a failure: an unwritable directory just means no cache.
-  if (typeof enableCompileCache === 'function') {
-    try {
-      enableCompileCache(cacheDir());
-    } catch {
-      // no cache this time
-    }
-  }
   // undici parses HTTP with a WebAssembly build of llhttp. V8 tiers that module up with
-  // background compile jobs that a short-lived process must wait for at exit (~180 ms per
-  // command, measured); baseline (Liftoff) code is plenty for a CLI's few replies.
+  // background compile jobs that a short-lived process must wait for at exit (~150 ms per
+  // command, measured); baseline (Liftoff) code is plenty for a CLI's few replies. Set for
+  // every command, before anything is compiled: V8 rejects a code cache made under other
+  // flags than the run that reads it.
   require('node:v8').setFlagsFromString('--liftoff-only');
-  const { main, systemContext } = await import('../dist/cli.js');
+  const saved = [];
+  const { main, systemContext } = loadBundle(saved);
   process.exitCode = await main(argv, systemContext());
+  for (const save of saved) save();
+}
+
+/**
+ * dist/cli.cjs's exports. NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns every code
+ * cache off; LIC_CACHE_DIR moves it. A cache is never a failure: an unwritable directory, an
+ * unreadable or rejected file (another V8, other flags) just mean compiling this time.
+ */
+function loadBundle(saved) {
+  const path = require('node:path');
+  const file = path.join(__dirname, '..', 'dist', 'cli.cjs');
+  const useCache = !process.env.NODE_DISABLE_COMPILE_CACHE;
+  const { enableCompileCache } = require('node:module');
+  if (!useCache || typeof enableCompileCache === 'function') {
+    // Node >= 22.1 keeps compiled code of every CommonJS file it loads (dist/vendor/ too)
+    if (useCache) {
+      try {
+        enableCompileCache(cacheDir());
+      } catch {
+        // no cache this time
+      }
+    }
+    return require(file);
+  }
+  return loadWithCodeCache(file, saved);
+}
+
+/**
+ * Node 20: loads `file` (a CommonJS module of dist/) as Node would, but compiled as a
+ * vm.Script whose cachedData is kept in cacheDir()/<name>-<file's hash>-<Node>-<arch>.v8.
+ * Its require() loads the other files of dist/ (dist/vendor/*.cjs, dist/server.cjs) the
+ * same way, once each. A cache is written when there was none or V8 rejected it, by the
+ * function pushed on `saved` for after the command has run (so it holds the functions the
+ * command compiled too), atomically (a temporary file renamed), so a concurrent run reads
+ * either no cache or a whole one.
+ */
+function loadWithCodeCache(file, saved) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const vm = require('node:vm');
+  const Module = require('node:module');
+  const dist = path.dirname(file);
+  let hashes = {};
+  try {
+    hashes = require('../dist/version.json').hashes;
+  } catch {
+    // no hashes: no cache
+  }
+  const dir = cacheDir();
+  const loaded = new Map();
+  const load = (f) => {
+    if (loaded.has(f)) return loaded.get(f).exports;
+    const name = path.relative(dist, f).replace(/\\/g, '/');
+    const hash = hashes[name];
+    const cacheFile =
+      hash && path.join(dir, `${name.replace(/\//g, '-').replace(/\.cjs$/, '')}-${hash}-${process.version}-${process.arch}.v8`);
+    let cachedData;
+    try {
+      if (cacheFile) cachedData = fs.readFileSync(cacheFile);
+    } catch {
+      // none yet, or unreadable: compile
+    }
+    const script = new vm.Script(Module.wrap(fs.readFileSync(f, 'utf8')), { filename: f, cachedData });
+    const mod = new Module(f, module);
+    mod.filename = f;
+    mod.paths = Module._nodeModulePaths(path.dirname(f));
+    loaded.set(f, mod);
+    const nodeRequire = Module.createRequire(f);
+    // a file of dist/ through this loader, anything else (built-ins, better-sqlite3) through Node's
+    const req = (id) => {
+      if (id.startsWith('./') || id.startsWith('../')) {
+        const target = path.resolve(path.dirname(f), id);
+        if (target.startsWith(dist + path.sep) && target.endsWith('.cjs') && hashes[path.relative(dist, target).replace(/\\/g, '/')]) {
+          return load(target);
+        }
+      }
+      return nodeRequire(id);
+    };
+    Object.assign(req, { resolve: nodeRequire.resolve, cache: nodeRequire.cache, main: nodeRequire.main });
+    script.runInThisContext()(mod.exports, req, mod, f, path.dirname(f));
+    mod.loaded = true;
+    if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
+      saved.push(() => {
+        try {
+          const data = script.createCachedData();
+          fs.mkdirSync(dir, { recursive: true });
+          const tmp = `${cacheFile}.${process.pid}.tmp`;
+          fs.writeFileSync(tmp, data);
+          fs.renameSync(tmp, cacheFile);
+        } catch {
+          // no cache this time
+        }
+      });
+    }
+    return mod.exports;
+  };
+  return load(file);
 }
 
 /** The code cache's directory: LIC_CACHE_DIR, else $XDG_CACHE_HOME/lic, else ~/.cache/lic (XDG Base Directory spec). */

@@ -1,11 +1,24 @@
 // Bundles the CLI and every pure-JS dependency into dist/ with esbuild, so a start reads a
 // few files instead of resolving hundreds in node_modules (issue 9). Only better-sqlite3
-// (a native addon) stays external. Code that a short command does not need sits in lazy
-// chunks behind dynamic imports: the service (`lic serve`), conf, the DLL reader, prompts,
-// progress bars, CSV. bench/startup.md keeps the budget; test/cli/startup-guard.test.ts
-// checks, with the metafile written here, which chunks each short command loads.
+// (a native addon) stays external. The output is CommonJS, not ES modules: Node starts a
+// CommonJS file without its ES module loader (~20 ms on Node 20), and bin/lic.js can keep
+// V8's code cache of dist/cli.cjs on Node 20 (vm.Script cachedData), where Node has no
+// cache for ES modules.
+//   dist/cli.cjs          lic itself: commander, every verb, the renderer, the client. Our
+//                         own modules that a short command does not run (the HTTP client,
+//                         the table, the profile writer, the DLL reader...) are in it but
+//                         initialised only when imported (esbuild's lazy module wrappers).
+//   dist/vendor/PKG.cjs   each bigger third-party package (VENDOR below), required on first
+//                         use: a command that does not use undici or conf does not read them.
+//   dist/server.cjs       `lic serve`: fastify, ajv, swagger, SQLite (its own copy of the
+//                         schema modules; nothing crosses the boundary but plain data and
+//                         the service's own error classes).
+// bench/startup.md keeps the budget; test/cli/startup-guard.test.ts checks, with the
+// metafile written here and V8's coverage, which modules each short command initialises.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Built-in modules that cost milliseconds to load (measured: fs/promises ~5 ms with the
@@ -52,48 +65,137 @@ const lazyBuiltins = {
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-// a clean dist/: stale chunks of an older build would otherwise linger beside the new ones
+/**
+ * Third-party packages kept out of dist/cli.cjs, each in dist/vendor/<name>.cjs and
+ * required on first use, so their size costs nothing to the commands that do not use them
+ * (the HTTP client for --help; conf for everything but `profile add/use/remove`).
+ */
+const VENDOR = [
+  'undici',
+  'conf',
+  'write-file-atomic',
+  'chalk',
+  'csv-stringify',
+  'cli-progress',
+  '@inquirer/confirm',
+  '@inquirer/password',
+  'typebox',
+  'pe-library',
+];
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
+const vendorFile = (name) => `./vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
+/** package → the specifiers lic imports from it (filled while dist/cli.cjs is built) */
+const vendorSpecs = new Map();
+
+/**
+ * Each import of a VENDOR package from our own code resolves to a stand-in that requires
+ * dist/vendor/<name>.cjs when it is first initialised and re-exports the module's names:
+ * `default` is module.exports for a CommonJS module and the default export of an ES module,
+ * as in Node. The names are read by loading the module here, at build time.
+ */
+const vendorPackages = {
+  name: 'vendor-packages',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^@?[a-z]/ }, (args) => {
+      const name = packageOf(args.path);
+      if (!VENDOR.includes(name) || args.importer.includes('node_modules')) return undefined;
+      if (!vendorSpecs.has(name)) vendorSpecs.set(name, new Set());
+      vendorSpecs.get(name).add(args.path);
+      return { path: args.path, namespace: 'vendor' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'vendor' }, async (args) => {
+      const ns = await import(args.path);
+      const names = Object.keys(ns).filter((n) => n !== 'default' && n !== '__esModule' && n !== 'module.exports');
+      const lines = [
+        `const m = require(${JSON.stringify(vendorFile(packageOf(args.path)))})[${JSON.stringify(args.path)}];`,
+        'export default m.__esModule ? m.default : m;',
+        ...names.map((n, i) => `const e${i} = m[${JSON.stringify(n)}];`),
+        `export { ${names.map((n, i) => `e${i} as ${JSON.stringify(n)}`).join(', ')} };`,
+      ];
+      return { loader: 'js', contents: lines.join('\n'), resolveDir: process.cwd() };
+    });
+  },
+};
+
+/** `lic serve` loads the service from dist/server.cjs, built on its own. */
+const serverExternal = {
+  name: 'server-external',
+  setup(b) {
+    b.onResolve({ filter: /\/server\/index\.js$/ }, (args) =>
+      args.importer.includes('src/commands/serve') ? { path: './server.cjs', external: true } : undefined,
+    );
+  },
+};
+
+// a clean dist/: stale files of an older build would otherwise linger beside the new ones
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-const result = await build({
-  entryPoints: { cli: 'src/cli/index.ts', server: 'src/server/index.ts' },
-  outdir: 'dist',
+/** What every output file shares: one CommonJS file each, Node 20, built-ins lazy. */
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   external: ['better-sqlite3'],
-  // bundled CommonJS packages (commander, undici, fastify...) call require() for Node's
-  // built-ins and read __filename/__dirname (write-file-atomic salts its temp names with
-  // __filename); an ES module has none of them, so each output file gets its own
-  banner: {
-    js: [
-      "import { createRequire as __licCreateRequire } from 'node:module';",
-      "import { fileURLToPath as __licFileURLToPath } from 'node:url';",
-      "import { dirname as __licDirname } from 'node:path';",
-      'const require = __licCreateRequire(import.meta.url);',
-      'const __filename = __licFileURLToPath(import.meta.url);',
-      'const __dirname = __licDirname(__filename);',
-    ].join(' '),
-  },
+  // a dynamic import() of a bundled module becomes a call of its lazy initialiser, and one of
+  // an external file (the service, a vendor package) a require(): no ES module loader at all
+  supported: { 'dynamic-import': false },
+  // driver.ts finds better-sqlite3 from import.meta.url, which CommonJS has not
+  define: { __LIC_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__licImportMetaUrl' },
+  banner: { js: "var __licImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   // the main fields as Node resolves them (a package's "module" build may differ from what Node runs)
   mainFields: ['main'],
   conditions: ['node', 'import', 'default'],
   sourcemap: true,
   metafile: true,
-  chunkNames: 'chunks/[name]-[hash]',
   // demo assets (src/server/seed/assets) inlined: text as a string, key blobs as bytes
   loader: { '.html': 'text', '.xml': 'text', '.snk': 'binary' },
-  define: { __LIC_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [lazyBuiltins],
   logLevel: 'warning',
   legalComments: 'none',
-});
+};
+const results = [];
+results.push(
+  await build({
+    ...common,
+    entryPoints: ['src/cli/index.ts'],
+    outfile: 'dist/cli.cjs',
+    plugins: [lazyBuiltins, vendorPackages, serverExternal],
+  }),
+);
+results.push(await build({ ...common, entryPoints: ['src/server/index.ts'], outfile: 'dist/server.cjs', plugins: [lazyBuiltins] }));
+for (const [name, specs] of vendorSpecs) {
+  // getters: a package's modules are initialised when first asked for (undici's proxy agent only with a proxy)
+  const entry = [...specs].map((s) => `  get ${JSON.stringify(s)}() { return require(${JSON.stringify(s)}); },`).join('\n');
+  results.push(
+    await build({
+      ...common,
+      stdin: { contents: `module.exports = {\n${entry}\n};\n`, resolveDir: process.cwd(), sourcefile: `vendor:${name}` },
+      outfile: join('dist', vendorFile(name)),
+      plugins: [lazyBuiltins],
+    }),
+  );
+}
 
-// bin/lic.js answers `--version` from this file without loading the bundle
-writeFileSync(new URL('../dist/version.json', import.meta.url), `${JSON.stringify({ version: pkg.version })}\n`);
-// which source module went into which output file: for the start-up guard test and for
-// `bench/startup.mjs`'s budget (kept out of dist/, which is published)
+// bin/lic.js answers `--version` from this file without loading the bundle, and keys the
+// code cache of each file of dist/ by the hash of the file it was made from
+const hashes = {};
+for (const r of results) {
+  for (const out of Object.keys(r.metafile.outputs).filter((o) => o.endsWith('.cjs'))) {
+    hashes[out.replace(/^dist\//, '')] = createHash('sha256').update(readFileSync(out)).digest('hex').slice(0, 16);
+  }
+}
+writeFileSync(new URL('../dist/version.json', import.meta.url), `${JSON.stringify({ version: pkg.version, hashes })}\n`);
+// which source module went into which output file: for the start-up guard test, for
+// pack-check and for `bench/startup.mjs`'s budget (kept out of dist/, which is published)
+const metafile = { inputs: {}, outputs: {} };
+for (const r of results) {
+  Object.assign(metafile.inputs, r.metafile.inputs);
+  Object.assign(metafile.outputs, r.metafile.outputs);
+}
 mkdirSync(new URL('../build', import.meta.url), { recursive: true });
-writeFileSync(new URL('../build/metafile.json', import.meta.url), JSON.stringify(result.metafile));
+writeFileSync(new URL('../build/metafile.json', import.meta.url), JSON.stringify(metafile));

@@ -11,7 +11,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -112,18 +112,28 @@ try {
   console.log(
     `tarball ${info.filename}: ${(info.size / 1024).toFixed(0)} kB packed, ${(info.unpackedSize / 1024).toFixed(0)} kB unpacked, ${files.length} files`,
   );
-  for (const need of ['bin/lic.js', 'dist/cli.js', 'man/lic.1', 'completions/lic.bash', 'package.json', 'README.md']) {
+  for (const need of [
+    'bin/lic.js',
+    'dist/cli.cjs',
+    'dist/server.cjs',
+    'dist/version.json',
+    'man/lic.1',
+    'completions/lic.bash',
+    'package.json',
+    'README.md',
+  ]) {
     check(files.includes(need), `the tarball holds ${need}`);
   }
   const stray = files.filter((f) => /^(test|src|bench|scripts|docs|\.ci)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'));
   check(stray.length === 0, 'no tests, sources, scripts or source maps in the tarball', stray.join('\n'));
-  // everything a file of dist/ imports (static or dynamic, as esbuild's metafile lists it:
-  // the bundled code's own strings can't be told from imports by reading it) is in the tarball too
+  // every file of dist/ that another requires (dist/vendor/*.cjs, dist/server.cjs: relative
+  // paths, as esbuild's metafile lists them; the bundled code's own strings can't be told from
+  // imports by reading it) is in the tarball too
   const meta = JSON.parse(readFileSync(join(root, 'build', 'metafile.json'), 'utf8'));
   const imports = [];
-  for (const f of files.filter((p) => p.startsWith('dist/') && p.endsWith('.js'))) {
-    for (const i of meta.outputs[f]?.imports ?? []) if (!i.external) imports.push([f, i.path]);
+  for (const f of files.filter((p) => p.startsWith('dist/') && p.endsWith('.cjs'))) {
     if (!meta.outputs[f]) imports.push([f, `${f} (not in build/metafile.json: a stale dist/?)`]);
+    for (const i of meta.outputs[f]?.imports ?? []) if (i.path.startsWith('./')) imports.push([f, posix.join(posix.dirname(f), i.path)]);
   }
   const missing = imports.filter(([, target]) => !files.includes(target));
   check(

@@ -27,8 +27,8 @@ Requests:
 Files:
   LIC_CONFIG_DIR         directory of the profile store (default ~/.config/lic)
   LIC_DATA_DIR           where \`lic serve\` keeps lic.db (default ~/.local/share/lic)
-  LIC_CACHE_DIR          Node >= 22.1: where V8's compiled code of lic is cached between runs
-                         (default $XDG_CACHE_HOME/lic/compile-cache, ~/.cache/lic/compile-cache);
+  LIC_CACHE_DIR          where V8's compiled code of lic is cached between runs (default
+                         $XDG_CACHE_HOME/lic/compile-cache, ~/.cache/lic/compile-cache);
                          NODE_DISABLE_COMPILE_CACHE=1 turns the cache off
   LIC_SECRET_KEY         \`lic serve\`: the key sealing resource passwords at rest (32 bytes, base64
                          or hex); default the 0600 file <db>.key beside the database

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { isatty } from 'node:tty';
 import envPaths from 'env-paths';
 import type { Context, OutStream } from './context.js';
 import { BrokenPipeError } from './errors.js';
@@ -12,10 +13,12 @@ export function systemContext(): Context {
   const env = process.env;
   return {
     env,
-    stdout: outStream(process.stdout),
-    stderr: outStream(process.stderr),
+    stdout: outStream(() => process.stdout, 1),
+    stderr: outStream(() => process.stderr, 2),
     stdin: {
-      isTTY: Boolean(process.stdin.isTTY),
+      // process.stdin is made on first use: on a file or /dev/null it is an fs.ReadStream,
+      // whose module loads fs/promises and the stream machinery (~5 ms, issue 9)
+      isTTY: isatty(0),
       async readAll(maxBytes?: number) {
         const chunks: Buffer[] = [];
         let total = 0;
@@ -72,27 +75,38 @@ const watched = new WeakSet<NodeJS.WriteStream>();
  * BrokenPipeError (main() ends quietly, exit 0), so a long `--all` listing stops instead of
  * fetching pages for nobody. Other stream errors still surface as before (uncaught).
  */
-function outStream(s: NodeJS.WriteStream): OutStream {
-  if (!watched.has(s)) {
-    watched.add(s);
-    s.on('error', (e: Error) => {
-      broken.set(s, e);
-      // only a closed pipe is expected; anything else (ENOSPC...) must not pass unnoticed
-      if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
-    });
-  }
+function outStream(open: () => NodeJS.WriteStream, fd: number): OutStream {
+  // the stream is made on first write (Node makes process.stdout/stderr on first access);
+  // whether it is a terminal is the file descriptor's (tty.isatty, which is what Node checks)
+  let stream: NodeJS.WriteStream | undefined;
+  const get = (): NodeJS.WriteStream => {
+    if (stream) return stream;
+    const s = (stream = open());
+    if (!watched.has(s)) {
+      watched.add(s);
+      s.on('error', (e: Error) => {
+        broken.set(s, e);
+        // only a closed pipe is expected; anything else (ENOSPC...) must not pass unnoticed
+        if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
+      });
+    }
+    return s;
+  };
+  const isTTY = isatty(fd);
   const closed = (e: Error) =>
     (e as NodeJS.ErrnoException).code === 'EPIPE' ? new BrokenPipeError() : new Error(`cannot write output: ${e.message}`);
   return {
-    write: (chunk: string) => (broken.has(s) ? false : s.write(chunk)),
-    get isTTY() {
-      return Boolean(s.isTTY);
+    write: (chunk: string) => {
+      const s = get();
+      return broken.has(s) ? false : s.write(chunk);
     },
+    isTTY,
     get columns() {
-      return s.columns;
+      return isTTY ? get().columns : undefined;
     },
     drain: () =>
       new Promise<void>((resolve, reject) => {
+        const s = get();
         const e = broken.get(s);
         if (e) return reject(closed(e));
         const onDrain = () => (s.off('error', onError), resolve());

@@ -1,22 +1,22 @@
 /**
- * The start-up guard of issue 9, not a timing assert: a short command must not load a
- * module it does not need. The built CLI is spawned with module hooks that record every
- * ES module file it loads (./startup-guard/record-loads.mjs); the esbuild metafile
- * (build/metafile.json, written by scripts/build.mjs) says which sources and packages went
- * into each of those files. Times themselves are measured by `npm run bench:startup`.
+ * The start-up guard of issue 9, not a timing assert: a short command must not load or
+ * initialise a module it does not need. The built CLI is one CommonJS file (dist/cli.cjs)
+ * whose modules are initialised lazily by esbuild's wrappers (`"src/cli/table.ts"() {...}`),
+ * plus dist/vendor/*.cjs and dist/server.cjs, required on first use. The CLI is spawned with
+ * NODE_V8_COVERAGE: V8's precise coverage says which files ran and which wrappers were
+ * called; the esbuild metafile (build/metafile.json, written by scripts/build.mjs) says which
+ * sources and packages went into each file. Times themselves are measured by `npm run bench:startup`.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { BIN } from '../helpers/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const HOOKS = pathToFileURL(join(ROOT, 'test/cli/startup-guard/record-loads.mjs')).href;
-const REGISTER = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(HOOKS)});`;
 
 /** What no short command may load: the service, the table, the profile writer, prompts, progress, CSV, the DLL reader, colour, TypeBox. */
 const NEVER_AT_START = [
@@ -51,6 +51,11 @@ const NOT_FOR_A_REQUEST = [
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown> }>;
 }
+/** One function of V8's precise coverage (NODE_V8_COVERAGE): its first range is the whole function. */
+interface CoveredFunction {
+  functionName: string;
+  ranges: { count: number }[];
+}
 let meta: Metafile;
 let svc: TestService;
 let env: Record<string, string>;
@@ -61,53 +66,63 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-/** Runs `lic ARGS` with the hooks; resolves with its exit code and the files it loaded, relative to the repo. */
-async function loads(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; files: string[] }> {
-  const log = join(tempDir(), 'loads.txt');
+/**
+ * Runs `lic ARGS` under V8 coverage; resolves with its exit code, the files it ran (relative
+ * to the repo) and the metafile inputs it initialised: every input of a file that ran, but
+ * those esbuild wrapped in a lazy initialiser only when that was called.
+ */
+async function loads(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; files: string[]; inputs: string[] }> {
+  const coverage = tempDir();
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', REGISTER, BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: tempDir(), NODE_DISABLE_COMPILE_CACHE: '1', LIC_GUARD_LOG: log, ...extraEnv },
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: tempDir(), NODE_DISABLE_COMPILE_CACHE: '1', NODE_V8_COVERAGE: coverage, ...extraEnv },
       stdio: 'ignore',
     });
     child.on('error', reject);
     child.on('close', resolve);
   });
-  let text = '';
-  try {
-    text = readFileSync(log, 'utf8');
-  } catch {
-    // nothing loaded through the ES module loader
+  const ran = new Map<string, CoveredFunction[]>();
+  for (const f of readdirSync(coverage)) {
+    const { result } = JSON.parse(readFileSync(join(coverage, f), 'utf8')) as { result: { url: string; functions: CoveredFunction[] }[] };
+    for (const script of result) {
+      const path = script.url.startsWith('file:') ? fileURLToPath(script.url) : script.url;
+      if (path.startsWith(ROOT)) ran.set(relative(ROOT, path), script.functions);
+    }
   }
-  const files = text
-    .split('\n')
-    .filter((u) => u.startsWith('file:'))
-    .map((u) => relative(ROOT, fileURLToPath(u)));
-  return { code, files };
-}
-
-/** The sources and packages bundled into `files` (dist outputs), as metafile input paths. */
-function inputsOf(files: string[]): string[] {
-  return files.flatMap((f) => {
-    const out = meta.outputs[f];
-    if (!out) throw new Error(`${f} is not in build/metafile.json: a stale build?`);
-    return Object.keys(out.inputs);
-  });
+  const inputs: string[] = [];
+  for (const [file, functions] of ran) {
+    const out = meta.outputs[file];
+    if (!file.startsWith('dist/')) continue;
+    if (!out) throw new Error(`${file} is not in build/metafile.json: a stale build?`);
+    const calls = new Map<string, number>();
+    for (const fn of functions) calls.set(fn.functionName, (calls.get(fn.functionName) ?? 0) + (fn.ranges[0]?.count ?? 0));
+    for (const input of Object.keys(out.inputs)) {
+      const wrapped = calls.get(input);
+      if (wrapped === undefined || wrapped > 0) inputs.push(input);
+    }
+  }
+  return { code, files: [...ran.keys()], inputs };
 }
 
 const offending = (inputs: string[], banned: string[]) => inputs.filter((i) => banned.some((b) => i.includes(b)));
 
-describe('what a short command loads (bundle metafile + module hooks)', () => {
+describe('what a short command loads (bundle metafile + V8 coverage)', () => {
   it('lic --version: answered by bin/lic.js, no file of the bundle loaded', async () => {
     const r = await loads(['--version']);
     expect(r.code).toBe(0);
+    expect(r.files).toContain('bin/lic.js');
     expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual([]);
   });
 
-  it.each([[['--help']], [['keys', '--help']], [['log', 'list', '--help']]])('lic %j: no HTTP client, no lazy chunk', async (args) => {
+  it.each([[['--help']], [['keys', '--help']], [['log', 'list', '--help']]])('lic %j: no HTTP client, nothing lazy', async (args) => {
     const r = await loads(args);
     expect(r.code).toBe(0);
-    expect(r.files).toContain('dist/cli.js');
-    expect(offending(inputsOf(r.files.filter((f) => f.startsWith('dist/'))), [...NEVER_AT_START, ...NO_CLIENT])).toEqual([]);
+    expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/cli.cjs']);
+    expect(r.inputs).toContain('node_modules/commander/lib/command.js');
+    expect(offending(r.inputs, [...NEVER_AT_START, ...NO_CLIENT])).toEqual([]);
   });
 
   it.each([[['keys', 'list', '-o', 'json']], [['log', 'list', '--level', 'Warning', '--since', '24h', '-o', 'json']], [['keys', 'list']]])(
@@ -115,26 +130,30 @@ describe('what a short command loads (bundle metafile + module hooks)', () => {
     async (args) => {
       const r = await loads(args, env);
       expect(r.code).toBe(0);
-      const inputs = inputsOf(r.files.filter((f) => f.startsWith('dist/')));
+      expect(r.files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/cli.cjs', 'dist/vendor/undici.cjs']);
       // it did make its request with undici's Agent ...
-      expect(inputs.some((i) => i.endsWith('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+      expect(r.inputs.some((i) => i.endsWith('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
       // ... and loaded nothing it does not need
-      expect(offending(inputs, [...NEVER_AT_START, ...NOT_FOR_A_REQUEST])).toEqual([]);
+      expect(offending(r.inputs, [...NEVER_AT_START, ...NOT_FOR_A_REQUEST])).toEqual([]);
     },
   );
 
   it('every package comes from the bundle: nothing is loaded from node_modules at run time', async () => {
     const r = await loads(['keys', 'list', '-o', 'json'], env);
     expect(r.code).toBe(0);
+    expect(r.files.length).toBeGreaterThan(1);
     expect(r.files.filter((f) => f.includes('node_modules/'))).toEqual([]);
   });
 
-  it('the guard sees what it guards: a proxy loads the proxy agent, a TTY-less `lic serve --help` stays small', async () => {
-    // a proxy that refuses: the request fails, but the proxy agent must have been loaded for it
+  it('the guard sees what it guards: a proxy loads the proxy agent, a table loads the table', async () => {
+    // a proxy that refuses: the request fails, but the proxy agent must have been initialised for it
     const r = await loads(['keys', 'list', '--retries', '0'], { ...env, HTTP_PROXY: 'http://127.0.0.1:9' });
     expect(r.code).not.toBe(0);
-    expect(
-      inputsOf(r.files.filter((f) => f.startsWith('dist/'))).some((i) => i.includes('undici/lib/dispatcher/env-http-proxy-agent.js')),
-    ).toBe(true);
+    expect(r.inputs.some((i) => i.includes('undici/lib/dispatcher/env-http-proxy-agent.js'))).toBe(true);
+    // csv output initialises csv-stringify from its own file
+    const csv = await loads(['keys', 'list', '-o', 'csv'], env);
+    expect(csv.code).toBe(0);
+    expect(csv.files).toContain('dist/vendor/csv-stringify.cjs');
+    expect(csv.inputs.some((i) => i.includes('node_modules/csv-stringify/'))).toBe(true);
   });
 });

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, spawnLic } from '../helpers/spawn.js';
 
-const DIST = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 
 interface IssuedKey {
   userId: string;

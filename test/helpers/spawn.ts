@@ -1,4 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/lic.js', import.meta.url));
@@ -9,6 +12,14 @@ export const BIN = fileURLToPath(new URL('../../bin/lic.js', import.meta.url));
  * Services stay on vitest's Node, whose build of better-sqlite3 they need.
  */
 export const LIC_NODE: string = process.env.LIC_TEST_NODE || process.execPath;
+
+/**
+ * The code cache directory of the CLIs this test file spawns (LIC_CACHE_DIR, bin/lic.js):
+ * one per test worker, so every spawned run goes through the cached loader as a user's
+ * does (the first writes the cache, the rest read it), never the user's own cache dir.
+ */
+const CACHE_DIR = mkdtempSync(join(tmpdir(), 'lic-test-cache-'));
+process.once('exit', () => rmSync(CACHE_DIR, { recursive: true, force: true }));
 
 /** The Node that runs `lic ARGS`: vitest's own for `lic serve` (the native driver is built for it), LIC_NODE otherwise. */
 function nodeFor(args: readonly string[]): string {
@@ -29,8 +40,7 @@ export function spawnLic(
 ): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(nodeFor(args), [BIN, ...args], {
-      // NODE_DISABLE_COMPILE_CACHE: a test run must not write V8's code cache into the user's cache dir (bin/lic.js)
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_DISABLE_COMPILE_CACHE: '1', ...o.env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LIC_CACHE_DIR: CACHE_DIR, ...o.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -74,7 +84,7 @@ export function spawnLicTty(
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
-        NODE_DISABLE_COMPILE_CACHE: '1',
+        LIC_CACHE_DIR: CACHE_DIR,
         TERM: 'xterm',
         COLUMNS: '120',
         ...o.env,

@@ -11,7 +11,7 @@ import { BIN, LIC_NODE } from '../../helpers/spawn.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { insertLog } from '../../cli/list/harness.js';
 
-const DIST = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
+const DIST = fileURLToPath(new URL('../../../dist/cli.cjs', import.meta.url));
 let svc: TestService;
 let env: Record<string, string>;
 
