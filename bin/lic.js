@@ -19,14 +19,26 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 async function start() {
   // undici parses HTTP with a WebAssembly build of llhttp. V8 tiers that module up with
   // background compile jobs that a short-lived process must wait for at exit (~150 ms per
-  // command, measured); baseline (Liftoff) code is plenty for a CLI's few replies. Set for
-  // every command, before anything is compiled: V8 rejects a code cache made under other
-  // flags than the run that reads it.
-  require('node:v8').setFlagsFromString('--liftoff-only');
+  // command, measured); baseline (Liftoff) code is plenty for a CLI's few replies. V8
+  // rejects a code cache made under other flags than the run that reads it, so the flag is
+  // set before anything is compiled, and the caches are kept apart by it: help sends no
+  // request and skips node:v8 (~3 ms with the modules it loads).
+  const liftoff = !helpOnly(argv);
+  if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
   const saved = [];
-  const { main, systemContext } = loadBundle(saved);
+  const { main, systemContext } = loadBundle(saved, liftoff ? '-liftoff' : '');
   process.exitCode = await main(argv, systemContext());
   for (const save of saved) save();
+}
+
+/** Whether the command line only asks for help (no request can follow): no arguments, `help ...`, or -h/--help before any `--`. */
+function helpOnly(args) {
+  if (args.length === 0 || args[0] === 'help') return true;
+  for (const a of args) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
 }
 
 /**
@@ -34,7 +46,7 @@ async function start() {
  * cache off; LIC_CACHE_DIR moves it. A cache is never a failure: an unwritable directory, an
  * unreadable or rejected file (another V8, other flags) just mean compiling this time.
  */
-function loadBundle(saved) {
+function loadBundle(saved, variant) {
   const path = require('node:path');
   const file = path.join(__dirname, '..', 'dist', 'cli.cjs');
   const useCache = !process.env.NODE_DISABLE_COMPILE_CACHE;
@@ -43,26 +55,28 @@ function loadBundle(saved) {
     // Node >= 22.1 keeps compiled code of every CommonJS file it loads (dist/vendor/ too)
     if (useCache) {
       try {
-        enableCompileCache(cacheDir());
+        // a directory per set of V8 flags: Node's cache would otherwise be rejected and rewritten in turn
+        enableCompileCache(variant ? path.join(cacheDir(), variant.slice(1)) : cacheDir());
       } catch {
         // no cache this time
       }
     }
     return require(file);
   }
-  return loadWithCodeCache(file, saved);
+  return loadWithCodeCache(file, saved, variant);
 }
 
 /**
  * Node 20: loads `file` (a CommonJS module of dist/) as Node would, but compiled as a
- * vm.Script whose cachedData is kept in cacheDir()/<name>-<file's hash>-<Node>-<arch>.v8.
+ * vm.Script whose cachedData is kept in cacheDir()/<name>-<file's hash>-<Node>-<arch><variant>.v8
+ * (`variant`: the V8 flags of this run, see start()).
  * Its require() loads the other files of dist/ (dist/vendor/*.cjs, dist/server.cjs) the
  * same way, once each. A cache is written when there was none or V8 rejected it, by the
  * function pushed on `saved` for after the command has run (so it holds the functions the
  * command compiled too), atomically (a temporary file renamed), so a concurrent run reads
  * either no cache or a whole one.
  */
-function loadWithCodeCache(file, saved) {
+function loadWithCodeCache(file, saved, variant) {
   const fs = require('node:fs');
   const path = require('node:path');
   const vm = require('node:vm');
@@ -81,7 +95,7 @@ function loadWithCodeCache(file, saved) {
     const name = path.relative(dist, f).replace(/\\/g, '/');
     const hash = hashes[name];
     const cacheFile =
-      hash && path.join(dir, `${name.replace(/\//g, '-').replace(/\.cjs$/, '')}-${hash}-${process.version}-${process.arch}.v8`);
+      hash && path.join(dir, `${name.replace(/\//g, '-').replace(/\.cjs$/, '')}-${hash}-${process.version}-${process.arch}${variant}.v8`);
     let cachedData;
     try {
       if (cacheFile) cachedData = fs.readFileSync(cacheFile);

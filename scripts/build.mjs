@@ -24,7 +24,8 @@ import { join } from 'node:path';
  * Built-in modules that cost milliseconds to load (measured: fs/promises ~5 ms with the
  * streams it pulls in, crypto ~3 ms, child_process ~2 ms) but that most commands never
  * call: commander requires child_process for executable subcommands we do not use, and
- * `serve`, `resources get`, `doctor` import crypto or fs/promises for their own work. Each
+ * `serve`, `resources get`, `doctor` import crypto or fs/promises for their own work; tty
+ * (~3 ms: it loads net) only when stdin's terminal-ness is asked. Each
  * import of one of these resolves to a stand-in whose exports are getters that require the
  * real module (process.getBuiltinModule, Node ≥ 20.16) on first use, so the cost is paid by the command that calls it, not by all.
  */
@@ -41,6 +42,7 @@ const LAZY_BUILTINS = [
   'tls',
   'https',
   'http2',
+  'tty',
 ];
 const lazyBuiltins = {
   name: 'lazy-builtins',

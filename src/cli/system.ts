@@ -13,12 +13,14 @@ export function systemContext(): Context {
   const env = process.env;
   return {
     env,
-    stdout: outStream(() => process.stdout, 1),
-    stderr: outStream(() => process.stderr, 2),
+    stdout: outStream(() => process.stdout),
+    stderr: outStream(() => process.stderr),
     stdin: {
-      // process.stdin is made on first use: on a file or /dev/null it is an fs.ReadStream,
-      // whose module loads fs/promises and the stream machinery (~5 ms, issue 9)
-      isTTY: isatty(0),
+      // not process.stdin, which Node makes on first use: on a file or /dev/null it is an
+      // fs.ReadStream, whose module loads fs/promises and the stream machinery (~5 ms, issue 9)
+      get isTTY() {
+        return isatty(0);
+      },
       async readAll(maxBytes?: number) {
         const chunks: Buffer[] = [];
         let total = 0;
@@ -75,9 +77,9 @@ const watched = new WeakSet<NodeJS.WriteStream>();
  * BrokenPipeError (main() ends quietly, exit 0), so a long `--all` listing stops instead of
  * fetching pages for nobody. Other stream errors still surface as before (uncaught).
  */
-function outStream(open: () => NodeJS.WriteStream, fd: number): OutStream {
-  // the stream is made on first write (Node makes process.stdout/stderr on first access);
-  // whether it is a terminal is the file descriptor's (tty.isatty, which is what Node checks)
+function outStream(open: () => NodeJS.WriteStream): OutStream {
+  // the stream is made on first use (Node makes process.stdout/stderr on first access, and
+  // loads for it the module of a file, pipe or terminal stream): --help never makes stderr
   let stream: NodeJS.WriteStream | undefined;
   const get = (): NodeJS.WriteStream => {
     if (stream) return stream;
@@ -92,7 +94,6 @@ function outStream(open: () => NodeJS.WriteStream, fd: number): OutStream {
     }
     return s;
   };
-  const isTTY = isatty(fd);
   const closed = (e: Error) =>
     (e as NodeJS.ErrnoException).code === 'EPIPE' ? new BrokenPipeError() : new Error(`cannot write output: ${e.message}`);
   return {
@@ -100,9 +101,11 @@ function outStream(open: () => NodeJS.WriteStream, fd: number): OutStream {
       const s = get();
       return broken.has(s) ? false : s.write(chunk);
     },
-    isTTY,
+    get isTTY() {
+      return Boolean(get().isTTY);
+    },
     get columns() {
-      return isTTY ? get().columns : undefined;
+      return get().columns;
     },
     drain: () =>
       new Promise<void>((resolve, reject) => {

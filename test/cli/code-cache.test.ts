@@ -54,8 +54,8 @@ describe('the code cache of bin/lic.js', () => {
       ).hashes;
       expect([...written.keys()].sort()).toEqual(
         [
-          `cli-${hashes['cli.cjs']}-${cliVersion}-${process.arch}.v8`,
-          `vendor-undici-${hashes['vendor/undici.cjs']}-${cliVersion}-${process.arch}.v8`,
+          `cli-${hashes['cli.cjs']}-${cliVersion}-${process.arch}-liftoff.v8`,
+          `vendor-undici-${hashes['vendor/undici.cjs']}-${cliVersion}-${process.arch}-liftoff.v8`,
         ].sort(),
       );
     }
@@ -66,10 +66,16 @@ describe('the code cache of bin/lic.js', () => {
     // accepted by V8, so not written again
     expect(listing(cache)).toEqual(written);
     // a command with other functions reads the same cache
+    const other = await spawnLic(['log', 'list', '--take', '1', '-o', 'json'], { env: { ...env, LIC_CACHE_DIR: cache } });
+    expect(other.code).toBe(0);
+    expect(listing(cache)).toEqual(written);
+    // help sets no V8 flag (it sends nothing), so it has a cache of its own beside
     const help = await spawnLic(['keys', '--help'], { env: { LIC_CACHE_DIR: cache } });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('lic keys');
-    expect(listing(cache)).toEqual(written);
+    const after = listing(cache);
+    for (const [f, st] of written) expect(after.get(f)).toEqual(st);
+    expect(after.size).toBeGreaterThan(written.size);
   });
 
   it('a corrupt cache is rejected and written again; the run is unaffected', async () => {
