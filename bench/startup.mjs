@@ -300,32 +300,49 @@ function shortTable(times) {
 const NOTES = `## Notes (why the targets above are or are not met)
 
 - The machine is shared by several builds and test runs (load average above), which stretches
-  bigger processes more than \`node -e 0\`: in this run the plain node:http script itself is well
-  above the 1.5–1.8× of the issue's quieter measurement. Read the ratios to the script too.
-- Bundled: every pure-JS dependency is in dist/ (only better-sqlite3 stays external). undici is
-  loaded by deep import (Agent, request API, errors; the proxy agent only with a proxy): compare the
-  HTTP client row with the whole package, last row of the import budget.
-- Built-ins are loaded on first use (scripts/build.mjs, lazy-builtins): commander's child_process,
-  crypto, fs/promises, tls (not read at all for plain http:// without a proxy, nor NODE_EXTRA_CA_CERTS),
-  http2 (its constants copied at build time, so undici's HTTP/2 client does not load http2/tls/crypto).
-- \`lic --version\` is answered by bin/lic.js (CommonJS) from dist/version.json without the bundle: it
-  costs what any one-line script costs. On Node 20, \`node FILE\` costs ~8–15 ms more CPU than
-  \`node -e 0\` (measured with a one-line .cjs), so 1.15× sits at the edge of running any file.
-- \`--help\` and the list commands pay Node's ES module loader (an \`import()\` of an empty module from
-  CommonJS: ~+19 ms CPU on Node 20), compiling the ~290 KB bundle (commander is 125 KB of it) and
-  building the command tree. Registering one noun instead of twelve made no measurable difference
-  (\`keys --help\`: 181 vs 187 ms CPU), so lazy nouns are not the lever. The next one is a CommonJS
-  bundle (no ES module loader; a \`vm.Script\` code cache on Node 20), but esbuild splits only ES
-  modules: the lazy parts would become separate CommonJS bundles that share no module instance
-  (error classes checked with instanceof across them). Not done.
-- Code cache: Node ≥ 22.1 \`module.enableCompileCache()\` in bin/lic.js (LIC_CACHE_DIR, else
-  $XDG_CACHE_HOME/lic/compile-cache; never a failure; NODE_DISABLE_COMPILE_CACHE=1 for tests).
-  Node 20 has no code cache for ES modules (\`vm.Script\` cachedData is for scripts), so none there.
-- The stream: 1,000 entries per page (the service's maximum take). The client spends ~7 µs per entry
-  (JSON.parse of the page, normalising, JSON.stringify per record); the rest of the wall time is
-  waiting for the service's pages. Asking for the next page while writing the current one was tried
-  and backed out: a request in flight when the reader closes the pipe ends in a retry notice.
-- \`lic serve\` cold start (database open, caches) is the service's side of issue 9.`;
+  bigger processes more than \`node -e 0\`. Read the ratios to the plain node:http script too: it
+  makes the same request with nothing of lic, so it is the fairest floor for a list command.
+- What a start costs now (Node 20, code cache warm, timed inside the process with
+  \`performance.now()\`, quiet machine): Node's own boot to the first line of bin/lic.js ~23 ms
+  (what \`node -e 0\` is); dist/cli.cjs read, deserialised from the code cache and its eager
+  modules run (commander, the verbs' modules) ~14 ms, of which the file 1.5 ms, V8's cache 2 ms
+  and running the top level 7–9 ms; building the command tree (12 nouns, 42 commands and
+  their options) and printing help ~10 ms. So \`--help\` sits ~25 ms above the floor (1.7–1.8×),
+  where 1.30× leaves ~10 ms: commander alone, required from node_modules with a tree of this size
+  and its help, costs ~23 ms on this machine (a one-file script measured beside). Not met on
+  Node 20, 22 or 24; what would meet it is help text that does not run commander at all
+  (precomputed per width), which we did not do: it would be a second copy of every help.
+- A list command adds to that: undici's Agent, request API and errors (dist/vendor/undici.cjs,
+  from the code cache; it loads node:http, net and the WebAssembly llhttp parser, compiled by
+  Liftoff), the request itself, and the JSON output: ~40 ms over \`--help\`, against ~25 ms for the
+  whole plain node:http script over \`node -e 0\`. Not met on Node 20 (≈ 1.6× the script); on
+  Node 22 and 24 lic is within 1.2–1.4× of the script (whose ES module start is slower there).
+- How it was cut (from 3.6× to ~1.8× for \`--help\`, 5.3× to ~2.9× for \`keys list\`, Node 20):
+  - one CommonJS bundle, not ES modules: no ES module loader (Node 20 reads ES modules through
+    fs/promises, which loads streams and readline), and a V8 code cache on Node 20 (vm.Script
+    cachedData per file of dist/, keyed by its hash, in LIC_CACHE_DIR; Node's
+    module.enableCompileCache on 22.1+). Our own lazy modules are in the same file behind
+    esbuild's lazy initialisers, so error classes stay one instance;
+  - the bigger third-party packages in their own files (dist/vendor/), required on first use:
+    undici for requests, conf for profile writes, TypeBox for \`resources import\`, the DLL
+    reader, prompts, progress bars, CSV, colour;
+  - TypeBox out of the start: \`resources import\`'s check loaded it for every command (the
+    bundle went from 725 KB to 338 KB when it was moved behind an import);
+  - built-ins loaded on first use (scripts/build.mjs, lazy-builtins): child_process, crypto,
+    fs/promises, tty, tls, http2 (its constants copied at build time);
+  - process.stdin/stdout/stderr made only when used (on a file, Node's stdin stream loads
+    fs/promises); node:v8 (for \`--liftoff-only\`) only for commands that may send a request;
+  - \`--liftoff-only\`: without it V8 tiers llhttp up in the background and the process waits for
+    those compile jobs at exit (~150 ms per request command). V8 rejects a code cache made
+    under other flags, so the flag is set before anything compiles and caches are kept per flag set.
+- Tried and left: minifying the bundles (whitespace and syntax: 451 → 308 KB) made no
+  measurable difference once the code cache is warm; registering one noun instead of twelve
+  saves ~5 ms of building the tree (not done: every noun's name and summary would then be
+  written twice); node:http (loaded by undici for IncomingMessage and maxHeaderSize) costs
+  ~2 ms over net, which a request needs anyway.
+- \`lic --version\` is answered by bin/lic.js from dist/version.json without the bundle: it costs
+  what any one-line script costs (1.0–1.2× depending on the run).
+- The stream and \`lic serve\` cold start: see their sections.`;
 
 const lines = [
   '# Benchmarks: start-up (issue 9)',
@@ -338,7 +355,7 @@ const lines = [
       .join(' / ')} at the end: the machine is shared with other work, so absolute times wander; ` +
     'each row is compared with `node -e 0` (and the list rows with the plain node:http script) timed in the same run.',
   '',
-  `## Short commands (${RUNS} runs each, wall time of the whole process, ${useHyperfine ? 'hyperfine `-N`, 3 warm-up runs' : 'Node harness, interleaved rounds, 3 warm-up rounds'})`,
+  `## Short commands on Node ${process.version} (code cache: bin/lic.js's vm.Script cache; ${RUNS} runs each, wall time of the whole process, ${useHyperfine ? 'hyperfine `-N`, 3 warm-up runs' : 'Node harness, interleaved rounds, 3 warm-up rounds'})`,
   '',
   'Against `lic serve --seed demo` on 127.0.0.1; LIC_BASE_URL and LIC_API_KEY from the environment (no profile store read) unless the row says otherwise.' +
     (useHyperfine
@@ -348,7 +365,7 @@ const lines = [
   ...shortTable(times),
   '',
   ...otherTimes.flatMap((o) => [
-    `### The same on Node ${o.version} (code cache on: module.enableCompileCache)`,
+    `### The same on Node ${o.version} (code cache: module.enableCompileCache)`,
     '',
     ...shortTable(o.times),
     '',

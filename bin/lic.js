@@ -74,7 +74,7 @@ function loadBundle(saved, variant) {
  * same way, once each. A cache is written when there was none or V8 rejected it, by the
  * function pushed on `saved` for after the command has run (so it holds the functions the
  * command compiled too), atomically (a temporary file renamed), so a concurrent run reads
- * either no cache or a whole one.
+ * either no cache or a whole one; the caches of other builds of the same file are removed then.
  */
 function loadWithCodeCache(file, saved, variant) {
   const fs = require('node:fs');
@@ -123,14 +123,31 @@ function loadWithCodeCache(file, saved, variant) {
     mod.loaded = true;
     if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
       saved.push(() => {
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
         try {
           const data = script.createCachedData();
           fs.mkdirSync(dir, { recursive: true });
-          const tmp = `${cacheFile}.${process.pid}.tmp`;
           fs.writeFileSync(tmp, data);
           fs.renameSync(tmp, cacheFile);
+          // the caches of older builds of this file (same Node, same flags) are of no more use
+          const [prefix, suffix] = path.basename(cacheFile).split(hash);
+          for (const old of fs.readdirSync(dir)) {
+            if (
+              old.startsWith(prefix) &&
+              old.endsWith(suffix) &&
+              old !== path.basename(cacheFile) &&
+              /^[0-9a-f]{16}$/.test(old.slice(prefix.length, -suffix.length))
+            ) {
+              fs.rmSync(path.join(dir, old), { force: true });
+            }
+          }
         } catch {
           // no cache this time
+          try {
+            fs.rmSync(tmp, { force: true });
+          } catch {
+            // left for the next run's rename to never see
+          }
         }
       });
     }

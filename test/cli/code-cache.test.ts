@@ -78,6 +78,21 @@ describe('the code cache of bin/lic.js', () => {
     expect(after.size).toBeGreaterThan(written.size);
   });
 
+  it.skipIf(nodeCache)('a new build replaces the cache of the old one; other files are left alone', async () => {
+    const cache = join(tempDir(), 'cache');
+    mkdirSync(cache);
+    const old = `cli-0123456789abcdef-${cliVersion}-${process.arch}-liftoff.v8`;
+    const otherNode = `cli-0123456789abcdef-v0.0.1-${process.arch}-liftoff.v8`;
+    for (const f of [old, otherNode, 'notes.txt']) writeFileSync(join(cache, f), 'x');
+    const r = await spawnLic(['keys', 'list', '-o', 'json'], { env: { ...env, LIC_CACHE_DIR: cache } });
+    expect(r.code).toBe(0);
+    const files = [...listing(cache).keys()];
+    expect(files).not.toContain(old);
+    expect(files).toContain(otherNode);
+    expect(files).toContain('notes.txt');
+    expect(files.filter((f) => f.startsWith('cli-') && f.endsWith('-liftoff.v8'))).toHaveLength(2);
+  });
+
   it('a corrupt cache is rejected and written again; the run is unaffected', async () => {
     const cache = join(tempDir(), 'cache');
     const clean = await spawnLic(['keys', 'list', '-o', 'json'], { env: { ...env, LIC_CACHE_DIR: cache } });
