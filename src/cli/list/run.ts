@@ -250,8 +250,9 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
       const nextTake = Math.min(plan.take ?? TAKE_MAX, plan.wanted - got);
       if (more && nextTake > 0) {
         send(false, nextTake);
-        // one turn of the event loop so the request leaves now, not after the caller's (synchronous) work on this page
-        await new Promise((resolve) => setImmediate(resolve));
+        // a few turns of the event loop so the request is on the wire before the caller's (synchronous)
+        // work on this page: undici writes it only on the second turn after request() (measured, undici 7)
+        for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
       }
       yield { body, records, total: first ? total : undefined };
     }
