@@ -104,7 +104,14 @@ describe('ndjsonLines', () => {
     const nasty = fc.string({ unit: fc.constantFrom('}', ',', '{', '"', ':', '\\', 'i', 'd', '\n', ' ', 'é', '\u2028', '\ud800') });
     const value = fc.oneof(nasty, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
     const flat = fc.record({ id: fc.integer(), message: nasty, level: value, properties: nasty }, { requiredKeys: ['id'] });
-    fc.assert(fc.property(fc.array(flat, { maxLength: 20 }), (rs) => ndjsonLines(rs) === perRecord(rs)));
+    fc.assert(fc.property(fc.array(flat, { maxLength: 150 }), (rs) => ndjsonLines(rs) === perRecord(rs)));
+  });
+
+  it('a page of more records than one slice (64) is the same text, across the slices', () => {
+    for (const n of [63, 64, 65, 128, 1000]) {
+      const rs = Array.from({ length: n }, (_, i) => ({ id: n - i, message: i % 7 ? `m${i}` : '},{"id":0}', level: 'Information' }));
+      expect(ndjsonLines(rs)).toBe(perRecord(rs));
+    }
   });
 
   it('keys and values that look like a record boundary stay inside their record', () => {
