@@ -193,9 +193,10 @@ export function intKey(v: unknown): number | undefined {
  * writes (never more than one request in flight). The next page's error (ApiError,
  * NetworkError, ProtocolError) is thrown when the caller asks for that page, after every
  * page before it. A caller that stops early (break, a throw such as BrokenPipeError)
- * aborts the request ahead through `fetch`'s signal: no retry, no notice.
+ * aborts the request ahead through `fetch`'s signal: no retry, no notice. `stop` (Ctrl-C)
+ * aborts the request in flight likewise.
  */
-export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPage): AsyncGenerator<Page<R>> {
+export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPage, stop?: AbortSignal): AsyncGenerator<Page<R>> {
   let got = 0;
   let last: number | undefined;
   let expected: number | undefined;
@@ -210,6 +211,8 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
   });
   // the request ahead, cancelled when the caller stops before asking for its page
   const ahead = new AbortController();
+  const onStop = () => ahead.abort();
+  stop?.addEventListener('abort', onStop, { once: true });
   let pending: { query: ListQuery; take: number; reply: Promise<object> } | undefined;
   const send = (first: boolean, take: number) => {
     const query = queryFor(first, take);
@@ -257,6 +260,7 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
       yield { body, records, total: first ? total : undefined };
     }
   } finally {
+    stop?.removeEventListener('abort', onStop);
     if (pending) ahead.abort();
   }
 }
@@ -391,12 +395,12 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
   // Ctrl-C: stop at once, even mid-request; what was written so far is finished below
   const ac = new AbortController();
   const off = ctx.onInterrupt(() => ac.abort());
-  const fetch: FetchPage = (q, signal) => unlessAborted(run.fetch(q, signal ? AbortSignal.any([signal, ac.signal]) : ac.signal), ac.signal);
+  const fetch: FetchPage = (q, signal) => unlessAborted(run.fetch(q, signal), ac.signal);
   let total: number | undefined;
   let done = 0;
   let begun = false;
   try {
-    for await (const page of pages(def, plan, fetch)) {
+    for await (const page of pages(def, plan, fetch, ac.signal)) {
       if (!begun) {
         begun = true;
         total = page.total;
