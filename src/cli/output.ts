@@ -12,7 +12,7 @@
  */
 import type { ForegroundColorName } from 'chalk';
 import type { Context } from './context.js';
-import { JsonListStream, dataCell, tsvLine, type ListShape } from './list/format.js';
+import { JsonListStream, dataCell, ndjsonLines, tsvLine, type ListShape } from './list/format.js';
 import type { ColumnKind, Painter, TableStream } from './table.js';
 
 export type { ListShape } from './list/format.js';
@@ -119,7 +119,7 @@ export class Renderer {
    */
   async list<R>(body: unknown, rows: R[], columns: Column<R>[]): Promise<void> {
     if (this.opts.format === 'json') return this.json(body);
-    if (this.opts.format === 'ndjson') return this.put(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    if (this.opts.format === 'ndjson') return this.put(ndjsonLines(rows));
     if (this.opts.format === 'csv' || this.opts.format === 'tsv') {
       return this.put(await this.delimited([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => dataCell(c.get(r))))]));
     }
@@ -179,7 +179,7 @@ export class Renderer {
     const noop = async () => {};
     switch (format) {
       case 'ndjson':
-        return { begin: noop, end: noop, write: (rs) => this.put(rs.map((r) => `${JSON.stringify(r)}\n`).join('')) };
+        return { begin: noop, end: noop, write: (rs) => this.put(ndjsonLines(rs)) };
       case 'json': {
         const js = new JsonListStream(shape, this.ctx.stdout.isTTY);
         return {

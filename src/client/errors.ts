@@ -54,6 +54,21 @@ export class ProtocolError extends Error {
   }
 }
 
+/**
+ * The caller gave up on a request (its RequestOptions `signal` aborted, or the client was
+ * closed with the request in flight): never retried, never announced. Nothing prints it;
+ * whoever aborted the request is already ending the command another way.
+ */
+export class RequestAbortedError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+  ) {
+    super(`${method} ${path} was abandoned`);
+    this.name = 'RequestAbortedError';
+  }
+}
+
 /** No API key available locally, so no request was sent. */
 export class AuthError extends Error {
   constructor(message: string) {

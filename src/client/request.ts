@@ -1,7 +1,7 @@
 import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { Agent, errors as undiciErrors, loadEnvHttpProxyAgent } from './undici.js';
-import { ApiError, AuthError, NetworkError, ProtocolError, type NetworkErrorKind } from './errors.js';
+import { ApiError, AuthError, NetworkError, ProtocolError, RequestAbortedError, type NetworkErrorKind } from './errors.js';
 import {
   BACKOFF_BASE_MS,
   DEFAULT_MAX_REPLY_BYTES,
@@ -49,6 +49,12 @@ export interface RequestOptions {
   anonymous?: boolean;
   /** extra request headers (`lic api -H`), lower-case names; they may replace accept/content-type/user-agent, never x-api-key */
   headers?: Record<string, string>;
+  /**
+   * Gives up on the request when it aborts (a page fetched ahead whose output went away,
+   * Ctrl-C): the attempt in flight is cancelled and the call rejects with
+   * RequestAbortedError, with no retry and no notice.
+   */
+  signal?: AbortSignal;
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -95,6 +101,8 @@ interface Reply {
 export class ApiClient {
   /** our own connection pool (or proxy agent), so close() can end its keep-alive sockets at once; made on the first request */
   private agent?: Promise<Dispatcher>;
+  /** how many times close() was called: a request it cut off is abandoned, not retried (on a new pool) */
+  private closings = 0;
 
   constructor(readonly opts: ClientOptions) {}
 
@@ -130,6 +138,7 @@ export class ApiClient {
     // destroy, not close: a request still in flight (a Ctrl-C mid-page) is abandoned anyway
     const agent = this.agent;
     this.agent = undefined;
+    this.closings++;
     if (agent) await (await agent).destroy();
   }
 
@@ -141,7 +150,8 @@ export class ApiClient {
    * A `Retry-After` above MAX_WAIT_MS is not waited for: the reply fails at once, saying when.
    * Wall time is bounded by (retries+1) × timeout + retries × MAX_WAIT_MS.
    * Throws ApiError (non-2xx or `success:false`), NetworkError, ProtocolError (2xx not JSON,
-   * reply over the size cap), AuthError (no key configured).
+   * reply over the size cap), AuthError (no key configured), RequestAbortedError (`o.signal`
+   * aborted, or close() called while the request was in flight: no retry, no notice).
    */
   async request<T = Record<string, unknown>>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
     if (!o.anonymous && !this.opts.apiKey) {
@@ -149,7 +159,9 @@ export class ApiClient {
     }
     const url = buildUrl(this.opts.baseUrl, path, o.query);
     const retries = this.opts.retries ?? DEFAULT_RETRIES;
+    const closings = this.closings;
     for (let attempt = 0; ; attempt++) {
+      if (o.signal?.aborted) throw new RequestAbortedError(method, path);
       let outcome: Reply | NetworkError;
       try {
         outcome = await this.once(method, url, path, o);
@@ -157,6 +169,8 @@ export class ApiClient {
         if (!(e instanceof NetworkError)) throw e;
         outcome = e;
       }
+      // cut off by our own close() (the command is ending): give up quietly
+      if (outcome instanceof NetworkError && this.closings !== closings) throw new RequestAbortedError(method, path);
       if (attempt < retries && this.mayRetry(method, outcome)) {
         const ms = this.waitFor(attempt, outcome instanceof NetworkError ? undefined : outcome.retryAfter);
         if (ms !== undefined) {
@@ -165,6 +179,7 @@ export class ApiClient {
           this.opts.notice?.(`${what}, retry ${attempt + 1}/${retries} in ${(ms / 1000).toFixed(1)}s`);
           this.opts.trace?.(`* retrying in ${ms} ms`);
           await (this.opts.sleep ?? ((t) => new Promise((r) => setTimeout(r, t))))(ms);
+          if (this.closings !== closings) throw new RequestAbortedError(method, path);
           continue;
         }
       }
@@ -208,6 +223,8 @@ export class ApiClient {
     // one deadline for the whole attempt: undici's headersTimeout/bodyTimeout only bound idle gaps
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), timeout);
+    const onAbort = () => deadline.abort();
+    o.signal?.addEventListener('abort', onAbort, { once: true });
     let expected: number | undefined;
     let received = -1;
     try {
@@ -245,6 +262,7 @@ export class ApiClient {
       return { status: res.statusCode, body: text, retryAfter: Array.isArray(ra) ? ra[0] : ra };
     } catch (e) {
       if (e instanceof ProtocolError) throw e;
+      if (o.signal?.aborted) throw new RequestAbortedError(method, path);
       const origin = new URL(url).origin;
       if (deadline.signal.aborted) {
         throw new NetworkError(`timed out after ${timeout} ms waiting for ${origin} (--timeout)`, method, path, 'timeout');
@@ -271,6 +289,7 @@ export class ApiClient {
       throw new NetworkError(message, method, path, kind);
     } finally {
       clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/request.js';
-import { NetworkError } from '../../src/client/errors.js';
+import { NetworkError, RequestAbortedError } from '../../src/client/errors.js';
 import { runCli, tempDir, type RunOptions } from '../helpers/cli.js';
 import { closedPort, reply, startFake, type Fake } from '../helpers/fake-server.js';
 
@@ -258,5 +258,57 @@ describe('back-off', () => {
     await expect(half.request('GET', '/v1/log')).rejects.toBeInstanceOf(NetworkError);
     expect(waits).toEqual([250, 500, 1000]);
     expect(fake.requests).toHaveLength(7 + 4);
+  });
+});
+
+describe('abandoned requests (a page fetched ahead that is no longer wanted)', () => {
+  /** A client whose notices and waits are recorded; the fake never answers, so the request stays in flight. */
+  async function silentFake() {
+    fake = await startFake(() => undefined);
+    const notices: string[] = [];
+    const c = new ApiClient({
+      baseUrl: fake.url,
+      apiKey: KEY,
+      userAgent: 'lic/test',
+      retries: 2,
+      notice: (l) => notices.push(l),
+      sleep: async () => {},
+    });
+    return { c, notices, f: fake };
+  }
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it('its signal aborting: RequestAbortedError at once, no retry, no notice', async () => {
+    const { c, notices, f } = await silentFake();
+    const ac = new AbortController();
+    const p = c.request('GET', '/v1/api-keys', { signal: ac.signal });
+    await until(() => f.requests.length === 1);
+    ac.abort();
+    await expect(p).rejects.toBeInstanceOf(RequestAbortedError);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(f.requests).toHaveLength(1);
+    expect(notices).toEqual([]);
+    await c.close();
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    const { c, f } = await silentFake();
+    await expect(c.request('GET', '/v1/api-keys', { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(f.requests).toHaveLength(0);
+    await c.close();
+  });
+
+  it('close() with a request in flight: the request is abandoned, not retried on a new connection, no notice', async () => {
+    const { c, notices, f } = await silentFake();
+    const p = c.request('GET', '/v1/api-keys');
+    p.catch(() => undefined);
+    await until(() => f.requests.length === 1);
+    await c.close();
+    await expect(p).rejects.toBeInstanceOf(RequestAbortedError);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(f.requests).toHaveLength(1);
+    expect(notices).toEqual([]);
   });
 });

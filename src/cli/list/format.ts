@@ -31,6 +31,65 @@ export function tsvLine(cells: string[]): string {
   return `${cells.map(tsvField).join('\t')}\n`;
 }
 
+/** A first key that cannot end a string (see ndjsonLines): a plain identifier. */
+const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * The ndjson text of `records`: each record's `JSON.stringify` and a `\n`, exactly. A page
+ * of flat records (objects whose values are all strings, numbers, booleans or null) that
+ * all begin with the same plain key K is stringified as one array (V8 does that several
+ * times faster than a call per record) and split where `},{"K":` occurs: inside a string
+ * a `"` is always escaped, so a `{"` followed by `K":` can only open a record, and flat
+ * records have no other `{`. Anything else (nested values, mixed first keys) takes one
+ * `JSON.stringify` per record.
+ */
+export function ndjsonLines(records: readonly unknown[]): string {
+  if (records.length === 0) return '';
+  const first = sameFlatFirstKey(records);
+  if (first === undefined) {
+    let out = '';
+    for (const r of records) out += `${JSON.stringify(r)}\n`;
+    return out;
+  }
+  // in slices of NDJSON_SLICE records: strings of some 20 KB stay in V8's young generation
+  // (a whole page's 300 KB string is a large object: +9 MB peak RSS over a 1M-entry walk, measured)
+  const boundary = `},{"${first}":`;
+  const newline = `}\n{"${first}":`;
+  let out = '';
+  for (let i = 0; i < records.length; i += NDJSON_SLICE) {
+    const all = JSON.stringify(records.length <= NDJSON_SLICE ? records : records.slice(i, i + NDJSON_SLICE));
+    out += `${all.slice(1, -1).replaceAll(boundary, newline)}\n`;
+  }
+  return out;
+}
+
+/** Records stringified at a time by ndjsonLines. */
+const NDJSON_SLICE = 64;
+
+/** The first key all `records` share when every one is a flat object starting with the same plain key; else undefined. */
+function sameFlatFirstKey(records: readonly unknown[]): string | undefined {
+  let first: string | undefined;
+  for (const r of records) {
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) return undefined;
+    let k0: string | undefined;
+    for (const k in r) {
+      k0 ??= k;
+      const v = (r as Record<string, unknown>)[k];
+      if (v !== null && typeof v === 'object') return undefined;
+      // a function, symbol or undefined value is left out by JSON.stringify: take the plain path
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return undefined;
+    }
+    if (k0 === undefined || (first !== undefined && k0 !== first)) return undefined;
+    if (first === undefined) {
+      if (!PLAIN_KEY.test(k0)) return undefined;
+      first = k0;
+    }
+    // an own toJSON, or keys from a prototype, would make JSON.stringify differ from for-in
+    if (Object.getPrototypeOf(r) !== Object.prototype) return undefined;
+  }
+  return first;
+}
+
 /** Where a list body keeps its records and its total (contract §5: `logEntries` / `totalLogEntriesCount`). */
 export interface ListShape {
   /** the array field, e.g. `logEntries` */

@@ -117,7 +117,9 @@ export function normalizeValue(type: FieldType | undefined, v: unknown): unknown
  * Field names are matched case-insensitively (contract §5) and printed as declared.
  */
 export function normalizeRecord(rec: Record<string, unknown>, types: FieldTypes, selected?: readonly string[]): Record<string, unknown> {
-  const names = selected ?? Object.keys(types);
+  const names = selected ?? declaredNames(types);
+  // the usual case (lic serve, a page of whole records): already in the documented shape
+  if (isNormal(rec, types, names)) return rec;
   const out: Record<string, unknown> = {};
   let used = 0;
   for (const name of names) {
@@ -132,6 +134,51 @@ export function normalizeRecord(rec: Record<string, unknown>, types: FieldTypes,
     for (const [k, v] of Object.entries(rec)) if (!(k in out) && findKey(out, k) === undefined) out[k] = v;
   }
   return out;
+}
+
+/** The names of `types` in declared order, computed once per FieldTypes. */
+const namesOf = new WeakMap<FieldTypes, readonly string[]>();
+function declaredNames(types: FieldTypes): readonly string[] {
+  let names = namesOf.get(types);
+  if (!names) namesOf.set(types, (names = Object.keys(types)));
+  return names;
+}
+
+/**
+ * Whether normalizeRecord would return a copy of `rec` equal to it, key for key in the
+ * same order: `rec` has exactly `names` (declared spelling, that order) and every value is
+ * already what normalizeValue keeps as sent (ints as numbers, no null or absent value that
+ * takes a default, no "" time). Nested records ({ of }, { record }) are left to the full path.
+ */
+function isNormal(rec: Record<string, unknown>, types: FieldTypes, names: readonly string[]): boolean {
+  const keys = Object.keys(rec);
+  if (keys.length !== names.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const name = names[i]!;
+    if (keys[i] !== name) return false;
+    const v = rec[name];
+    switch (types[name]) {
+      case 'int':
+      case 'optionalInt':
+        if (typeof v !== 'number') return false;
+        break;
+      case 'time':
+        if (v === undefined || v === '') return false;
+        break;
+      case 'number':
+      case 'string':
+      case 'bool':
+      case 'array':
+        if (v === undefined || v === null) return false;
+        break;
+      case 'object':
+        if (v === undefined) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
 }
 
 function findKey(rec: Record<string, unknown>, name: string): string | undefined {

@@ -9,7 +9,8 @@ import { toQuery } from './query.js';
 export type { ApiKeyInput };
 
 /** GET /v1/api-keys (contract §4). */
-export const listApiKeys = (c: ApiClient, query?: ListQuery) => c.request<ApiKeyList>('GET', '/v1/api-keys', { query: toQuery(query) });
+export const listApiKeys = (c: ApiClient, query?: ListQuery, signal?: AbortSignal) =>
+  c.request<ApiKeyList>('GET', '/v1/api-keys', { query: toQuery(query), signal });
 /**
  * POST /v1/api-keys → `apiKeyId` and the full `key`, shown this once (contract §4).
  * ProtocolError when the reply lacks an integer id or a non-empty key.

@@ -8,8 +8,8 @@ import { toQuery } from './query.js';
 export type { AssemblyInput };
 
 /** GET /v1/assemblies (rule 3 query). */
-export const listAssemblies = (c: ApiClient, query?: ListQuery) =>
-  c.request<AssemblyList>('GET', '/v1/assemblies', { query: toQuery(query) });
+export const listAssemblies = (c: ApiClient, query?: ListQuery, signal?: AbortSignal) =>
+  c.request<AssemblyList>('GET', '/v1/assemblies', { query: toQuery(query), signal });
 /** POST /v1/assemblies → `assemblyId` (contract §7); ProtocolError when the reply lacks an integer id. */
 export const createAssembly = async (c: ApiClient, assembly: AssemblyInput) =>
   requireId(

@@ -7,5 +7,8 @@ import { toQuery } from './query.js';
  * GET /v1/products/{productId}/releases/{releaseId}/license-templates (rule-3 query): one
  * page of a release's license templates; 404 for an unknown product or release.
  */
-export const listLicenseTemplates = (c: ApiClient, productId: number, releaseId: number, query?: ListQuery) =>
-  c.request<LicenseTemplateList>('GET', `/v1/products/${productId}/releases/${releaseId}/license-templates`, { query: toQuery(query) });
+export const listLicenseTemplates = (c: ApiClient, productId: number, releaseId: number, query?: ListQuery, signal?: AbortSignal) =>
+  c.request<LicenseTemplateList>('GET', `/v1/products/${productId}/releases/${releaseId}/license-templates`, {
+    query: toQuery(query),
+    signal,
+  });

@@ -9,7 +9,8 @@ export type LogQuery = ListQuery & LogRange;
 export type { LogPurgeQuery };
 
 /** GET /v1/log (contract §6). */
-export const listLog = (c: ApiClient, query?: LogQuery) => c.request<LogList>('GET', '/v1/log', { query: toQuery(query) });
+export const listLog = (c: ApiClient, query?: LogQuery, signal?: AbortSignal) =>
+  c.request<LogList>('GET', '/v1/log', { query: toQuery(query), signal });
 /** DELETE /v1/log → `deletedLogCount` (contract §6). */
 export const purgeLog = (c: ApiClient, query: LogPurgeQuery) =>
   c.request<Envelope & { deletedLogCount: number }>('DELETE', '/v1/log', { query: toQuery(query) });

@@ -4,5 +4,5 @@ import type { ApiClient } from '../request.js';
 import { toQuery } from './query.js';
 
 /** GET /v1/customers/{customerId}/orders (rule-3 query): one page of a customer's orders; 404 for an unknown customer. */
-export const listOrders = (c: ApiClient, customerId: number, query?: ListQuery) =>
-  c.request<OrderList>('GET', `/v1/customers/${customerId}/orders`, { query: toQuery(query) });
+export const listOrders = (c: ApiClient, customerId: number, query?: ListQuery, signal?: AbortSignal) =>
+  c.request<OrderList>('GET', `/v1/customers/${customerId}/orders`, { query: toQuery(query), signal });

@@ -8,8 +8,8 @@ import { toQuery } from './query.js';
 export type { ResourceInput };
 
 /** GET /v1/resources (rule 3 query). */
-export const listResources = (c: ApiClient, query?: ListQuery) =>
-  c.request<ResourceList>('GET', '/v1/resources', { query: toQuery(query) });
+export const listResources = (c: ApiClient, query?: ListQuery, signal?: AbortSignal) =>
+  c.request<ResourceList>('GET', '/v1/resources', { query: toQuery(query), signal });
 /** POST /v1/resources → `resourceId` (contract §7); ProtocolError when the reply lacks an integer id. */
 export const createResource = async (c: ApiClient, resource: ResourceInput) =>
   requireId(

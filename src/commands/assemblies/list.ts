@@ -75,7 +75,10 @@ async function runAssembliesList(opts: AssembliesListOptions, rt: Runtime): Prom
     def: ASSEMBLY_LIST,
     flags: opts,
     filters: assemblyFilters(token === undefined ? opts : { ...opts, publicKeyToken: token }),
-    fetch: token === undefined ? (q) => listAssemblies(client, q) : (q) => signedWith(token, q, (qq) => listAssemblies(client, qq)),
+    fetch:
+      token === undefined
+        ? (q, signal) => listAssemblies(client, q, signal)
+        : (q, signal) => signedWith(token, q, (qq) => listAssemblies(client, qq, signal)),
   });
 }
 

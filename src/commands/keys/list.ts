@@ -59,7 +59,7 @@ async function runKeysList(opts: KeysListOptions, rt: Runtime): Promise<void> {
     def: API_KEY_LIST,
     flags: opts,
     filters: keyFilters(opts, rt.ctx.now()),
-    fetch: (q) => listApiKeys(client, q),
+    fetch: (q, signal) => listApiKeys(client, q, signal),
   });
 }
 

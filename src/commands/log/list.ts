@@ -58,7 +58,7 @@ async function runLogList(opts: LogListOptions, rt: Runtime): Promise<void> {
     def: LOG_LIST,
     flags: opts,
     filters: logFilters(opts),
-    fetch: (q) => listLog(client, { ...q, startDate: opts.since, endDate: opts.until }),
+    fetch: (q, signal) => listLog(client, { ...q, startDate: opts.since, endDate: opts.until }, signal),
   });
 }
 

@@ -83,7 +83,7 @@ async function runOrdersList(opts: OrdersListOptions, rt: Runtime): Promise<void
     def: ORDER_LIST,
     flags: opts,
     filters: orderFilters(opts),
-    fetch: (q) => listOrders(client, opts.customer, q),
+    fetch: (q, signal) => listOrders(client, opts.customer, q, signal),
   });
 }
 

@@ -83,9 +83,9 @@ async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promis
     def: RESOURCE_LIST,
     flags: opts,
     filters: resourceFilters(opts),
-    fetch: async (q) => {
+    fetch: async (q, signal) => {
       try {
-        return measured(q, await listResources(client, q));
+        return measured(q, await listResources(client, q, signal));
       } catch (e) {
         // `dataSize` is lic serve's own field; a service without it (the original) may refuse
         // it in select: ask for `data` instead and measure it
@@ -93,7 +93,7 @@ async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promis
           const fields = q.select.split(', ').filter((f) => f !== 'dataSize');
           return measured(
             q,
-            await listResources(client, { ...q, select: (fields.includes('data') ? fields : [...fields, 'data']).join(', ') }),
+            await listResources(client, { ...q, select: (fields.includes('data') ? fields : [...fields, 'data']).join(', ') }, signal),
           );
         }
         throw e;

@@ -97,7 +97,7 @@ export interface ServiceSigningKey {
 export async function serviceSigningKeys(client: ApiClient): Promise<ServiceSigningKey[]> {
   const plan = planList(RESOURCE_LIST, { all: true, fields: ['id', 'name', 'type', 'dataFormat', 'data'] }, [equalsClause('Type', 'RSA')]);
   const keys: ServiceSigningKey[] = [];
-  for await (const page of pages(RESOURCE_LIST, plan, (q) => listResources(client, q))) {
+  for await (const page of pages(RESOURCE_LIST, plan, (q, signal) => listResources(client, q, signal))) {
     for (const r of page.records) {
       if (!isSnkResource(r)) continue;
       const key = await readKeyData(r.data);

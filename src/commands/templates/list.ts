@@ -85,7 +85,7 @@ async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promis
     def: LICENSE_TEMPLATE_LIST,
     flags: opts,
     filters: templateFilters(opts),
-    fetch: (q) => listLicenseTemplates(client, opts.product, opts.release, q),
+    fetch: (q, signal) => listLicenseTemplates(client, opts.product, opts.release, q, signal),
   });
 }
 

@@ -111,8 +111,7 @@ function idBound(filter: FilterNode | undefined): Bound | undefined {
 export function logTotal(range: TimeRange): (db: Db, q: TotalRequest) => number {
   return (db, { query, where, params }) => {
     const countSql = (w: string, p: unknown[]) =>
-      (db
-        .prepare(`SELECT count(*) FROM log l WHERE ${w}`)
+      (cachedStatement(db, `SELECT count(*) FROM log l WHERE ${w}`)
         .pluck()
         .get(...p) as number) ?? 0;
     const fromCounts = () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { JsonListStream, dataCell, tsvField, tsvLine, tsvUnescape, type ListShape } from '../../../src/cli/list/format.js';
+import { JsonListStream, dataCell, ndjsonLines, tsvField, tsvLine, tsvUnescape, type ListShape } from '../../../src/cli/list/format.js';
 import { allOf, containsClause, equalsClause, filterString } from '../../../src/cli/list/filter.js';
 import { parseFilter } from '../../../src/server/query/index.js';
 
@@ -93,5 +93,50 @@ describe('filter building', () => {
     const node = parseFilter(allOf(['A = 1 or B = 2', 'C = 3'])!) as unknown as { kind: string; operands: { kind: string }[] };
     expect(node.kind).toBe('and');
     expect(node.operands.map((o) => o.kind)).toEqual(['or', 'compare']);
+  });
+});
+
+describe('ndjsonLines', () => {
+  const perRecord = (rs: readonly unknown[]) => rs.map((r) => `${JSON.stringify(r)}\n`).join('');
+
+  it('is one JSON.stringify per record and a newline, byte for byte, whatever the strings hold', () => {
+    // strings built from the characters of the record boundary and of JSON's escapes
+    const nasty = fc.string({ unit: fc.constantFrom('}', ',', '{', '"', ':', '\\', 'i', 'd', '\n', ' ', 'é', '\u2028', '\ud800') });
+    const value = fc.oneof(nasty, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
+    const flat = fc.record({ id: fc.integer(), message: nasty, level: value, properties: nasty }, { requiredKeys: ['id'] });
+    fc.assert(fc.property(fc.array(flat, { maxLength: 150 }), (rs) => ndjsonLines(rs) === perRecord(rs)));
+  });
+
+  it('a page of more records than one slice (64) is the same text, across the slices', () => {
+    for (const n of [63, 64, 65, 128, 1000]) {
+      const rs = Array.from({ length: n }, (_, i) => ({ id: n - i, message: i % 7 ? `m${i}` : '},{"id":0}', level: 'Information' }));
+      expect(ndjsonLines(rs)).toBe(perRecord(rs));
+    }
+  });
+
+  it('keys and values that look like a record boundary stay inside their record', () => {
+    const rs = [
+      { id: 1, message: '},{"id":2,"message":"x"}', 'a},{': '},{"id":' },
+      { id: 2, message: '\\"},{"id":3' },
+    ];
+    expect(ndjsonLines(rs)).toBe(perRecord(rs));
+    expect(ndjsonLines(rs).split('\n')).toHaveLength(3);
+  });
+
+  it('nested values, mixed first keys, odd keys and non-records take the per-record path, with the same text', () => {
+    const cases: unknown[][] = [
+      [
+        { id: 1, tags: [{ id: 2 }, { id: 3 }] },
+        { id: 4, product: { id: 5 } },
+      ],
+      [{ id: 1 }, { name: 'a', id: 2 }],
+      [{ '1': 'int key first', id: 1 }],
+      [{ 'a b': 1 }, { 'a b': 2 }],
+      [{}, {}],
+      [{ id: 1, gone: undefined }, { id: 2 }],
+      [[1, 2], 'text', 3, null],
+      [],
+    ];
+    for (const rs of cases) expect(ndjsonLines(rs)).toBe(perRecord(rs));
   });
 });

@@ -52,6 +52,30 @@ describe('normalizeRecord', () => {
   });
 });
 
+describe('normalizeRecord on records already in the documented shape', () => {
+  const whole = { id: 5, name: 'a', revoked: false, total: 1.5, at: '2026-01-02T03:04:05Z', tags: ['x'], product: { p: 1 } };
+
+  it('returns such a record itself (no copy), equal to what the full path builds', () => {
+    expect(normalizeRecord(whole, T)).toBe(whole);
+    expect(JSON.stringify(normalizeRecord({ ...whole, extra: 1 }, T))).toBe(JSON.stringify({ ...whole, extra: 1 }));
+    expect(normalizeRecord({ id: 1, name: 'n' }, T, ['id', 'name'])).toEqual({ id: 1, name: 'n' });
+  });
+
+  it.each([
+    ['an int sent as a string', { id: '5' }, { id: 5 }],
+    ['a null string', { name: null }, { name: '' }],
+    ['a "" time', { at: '' }, { at: null }],
+    ['a null array', { tags: null }, { tags: [] }],
+  ])('still normalises %s', (_what, change, want) => {
+    expect(normalizeRecord({ ...whole, ...change }, T)).toEqual({ ...whole, ...want });
+  });
+
+  it('fields in another order or spelling are put in declared order and spelling', () => {
+    const { id, ...rest } = whole;
+    expect(Object.keys(normalizeRecord({ ...rest, ID: id }, T))).toEqual(Object.keys(whole));
+  });
+});
+
 describe('nested records', () => {
   it('an array of records and a nested record are normalised against their own fields', () => {
     const N: FieldTypes = { id: 'int', items: { of: { id: 'int', on: 'bool' } }, owner: { record: { name: 'string' } } };
