@@ -335,11 +335,12 @@ const NOTES = `## Notes (why the targets above are or are not met)
   - \`--liftoff-only\`: without it V8 tiers llhttp up in the background and the process waits for
     those compile jobs at exit (~150 ms per request command). V8 rejects a code cache made
     under other flags, so the flag is set before anything compiles and caches are kept per flag set.
+  - a command line that certainly runs one noun (\`lic keys ...\`, after any root flags) declares
+    only that noun's commands (\`keys --help\` ~64 → ~57 ms in one back-to-back run); help,
+    typos and anything unsure declare all, and a test checks both give the same output.
 - Tried and left: minifying the bundles (whitespace and syntax: 451 → 308 KB) made no
-  measurable difference once the code cache is warm; registering one noun instead of twelve
-  saves ~5 ms of building the tree (not done: every noun's name and summary would then be
-  written twice); node:http (loaded by undici for IncomingMessage and maxHeaderSize) costs
-  ~2 ms over net, which a request needs anyway.
+  measurable difference once the code cache is warm; node:http (loaded by undici for
+  IncomingMessage and maxHeaderSize) costs ~2 ms over net, which a request needs anyway.
 - \`lic --version\` is answered by bin/lic.js from dist/version.json without the bundle: it costs
   what any one-line script costs (1.0–1.2× depending on the run).
 - The stream: 1,000 entries per page (the service's maximum take), the next page asked for while

@@ -15,7 +15,7 @@ export async function main(argv: string[], ctx: Context, nouns: readonly Registe
     return ExitCode.OK;
   }
   const runtimes: Runtime[] = [];
-  const program = buildProgram(ctx, runtimes, nouns);
+  const program = buildProgram(ctx, runtimes, nouns, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.OK;

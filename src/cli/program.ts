@@ -36,28 +36,65 @@ function baseUrlFlag(value: string): string {
 /** Declares one noun (or a top-level verb) and its verbs on the root program. */
 export type RegisterNoun = (program: Command, cli: Cli) => void;
 
+/**
+ * The nouns and top-level verbs of `lic`, in the order help lists them, by the command name
+ * each declares (test/cli/lazy-nouns.test.ts checks that they agree).
+ */
+export const NOUN_NAMES: ReadonlyMap<string, RegisterNoun> = new Map<string, RegisterNoun>([
+  ['profile', registerProfile],
+  ['keys', registerKeys],
+  ['log', registerLog],
+  ['resources', registerResources],
+  ['assemblies', registerAssemblies],
+  ['orders', registerOrders],
+  ['templates', registerTemplates],
+  ['products', registerProducts],
+  ['serve', registerServe],
+  ['api', registerApi],
+  ['doctor', registerDoctor],
+  ['completion', registerCompletion],
+]);
+
 /** The nouns and top-level verbs of `lic`, in the order help lists them. */
-export const NOUNS: readonly RegisterNoun[] = [
-  registerProfile,
-  registerKeys,
-  registerLog,
-  registerResources,
-  registerAssemblies,
-  registerOrders,
-  registerTemplates,
-  registerProducts,
-  registerServe,
-  registerApi,
-  registerDoctor,
-  registerCompletion,
-];
+export const NOUNS: readonly RegisterNoun[] = [...NOUN_NAMES.values()];
+
+/**
+ * The noun a command line runs, when that is certain from the root's own options: the first
+ * operand, after root flags (`--profile NAME`, `-o json`, `--quiet`, `--x=y`...), if it names
+ * one of NOUN_NAMES; undefined for anything else (help, a typo, `--`, an unknown or optional-value
+ * flag such as `--json`), when every noun must be declared.
+ */
+export function nounOf(argv: readonly string[], root: Command): RegisterNoun | undefined {
+  const value = new Map<string, 'required' | 'optional' | 'none'>();
+  for (const o of root.options) {
+    for (const flag of [o.long, o.short]) if (flag) value.set(flag, o.required ? 'required' : o.optional ? 'optional' : 'none');
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('-')) return NOUN_NAMES.get(a);
+    const eq = a.indexOf('=');
+    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    const takes = value.get(flag);
+    // unknown (or --help, --), or a value that may or may not follow: commander decides, with every noun
+    if (takes === undefined || (takes === 'optional' && flag === a)) return undefined;
+    if (takes === 'required' && flag === a) i++;
+  }
+  return undefined;
+}
 
 /**
  * Builds a fresh program for one invocation; output goes to the context's streams; every
  * Runtime made is added to `runtimes` so main() can close it. `nouns` replaces NOUNS in
- * tests: one verb registered with a `run` that records its options (STYLE §12).
+ * tests: one verb registered with a `run` that records its options (STYLE §12). With
+ * `argv` and NOUNS, a command line that certainly runs one noun (nounOf) gets only that
+ * noun declared: declaring all 42 commands and their options is ~5 ms of every start (issue 9).
  */
-export function buildProgram(ctx: Context, runtimes: Runtime[] = [], nouns: readonly RegisterNoun[] = NOUNS): Command {
+export function buildProgram(
+  ctx: Context,
+  runtimes: Runtime[] = [],
+  nouns: readonly RegisterNoun[] = NOUNS,
+  argv?: readonly string[],
+): Command {
   const program = new Command('lic')
     .description('Administer a software-licensing service: API keys, resources, assemblies, log, orders, license templates, products.')
     // `-V, --version` is answered by main() only as the first argument: a root option
@@ -106,7 +143,8 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], nouns: read
     return rt;
   };
   const cli: Cli = { ctx, runtimeOf };
-  for (const register of nouns) register(program, cli);
+  const only = argv && nouns === NOUNS ? nounOf(argv, program) : undefined;
+  for (const register of only ? [only] : nouns) register(program, cli);
   registerHelpTopics(program, ctx);
   // required options are checked in preAction, after commander's unknown-option check,
   // so `keys create --prem 7` suggests --perm instead of saying --perm is missing

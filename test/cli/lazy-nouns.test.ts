@@ -1,0 +1,81 @@
+/**
+ * buildProgram declares only the noun a command line certainly runs (nounOf, issue 9):
+ * whatever the command line, what lic prints and its exit code are those of the program
+ * with every noun declared.
+ */
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import type { Context } from '../../src/cli/context.js';
+import { main } from '../../src/cli/main.js';
+import { buildProgram, NOUN_NAMES, NOUNS, nounOf } from '../../src/cli/program.js';
+import { testContext } from '../helpers/context.js';
+
+describe('NOUN_NAMES', () => {
+  it('names each noun by the command it declares', () => {
+    for (const [name, register] of NOUN_NAMES) {
+      const root = new Command('lic');
+      register(root, { ctx: {} as Context, runtimeOf: () => undefined as never });
+      expect(root.commands.map((c) => c.name())).toEqual([name]);
+    }
+  });
+});
+
+describe('nounOf', () => {
+  const root = buildProgram({} as Context);
+  it.each([
+    [['keys', 'list'], 'keys'],
+    [['--profile', 'log', 'keys', 'list'], 'keys'],
+    [['--profile=log', 'log', 'list'], 'log'],
+    [['-o', 'json', '-q', 'resources', 'list'], 'resources'],
+    [['--no-color', '--timeout', '5s', 'serve'], 'serve'],
+    [['keys', '--json', 'id', 'list'], 'keys'],
+  ])('%j → %s', (argv, name) => {
+    expect(nounOf(argv, root)).toBe(NOUN_NAMES.get(name));
+  });
+  it.each([
+    [[]],
+    [['--help']],
+    [['help', 'keys']],
+    [['kyes']],
+    [['--json', 'keys', 'list']],
+    [['--', 'keys']],
+    [['--prfile', 'x', 'keys']],
+    [['environment']],
+    [['-o']],
+  ])('%j → every noun', (argv) => {
+    expect(nounOf(argv, root)).toBeUndefined();
+  });
+});
+
+describe('one noun declared or all: the same output and exit code', () => {
+  const lines = [
+    ['--help'],
+    ['keys', '--help'],
+    ['keys', 'list', '--help'],
+    ['log', 'list', '--help'],
+    ['keys', 'lsit'],
+    ['keys'],
+    ['kyes', 'list'],
+    ['keys', 'create', '--prem', '7'],
+    ['--profile', 'log', 'keys', 'list', '--take', 'x'],
+    ['-o', 'yaml', 'keys', 'list'],
+    ['help', 'log'],
+    ['templates', 'show', '--help'],
+    ['completion', 'nosuch'],
+    ['serve', '--port', 'x'],
+    ['api', '--help'],
+    ['profile', 'show', '--help'],
+    ...[...NOUN_NAMES.keys()].map((n) => [n, '--help']),
+  ];
+  it.each(lines)('lic %j', async (...argv) => {
+    const lazy = testContext();
+    const all = testContext();
+    const lazyCode = await main(argv, lazy.ctx);
+    // a copy of NOUNS is not NOUNS: every noun is declared
+    const allCode = await main(argv, all.ctx, [...NOUNS]);
+    expect(lazyCode).toBe(allCode);
+    expect(lazy.stdout()).toBe(all.stdout());
+    expect(lazy.stderr()).toBe(all.stderr());
+    expect(`${lazy.stdout()}${lazy.stderr()}`).not.toBe('');
+  });
+});
