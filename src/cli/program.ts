@@ -61,8 +61,9 @@ export const NOUNS: readonly RegisterNoun[] = [...NOUN_NAMES.values()];
 /**
  * The noun a command line runs, when that is certain from the root's own options: the first
  * operand, after root flags (`--profile NAME`, `-o json`, `--quiet`, `--x=y`...), if it names
- * one of NOUN_NAMES; undefined for anything else (help, a typo, `--`, an unknown or optional-value
- * flag such as `--json`), when every noun must be declared.
+ * one of NOUN_NAMES but `completion` (which describes them all); undefined for anything else
+ * (help, a typo, `--`, an unknown or optional-value flag such as `--json`), when every noun
+ * must be declared.
  */
 export function nounOf(argv: readonly string[], root: Command): RegisterNoun | undefined {
   const value = new Map<string, 'required' | 'optional' | 'none'>();
@@ -71,7 +72,8 @@ export function nounOf(argv: readonly string[], root: Command): RegisterNoun | u
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (!a.startsWith('-')) return NOUN_NAMES.get(a);
+    // `completion` writes a script for the whole command tree
+    if (!a.startsWith('-')) return a === 'completion' ? undefined : NOUN_NAMES.get(a);
     const eq = a.indexOf('=');
     const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     const takes = value.get(flag);

@@ -62,6 +62,8 @@ describe('one noun declared or all: the same output and exit code', () => {
     ['help', 'log'],
     ['templates', 'show', '--help'],
     ['completion', 'nosuch'],
+    ['completion', 'bash'],
+    ['completion', 'zsh'],
     ['serve', '--port', 'x'],
     ['api', '--help'],
     ['profile', 'show', '--help'],
