@@ -90,9 +90,11 @@ function loadWithCodeCache(file, saved, variant) {
   }
   const dir = cacheDir();
   const loaded = new Map();
+  /** a file's name in dist/version.json's hashes: relative to dist/, with forward slashes */
+  const nameOf = (f) => path.relative(dist, f).replace(/\\/g, '/');
   const load = (f) => {
     if (loaded.has(f)) return loaded.get(f).exports;
-    const name = path.relative(dist, f).replace(/\\/g, '/');
+    const name = nameOf(f);
     const hash = hashes[name];
     const cacheFile =
       hash && path.join(dir, `${name.replace(/\//g, '-').replace(/\.cjs$/, '')}-${hash}-${process.version}-${process.arch}${variant}.v8`);
@@ -105,16 +107,14 @@ function loadWithCodeCache(file, saved, variant) {
     const script = new vm.Script(Module.wrap(fs.readFileSync(f, 'utf8')), { filename: f, cachedData });
     const mod = new Module(f, module);
     mod.filename = f;
-    mod.paths = Module._nodeModulePaths(path.dirname(f));
     loaded.set(f, mod);
     const nodeRequire = Module.createRequire(f);
     // a file of dist/ through this loader, anything else (built-ins, better-sqlite3) through Node's
     const req = (id) => {
       if (id.startsWith('./') || id.startsWith('../')) {
+        // (a path outside dist/ has a name starting with ../, never in hashes)
         const target = path.resolve(path.dirname(f), id);
-        if (target.startsWith(dist + path.sep) && target.endsWith('.cjs') && hashes[path.relative(dist, target).replace(/\\/g, '/')]) {
-          return load(target);
-        }
+        if (target.endsWith('.cjs') && hashes[nameOf(target)]) return load(target);
       }
       return nodeRequire(id);
     };
