@@ -1,9 +1,8 @@
 // Bundles the CLI and every pure-JS dependency into dist/ with esbuild, so a start reads a
-// few files instead of resolving hundreds in node_modules (issue 9). Only better-sqlite3
-// (a native addon) stays external. The output is CommonJS, not ES modules: Node starts a
-// CommonJS file without its ES module loader (~20 ms on Node 20), and bin/lic.js can keep
-// V8's code cache of dist/cli.cjs on Node 20 (vm.Script cachedData), where Node has no
-// cache for ES modules.
+// few files instead of resolving hundreds in node_modules. Only better-sqlite3 (a native
+// addon) stays external. The output is CommonJS, not ES modules: Node starts a CommonJS
+// file without its ES module loader (~20 ms, measured), and bin/lic.js keeps V8's code of
+// every file in Node's compile cache (module.enableCompileCache).
 //   dist/cli.cjs          lic itself: commander, every verb, the renderer, the client. Our
 //                         own modules that a short command does not run (the HTTP client,
 //                         the table, the profile writer, the DLL reader...) are in it but
@@ -16,7 +15,6 @@
 // bench/startup.md keeps the budget; test/cli/startup-guard.test.ts checks, with the
 // metafile written here and V8's coverage, which modules each short command initialises.
 import { build } from 'esbuild';
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -27,7 +25,7 @@ import { join } from 'node:path';
  * `serve`, `resources get`, `doctor` import crypto or fs/promises for their own work; tty
  * (~3 ms: it loads net) only when stdin's terminal-ness is asked. Each
  * import of one of these resolves to a stand-in whose exports are getters that require the
- * real module (process.getBuiltinModule, Node ≥ 20.16) on first use, so the cost is paid by the command that calls it, not by all.
+ * real module (process.getBuiltinModule) on first use, so the cost is paid by the command that calls it, not by all.
  */
 const LAZY_BUILTINS = [
   'child_process',
@@ -137,12 +135,12 @@ const serverExternal = {
 // a clean dist/: stale files of an older build would otherwise linger beside the new ones
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-/** What every output file shares: one CommonJS file each, Node 20, built-ins lazy. */
+/** What every output file shares: one CommonJS file each, Node 22, built-ins lazy. */
 const common = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   external: ['better-sqlite3'],
   // a dynamic import() of a bundled module becomes a call of its lazy initialiser, and one of
   // an external file (the service, a vendor package) a require(): no ES module loader at all
@@ -183,15 +181,13 @@ for (const [name, specs] of vendorSpecs) {
   );
 }
 
-// bin/lic.js answers `--version` from this file without loading the bundle, and keys the
-// code cache of each file of dist/ by the hash of the file it was made from
-const hashes = {};
-for (const r of results) {
-  for (const out of Object.keys(r.metafile.outputs).filter((o) => o.endsWith('.cjs'))) {
-    hashes[out.replace(/^dist\//, '')] = createHash('sha256').update(readFileSync(out)).digest('hex').slice(0, 16);
-  }
-}
-writeFileSync(new URL('../dist/version.json', import.meta.url), `${JSON.stringify({ version: pkg.version, hashes })}\n`);
+// bin/lic.js answers `--version` from this file without loading the bundle, and refuses a
+// Node older than the floor (src/cli/node-lines.json) before loading it
+const nodeLines = JSON.parse(readFileSync(new URL('../src/cli/node-lines.json', import.meta.url), 'utf8'));
+writeFileSync(
+  new URL('../dist/version.json', import.meta.url),
+  `${JSON.stringify({ version: pkg.version, node: { floor: nodeLines.floor, supported: nodeLines.supported, endOfLife: nodeLines.endOfLife } })}\n`,
+);
 // which source module went into which output file: for the start-up guard test, for
 // pack-check and for `bench/startup.mjs`'s budget (kept out of dist/, which is published)
 const metafile = { inputs: {}, outputs: {} };

@@ -1,32 +1,33 @@
 /**
- * `lic serve` needs better-sqlite3, a native module that is an optional dependency: the
- * CLI installs without a compiler (npm drops an optional dependency whose build fails),
- * and only `lic serve` finds out. This check runs first in `lic serve`, so what is missing
- * is said in one line instead of as a module-loader stack.
+ * `lic serve` stores its data with better-sqlite3 13, whose package carries prebuilt
+ * Node-API binaries (Linux with glibc or musl, macOS, Windows; x64 and arm64): installing lic
+ * compiles nothing. Elsewhere (FreeBSD, 32-bit ARM, ...) the package installs but has no
+ * binary to load, and only `lic serve` finds out. This check runs first in `lic serve`, so
+ * what is missing is said in one line instead of as a module-loader stack.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The SQLite driver `lic serve` stores its data with (package.json optionalDependencies). */
+/** The SQLite driver `lic serve` stores its data with (package.json dependencies). */
 const SQLITE_DRIVER = 'better-sqlite3';
 
-/** What a native build of better-sqlite3 needs (its README, "Installation"; node-gyp's README, "On Unix"). */
-const TOOLCHAIN = 'python3, make and a C++ compiler';
+/** The platforms better-sqlite3 13 ships a binary for (its lib/binding.js, PREBUILD_PLATFORMS × PREBUILD_ARCHS). */
+const PREBUILT = 'Linux (glibc or musl), macOS and Windows, on x64 and arm64';
 
 /**
- * Loads the SQLite driver and opens an in-memory database with it (the native binding
- * is loaded only then), so an absent package and a binding that does not load on this
- * Node (built for another NODE_MODULE_VERSION, or never built) are both caught.
- * `id` is a package name or absolute path (default better-sqlite3); `packageDir` is lic's
- * installed directory, named in the rebuild advice (computed only when needed). Returns undefined when the driver works, else
- * one line saying what is missing and how to install it.
+ * Loads the SQLite driver and opens an in-memory database with it (the native binding is
+ * loaded only then), so an absent package, a platform without a prebuilt binary and a
+ * binary that does not load are all caught. `id`: a package name or absolute path (default
+ * better-sqlite3); `packageDir`: lic's installed directory, named in the advice (computed only
+ * when needed); `platform`: `${process.platform}-${process.arch}`. Returns undefined when the
+ * driver works, else one line saying what is missing and what to do.
  */
 export function sqliteDriverProblem(
   id: string = SQLITE_DRIVER,
   packageDir?: string,
-  nodeVersion = process.versions.node,
+  platform = `${process.platform}-${process.arch}`,
 ): string | undefined {
   const require = createRequire(import.meta.url);
   let Database: new (path: string) => { close(): void };
@@ -35,49 +36,41 @@ export function sqliteDriverProblem(
   } catch (e) {
     if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND') return loadFailure(e, packageDir ?? installDir());
     return (
-      `\`lic serve\` needs the optional dependency ${SQLITE_DRIVER}, which is not installed (npm leaves it out when its native build fails; ` +
-      `the build needs ${TOOLCHAIN}): install those, then install lic again (e.g. \`npm install -g lic\`); every other command works without it`
+      `\`lic serve\` needs ${SQLITE_DRIVER}, a dependency of lic, which is not installed: ` +
+      `install lic again (e.g. \`npm install -g lic\`); every other command works without it`
     );
-  }
-  // before any Database exists: on Node 24 better-sqlite3 12 aborts the process when V8 frees one
-  if (id === SQLITE_DRIVER) {
-    const driver = (require(`${SQLITE_DRIVER}/package.json`) as { version: string }).version;
-    if (Number(nodeVersion.split('.')[0]) >= 24 && Number(driver.split('.')[0]) <= 12) return node24Problem(nodeVersion, driver);
   }
   try {
     new Database(':memory:').close();
   } catch (e) {
+    // better-sqlite3 falls back to build/Release/better_sqlite3.node when it has no prebuilt binary for this platform
+    if ((e as { code?: string }).code === 'MODULE_NOT_FOUND' && /better_sqlite3\.node/.test(String((e as Error).message))) {
+      return noBinary(platform, packageDir ?? installDir());
+    }
     return loadFailure(e, packageDir ?? installDir());
   }
   return undefined;
 }
 
-/**
- * One line for Node ≥ 24 with better-sqlite3 ≤ 12: Node 24's node::ObjectWrap removes an
- * environment cleanup hook in its destructor, and better-sqlite3 12's statements and
- * databases, freed by V8's garbage collector, trip its `(env) != nullptr` assertion: the
- * process aborts (SIGABRT) within seconds of a seeded start (upstream WiseLibs/better-sqlite3
- * #1515; better-sqlite3 13, on Node-API, has no such destructor but needs Node 22).
- */
-function node24Problem(nodeVersion: string, driver: string): string {
+/** One line for a platform better-sqlite3 has no prebuilt binary for: what it has, and how to build one (node-gyp's README, "On Unix"). */
+function noBinary(platform: string, packageDir: string): string {
   return (
-    `\`lic serve\` can't run on Node ${nodeVersion} with ${SQLITE_DRIVER} ${driver}: that driver aborts the process on Node 24 and newer ` +
-    `when the garbage collector frees a statement (an upstream bug); run \`lic serve\` with Node 20 or 22 — every other command works on this Node`
+    `\`lic serve\` needs the SQLite driver ${SQLITE_DRIVER}, which ships binaries for ${PREBUILT}, not for ${platform}: ` +
+    `build one with \`npx node-gyp rebuild\` in ${join(packageDir, 'node_modules', SQLITE_DRIVER)} (needs python3, make and a C++ compiler), ` +
+    `or use a service elsewhere; every other command works on this machine`
   );
 }
 
 /** One line for a driver that is installed but whose native binding does not load. */
 function loadFailure(e: unknown, packageDir: string): string {
-  // Node's words on one line ("The module '…' was compiled against a different Node.js version using
-  // NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 127"), without its
-  // generic "Please try re-compiling …" (the advice below is the specific one)
+  // the loader's words on one line, without Node's generic "Please try re-compiling …"
   const why = (e instanceof Error ? e.message : String(e))
     .replace(/\s+/g, ' ')
     .replace(/\.? Please try re-compiling.*$/, '')
     .trim();
   return (
     `\`lic serve\` needs ${SQLITE_DRIVER}, which is installed but does not load on Node ${process.version} (${why}); ` +
-    `rebuild it for this Node with \`npm rebuild ${SQLITE_DRIVER}\` in ${packageDir} (needs ${TOOLCHAIN}); every other command works without it`
+    `reinstall lic, which is in ${packageDir} (\`npm install -g lic\`; in a clone, \`npm ci\`); every other command works without it`
   );
 }
 
