@@ -1,7 +1,8 @@
 // Regenerates the README's command reference (between its marker comments) and the man
 // page man/lic.1 from the commander tree (`npm run docs`); scripts/reference.ts renders
 // both. test/docs/reference.test.ts fails when either is stale.
-// Node 20 cannot import TypeScript, so the renderer is bundled first with esbuild into a
+// Node cannot run this TypeScript as it is (its imports name the .js files tsc's NodeNext
+// resolution wants, and Node's type stripping does not map them), so the renderer is bundled first with esbuild into a
 // temporary directory whose node_modules points at ours (dependencies stay external).
 import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

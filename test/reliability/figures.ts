@@ -5,9 +5,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const DIR = fileURLToPath(new URL('../../bench/reliability/', import.meta.url));
+/** bench/reliability/, or LIC_RELIABILITY_FIGURES_DIR (the CI matrix's runs on other Node lines keep theirs apart). */
+const DIR = process.env.LIC_RELIABILITY_FIGURES_DIR
+  ? `${process.env.LIC_RELIABILITY_FIGURES_DIR.replace(/\/$/, '')}/`
+  : fileURLToPath(new URL('../../bench/reliability/', import.meta.url));
 
-/** Writes `figures` of tier `name` (bench/reliability/<name>.json), replacing the last run's. */
+/** Writes `figures` of tier `name` (DIR/<name>.json), replacing the last run's. */
 export function recordFigures(name: string, title: string, figures: Record<string, string | number>): void {
   mkdirSync(DIR, { recursive: true });
   writeFileSync(

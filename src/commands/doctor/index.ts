@@ -7,10 +7,9 @@ import type { Column } from '../../cli/output.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime, Target } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
+import nodeLines from '../../cli/node-lines.json' with { type: 'json' };
 import { PROBE_ENDPOINTS, classify, inferAccess, probeAll, type ProbeResult } from './access.js';
 
-/** The oldest Node.js supported: package.json `engines` (>= 20.18). */
-const MIN_NODE = [20, 18] as const;
 /** Clock skew beyond this many seconds fails the clock check: key expiry is judged on the service's clock. */
 const MAX_SKEW_S = 60;
 
@@ -36,17 +35,33 @@ const pass = (name: string, detail: string): Check => ({ name, ok: true, level: 
 const warn = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'warn', detail, fix });
 const fail = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'fail', detail, fix });
 
-/** `node`: this Node.js against MIN_NODE. */
-function nodeCheck(version: string): Check {
-  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
-  const okay = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
-  return okay
-    ? pass('node', `Node.js ${version}`)
-    : warn(
-        'node',
-        `Node.js ${version} is older than the supported ${MIN_NODE.join('.')}`,
-        `install Node.js ${MIN_NODE.join('.')} or newer (20, 22 or 24)`,
-      );
+/**
+ * `node`: this Node.js (`version` "26.1.0", a leading "v" allowed) against src/cli/node-lines.json
+ * on the day `today`: fail below its floor (package.json engines.node); warn for a line past
+ * its end of life (the Node.js release schedule's dates) or newer than the lines lic is
+ * tested on; pass otherwise.
+ */
+export function nodeCheck(version: string, today: Date = new Date()): Check {
+  const v = version.replace(/^v/, '');
+  const [major = 0, minor = 0, patch = 0] = v.split('.').map(Number);
+  const [fMajor = 0, fMinor = 0, fPatch = 0] = nodeLines.floor.split('.').map(Number);
+  const supported = nodeLines.supported;
+  const newest = supported[supported.length - 1] ?? fMajor;
+  const lines = `${supported.slice(0, -1).join(', ')} or ${newest}`;
+  const get = `install Node.js ${newest} (https://nodejs.org/en/download, or \`nvm install ${newest}\`)`;
+  const eol = (nodeLines.endOfLife as Record<string, string | undefined>)[String(major)];
+  const belowFloor = major !== fMajor ? major < fMajor : minor !== fMinor ? minor < fMinor : patch < fPatch;
+  if (belowFloor) {
+    return fail('node', `Node.js ${v} is not supported: lic needs Node.js ${lines} (${nodeLines.floor} or newer)`, get);
+  }
+  if (eol !== undefined && Date.parse(`${eol}T00:00:00Z`) <= today.getTime()) {
+    return warn('node', `Node.js ${v}: Node ${major} reached its end of life on ${eol} (no more security fixes)`, get);
+  }
+  if (!supported.includes(major)) {
+    const why = major > newest ? `newer than the lines lic is tested on (${lines})` : `not a line lic is tested on (${lines})`;
+    return warn('node', `Node.js ${v} is ${why}`, `if anything fails, ${get}`);
+  }
+  return pass('node', `Node.js ${v}${eol ? ` (supported until ${eol})` : ''}`);
 }
 
 /** `config file`: the profile store's path and mode; anything but 0600 (on POSIX) is a warning. */

@@ -8,6 +8,7 @@ import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type RunOptions } from '../../helpers/cli.js';
+import { nodeCheck } from '../../../src/commands/doctor/index.js';
 import { closedPort } from '../../helpers/fake-server.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
 import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
@@ -350,5 +351,44 @@ describe('lic doctor against any service implementing the API', () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('lic doctor: the node check (src/cli/node-lines.json)', () => {
+  const day = new Date('2026-11-25T12:00:00Z');
+  it('below the floor fails, naming the supported lines and how to get one', () => {
+    for (const v of ['20.20.2', 'v22.13.1', '18.0.0']) {
+      const c = nodeCheck(v, day);
+      expect(c.level).toBe('fail');
+      expect(c.detail).toContain('lic needs Node.js 22, 24 or 26 (22.14.0 or newer)');
+      expect(c.fix).toContain('nvm install 26');
+    }
+  });
+  it('a supported line passes with its end-of-life date; the floor itself passes', () => {
+    expect(nodeCheck('22.14.0', day)).toEqual({
+      name: 'node',
+      ok: true,
+      level: 'ok',
+      detail: 'Node.js 22.14.0 (supported until 2027-04-30)',
+    });
+    expect(nodeCheck('v26.10.0', day)).toMatchObject({ level: 'ok', detail: 'Node.js 26.10.0 (supported until 2029-04-30)' });
+  });
+  it('a line past its end of life warns, on the day it ends and after', () => {
+    expect(nodeCheck('25.2.1', day)).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining('Node 25 reached its end of life on 2026-06-01'),
+    });
+    expect(nodeCheck('22.23.0', new Date('2027-04-30T00:00:00Z'))).toMatchObject({ level: 'warn' });
+    expect(nodeCheck('22.23.0', new Date('2027-04-29T23:59:59Z'))).toMatchObject({ level: 'ok' });
+  });
+  it('a line newer than the tested ones warns, and says what to do if anything fails', () => {
+    const c = nodeCheck('28.0.0', day);
+    expect(c).toMatchObject({ level: 'warn', detail: 'Node.js 28.0.0 is newer than the lines lic is tested on (22, 24 or 26)' });
+    expect(c.fix).toMatch(/^if anything fails, install Node\.js 26/);
+  });
+  it('lic doctor reports the Node it runs on', async () => {
+    const r = await doctor(svc.adminKey);
+    const node = r.report.checks.find((c) => c.name === 'node');
+    expect(node).toMatchObject({ ok: true, detail: expect.stringContaining(`Node.js ${process.versions.node}`) });
   });
 });

@@ -36,7 +36,9 @@ describe('lic serve: the SQLite driver check', () => {
     );
     const line = sqliteDriverProblem(join(pkg, 'index.js'), '/opt/lic', 'freebsd-x64');
     expect(line).not.toContain('\n');
-    expect(line).toMatch(/^`lic serve` needs the SQLite driver better-sqlite3, which ships binaries for Linux \(glibc or musl\), macOS and Windows, on x64 and arm64, not for freebsd-x64: /);
+    expect(line).toMatch(
+      /^`lic serve` needs the SQLite driver better-sqlite3, which ships binaries for Linux \(glibc or musl\), macOS and Windows, on x64 and arm64, not for freebsd-x64: /,
+    );
     expect(line).toContain('`npx node-gyp rebuild` in /opt/lic/node_modules/better-sqlite3');
     expect(line).toContain('every other command works');
   });
@@ -57,7 +59,6 @@ describe('lic serve: the SQLite driver check', () => {
     expect(line).toContain('not-elf.node');
     expect(line).toContain('reinstall lic, which is in /opt/lic');
   });
-
 
   it('the built `lic serve` on a platform without a binary: exit 1, one line, no database, other commands still run', async () => {
     // a copy of the package (bin/, dist/) whose better-sqlite3 behaves as it does without a prebuilt binary
@@ -86,7 +87,9 @@ describe('lic serve: the SQLite driver check', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^lic: `lic serve` needs the SQLite driver better-sqlite3, which ships binaries for .*, not for \w+-\w+: build one with/);
+    expect(r.stderr).toMatch(
+      /^lic: `lic serve` needs the SQLite driver better-sqlite3, which ships binaries for .*, not for \w+-\w+: build one with/,
+    );
     expect(r.stderr).toContain(join(root, 'node_modules', 'better-sqlite3'));
     // no database was made: the check comes before anything else
     expect(readdirSync(dataDir)).toEqual([]);
