@@ -43,8 +43,9 @@ export function buildDemoDataset(now: Date, seed = 1): Dataset {
   const { products, releases, licenseTemplates, releaseInfo } = makeProducts(rng('catalogue'), nowMs, byProduct, token);
   const { customers, owned, customerProducts } = makeCustomers(rng('customers'), nowMs);
   const { users, apiKeys } = makeUsers(customers[0]!.code);
-  const orders = makeOrders(rng('orders'), nowMs, customers, owned, releaseInfo, users);
-  const log = makeLog(rng('log'), nowMs, customers, owned, releaseInfo);
+  const market = { customers, owned, releaseInfo };
+  const orders = makeOrders(rng('orders'), nowMs, market, users);
+  const log = makeLog(rng('log'), nowMs, market);
 
   return {
     users,

@@ -1,8 +1,20 @@
 /** The demo's customers (CUSTOMERS, with generated codes) and the products each owns. */
 import type { DatasetCustomer, DatasetCustomerProduct } from '../dataset.js';
 import { CUSTOMERS, PRODUCTS, RESELLER_IDS } from './catalogue.js';
+import type { ReleaseInfo } from './products.js';
 import { UPPER_ALNUM, type Rng } from './rng.js';
 import { DAY, iso } from './time.js';
+
+/**
+ * Who holds what, as orders and the log draw on it: the customers, the PRODUCTS indexes
+ * each owns (`owned[i]`, of customer i + 1; from makeCustomers) and the releases of each
+ * product (`releaseInfo[pi]`, oldest first; from makeProducts).
+ */
+export interface Market {
+  customers: DatasetCustomer[];
+  owned: number[][];
+  releaseInfo: ReleaseInfo[][];
+}
 
 /**
  * Customers (ids 1..20 in CUSTOMERS order, distinct codes `C-` + 8 of [A-Z0-9], created

@@ -3,10 +3,10 @@
  * about them over 30 days (EVENTS), rendered as Serilog writes them.
  */
 import type { LogLevel } from '../../../wire.js';
-import type { DatasetCustomer, DatasetLogEntry } from '../dataset.js';
+import type { DatasetLogEntry } from '../dataset.js';
 import { EDITIONS, INITIALS, PRODUCTS, SURNAMES } from './catalogue.js';
+import type { Market } from './customers.js';
 import { EVENTS, type Ctx, type License, type Values } from './log-events.js';
-import type { ReleaseInfo } from './products.js';
 import { UPPER_ALNUM, type Rng } from './rng.js';
 import { DAY, iso } from './time.js';
 
@@ -39,16 +39,10 @@ function machineName(r: Rng, customerCode: string): string {
  * 3000 log entries, oldest first, over the 30 days before `nowMs` (ms since the epoch):
  * 600 in the last 24 hours, the first six of them one per level, so that `--since 24h`
  * shows every level. Each is about one of 1-4 licenses per product a customer owns
- * (`owned`, from makeCustomers) of a release of it (`releaseInfo`, from makeProducts).
+ * (`market`), of a release of that product.
  * `r` is the `log` stream.
  */
-export function makeLog(
-  r: Rng,
-  nowMs: number,
-  customers: DatasetCustomer[],
-  owned: number[][],
-  releaseInfo: ReleaseInfo[][],
-): DatasetLogEntry[] {
+export function makeLog(r: Rng, nowMs: number, { customers, owned, releaseInfo }: Market): DatasetLogEntry[] {
   const TOTAL = 3000;
   const RECENT = 600; // within the last 24 h
 

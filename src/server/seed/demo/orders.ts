@@ -2,9 +2,9 @@
  * The demo's orders: two years of sales, direct and through resellers, in the customers'
  * currencies, each with a status, a payment and the dates that follow from them.
  */
-import type { DatasetCustomer, DatasetOrder, DatasetUser } from '../dataset.js';
+import type { DatasetOrder, DatasetUser } from '../dataset.js';
 import { CUSTOMERS, EDITIONS, PRODUCTS, RATES, RESELLER_IDS } from './catalogue.js';
-import type { ReleaseInfo } from './products.js';
+import type { Market } from './customers.js';
 import { DIGITS, UPPER_ALNUM, type Rng } from './rng.js';
 import { DAY, HOUR, iso, MINUTE } from './time.js';
 
@@ -16,20 +16,12 @@ function roundMoney(amount: number, currency: string): number {
 /**
  * 300 orders (ids 1..300 in time order) over the two years before `nowMs` (ms since the
  * epoch), the last at least 20 minutes before it, more of them in recent months: each of
- * 1 or 2 products the customer owns (`owned`, from makeCustomers) at the release then
- * current (`releaseInfo`, from makeProducts), priced by edition, quantity and reseller
- * discount in the customer's currency. Status, payment and invoice follow the order's age
- * and payment type; a manual order names the Sales user of `users` as its creator.
- * `r` is the `orders` stream.
+ * 1 or 2 products the customer owns (`market`) at the release then current, priced by
+ * edition, quantity and reseller discount in the customer's currency. Status, payment
+ * and invoice follow the order's age and payment type; a manual order names the Sales
+ * user of `users` as its creator. `r` is the `orders` stream.
  */
-export function makeOrders(
-  r: Rng,
-  nowMs: number,
-  customers: DatasetCustomer[],
-  owned: number[][],
-  releaseInfo: ReleaseInfo[][],
-  users: DatasetUser[],
-): DatasetOrder[] {
+export function makeOrders(r: Rng, nowMs: number, { customers, owned, releaseInfo }: Market, users: DatasetUser[]): DatasetOrder[] {
   const COUNT = 300;
   const latest = nowMs - 20 * MINUTE;
   const weights = customers.map((c) => [c.id, RESELLER_IDS.includes(c.id) ? 6 : r.int(1, 5)] as const);
