@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DATASET_SCHEMA, DatasetError, parseDataset, rfc3339ToMs, type Dataset } from '../../../src/server/seed/dataset.js';
+import { DatasetError, parseDataset, rfc3339ToMs, type Dataset } from '../../../src/server/seed/dataset.js';
+import { DATASET_SCHEMA } from '../../../src/server/seed/dataset-schema.js';
+import { ApiKeySchema } from '../../../src/schema/api-key.js';
+import { AssemblySchema } from '../../../src/schema/assembly.js';
+import { CustomerProductSchema } from '../../../src/schema/customer-product.js';
+import { LicenseTemplateSchema } from '../../../src/schema/license-template.js';
+import { LogEntrySchema } from '../../../src/schema/log-entry.js';
+import { OrderSchema } from '../../../src/schema/order.js';
+import { ResourceSchema } from '../../../src/schema/resource.js';
 import { buildDemoDataset } from '../../../src/server/seed/demo.js';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
@@ -58,6 +66,40 @@ describe('parseDataset', () => {
     expect(DATASET_SCHEMA.required).toEqual(['users']);
   });
 
+  it("takes each listed record's fields from its schema in src/schema/, minus what the service sets", () => {
+    const items = (coll: string): Record<string, any> => DATASET_SCHEMA.properties[coll].items;
+    const fields = (coll: string): string[] => Object.keys(items(coll).properties);
+    const but = (schema: { properties: object }, ...omit: string[]): string[] =>
+      Object.keys(schema.properties).filter((k) => !omit.includes(k));
+    expect(fields('orders')).toEqual(but(OrderSchema));
+    expect(fields('products')).toEqual(but(CustomerProductSchema));
+    expect(fields('assemblies')).toEqual(but(AssemblySchema));
+    expect(fields('licenseTemplates')).toEqual(but(LicenseTemplateSchema, 'product'));
+    expect(fields('resources')).toEqual(but(ResourceSchema, 'dataSize'));
+    expect(fields('log')).toEqual(but(LogEntrySchema, 'id'));
+    expect(fields('apiKeys')).toEqual([...but(ApiKeySchema, 'id', 'createdAt', 'keyPrefix'), 'key']);
+    // nested records too, and which fields are required
+    const template = items('licenseTemplates').properties;
+    expect(Object.keys(template.features.items.properties)).toEqual(
+      Object.keys(LicenseTemplateSchema.properties.features.items.properties),
+    );
+    expect(items('orders').required).toEqual(OrderSchema.required);
+    expect(items('log').required).toEqual(['message', 'messageTemplate', 'level', 'timeStamp']);
+    expect(items('resources').required).toEqual(but(ResourceSchema, 'id', 'createdAt', 'updatedAt', 'dataSize'));
+    expect(items('apiKeys').required).toEqual(['name', 'ownerId', 'permissions']);
+  });
+
+  it('takes a template assembly with id 0 or no id, as the record allows (a copy of no assembly record)', () => {
+    const d = base();
+    d.licenseTemplates[0].assemblies[0].id = 0;
+    delete d.licenseTemplates[1].assemblies[0].id;
+    expect(() => parseDataset(d)).not.toThrow();
+    expectFault(
+      (x) => (x.licenseTemplates[0].assemblies[0].id = -1),
+      'licenseTemplates[0].assemblies[0].id: must be an integer from 0 to 2147483647',
+    );
+  });
+
   it('reports the root', () => {
     expect(errorOf(5).message).toBe('dataset: must be an object');
     expect(errorOf(null).message).toBe('dataset: must be an object');
@@ -106,6 +148,7 @@ describe('parseDataset', () => {
     });
     it('bad level', () => {
       expectFault((d) => (d.log[42].level = 'Warn'), 'log[42].level: must be one of Verbose, Debug, Information, Warning, Error, Fatal');
+      expectFault((d) => (d.log[43].level = 3), 'log[43].level: must be one of Verbose, Debug, Information, Warning, Error, Fatal');
     });
     it('permissions outside 0..7', () => {
       expectFault((d) => (d.apiKeys[0].permissions = 9), 'apiKeys[0].permissions: must be an integer from 0 to 7');
