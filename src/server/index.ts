@@ -14,6 +14,7 @@ export { buildApp } from './app.js';
 export { openDatabase } from './db.js';
 export { generateApiKey, hashApiKey } from './auth.js';
 export { SecretKeyError } from './secrets.js';
+export { seededSummary } from './seed/summary.js';
 export { parseAuthFailLimit, DEFAULT_AUTH_FAIL_LIMIT, type AuthFailLimit } from './auth-guard.js';
 
 export interface StartOptions {

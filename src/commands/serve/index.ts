@@ -102,7 +102,7 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
         for (const k of svc.issuedKeys) rt.out.warn(`  ${k.role.padEnd(14)} user ${k.userId.padEnd(12)} ${k.key}`);
       }
       if (opts.seed) {
-        const { seededSummary } = await import('../../server/seed/summary.js');
+        const { seededSummary } = await import('../../server/index.js');
         const lines = seededSummary(svc.db);
         if (lines.length) rt.out.info(`lic serve: seeded data, to try:\n${lines.map((l) => `  ${l}`).join('\n')}`);
       }
