@@ -429,6 +429,7 @@ const NETWORK_NOTICE: Record<NetworkErrorKind, string> = {
   refused: 'connection refused by',
   dns: 'cannot resolve',
   timeout: 'timed out waiting for',
+  proxy: 'the proxy refused a tunnel to',
   reset: 'connection reset by',
   closed: 'connection closed early by',
   tls: 'TLS failure with',
