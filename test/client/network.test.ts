@@ -49,7 +49,9 @@ describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () 
 
   it('a forward proxy that refuses CONNECT (as Squid does for ports other than 443) serves an http:// service', async () => {
     proxy = await startProxy({ tunnel: false });
-    const r = await runCli(['keys', 'list', '-o', 'json'], { env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, HTTP_PROXY: proxy.url } });
+    const r = await runCli(['keys', 'list', '-o', 'json'], {
+      env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, HTTP_PROXY: proxy.url },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).apiKeys.length).toBeGreaterThan(0);
     expect(proxy.forwarded).toEqual([`GET ${svc.url}/v1/api-keys`]);

@@ -315,6 +315,6 @@ describe('lic serve --seed demo: what to try', () => {
       env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' },
     });
     expect(one.code).toBe(2);
-    expect(one.stderr).toMatch(/required option '--release <id>' not specified: .*lic serve --seed demo/);
+    expect(one.stderr).toMatch(/required option '--release <id>' not specified: .*lic serve --verbose/);
   });
 });
