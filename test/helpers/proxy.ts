@@ -29,6 +29,8 @@ export interface TestProxyOptions {
   tunnel?: boolean;
   /** false: absolute-form requests are answered `405 Method Not Allowed` (a proxy that only tunnels); default true */
   forward?: boolean;
+  /** forwarded replies start this many ms late (a slow link) */
+  delayMs?: number;
 }
 
 /** Starts the proxy; close() ends every tunnel and the listener. */
@@ -52,8 +54,12 @@ export async function startProxy(o: TestProxyOptions = {}): Promise<TestProxy> {
     forwarded.push(`${req.method} ${req.url}`);
     const u = new URL(req.url ?? '/');
     const up = request({ host: u.hostname, port: u.port, method: req.method, path: u.pathname + u.search, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
+      const reply = () => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      };
+      if (o.delayMs) setTimeout(reply, o.delayMs);
+      else reply();
     });
     up.on('error', () => res.destroy());
     req.pipe(up);
