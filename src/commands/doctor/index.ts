@@ -261,16 +261,22 @@ const TONE = { ok: 'ok', warn: 'warn', fail: 'bad' } as const;
 async function printDoctor(report: DoctorReport, rt: Runtime): Promise<void> {
   if (rt.out.opts.format === 'json' || rt.out.opts.format === 'ndjson') return rt.out.json(report);
   const checkColumns: Column<Check>[] = [
-    { header: '', get: (c) => MARK[c.level], tone: (c) => TONE[c.level] },
-    { header: 'check', get: (c) => c.name },
-    { header: 'result', get: (c) => (c.fix ? `${c.detail} — fix: ${c.fix}` : c.detail) },
+    { header: '', kind: 'label', get: (c) => MARK[c.level], tone: (c) => TONE[c.level] },
+    { header: 'check', kind: 'label', get: (c) => c.name },
+    // prose with URLs and fixes in it: wrapped on a terminal, never cut
+    { header: 'result', wrap: true, get: (c) => (c.fix ? `${c.detail} — fix: ${c.fix}` : c.detail) },
   ];
   await rt.out.list(report.checks, report.checks, checkColumns);
   if (report.endpoints.length) {
     const endpointColumns: Column<ProbeResult>[] = [
-      { header: 'endpoint', get: (e) => e.endpoint },
-      { header: 'path', get: (e) => e.path },
-      { header: 'access', get: (e) => e.access, tone: (e) => (e.access === 'allowed' ? 'ok' : e.access === 'denied' ? 'dim' : 'bad') },
+      { header: 'endpoint', kind: 'label', get: (e) => e.endpoint },
+      { header: 'path', kind: 'url', get: (e) => e.path },
+      {
+        header: 'access',
+        kind: 'label',
+        get: (e) => e.access,
+        tone: (e) => (e.access === 'allowed' ? 'ok' : e.access === 'denied' ? 'dim' : 'bad'),
+      },
       { header: 'status', get: (e) => e.status ?? e.detail ?? '' },
     ];
     if (rt.ctx.stdout.isTTY) rt.out.raw('\n');
