@@ -49,7 +49,8 @@ const NOUNS: Noun[] = [
     columns: LICENSE_TEMPLATE_COLUMNS as Column<never>[],
   },
   {
-    args: ['products', 'list', '--customer', 'C-WQRSF7KQ'],
+    // --customer: the demo Customer user's own code, read from the database below
+    args: ['products', 'list', '--customer'],
     arrayField: 'products',
     columns: CUSTOMER_PRODUCT_COLUMNS as Column<never>[],
     customer: true,
@@ -67,6 +68,8 @@ beforeAll(async () => {
   const key = (role: string) => svc.issuedKeys.find((k) => k.role === role)!.key;
   adminEnv = { LIC_BASE_URL: svc.url, LIC_API_KEY: key('Administrator'), NO_COLOR: '1', TZ };
   customerEnv = { ...adminEnv, LIC_API_KEY: key('Customer') };
+  const code = svc.db.prepare("SELECT customer_code FROM users WHERE role = 'Customer' ORDER BY id LIMIT 1").pluck().get() as string;
+  NOUNS.find((n) => n.customer)!.args.push(code);
   for (const n of NOUNS) {
     const r = await runCli([...n.args, '-o', 'json'], { env: n.customer ? customerEnv : adminEnv });
     expect(r.code, r.stderr).toBe(0);

@@ -33,7 +33,6 @@ describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () 
   afterAll(async () => {
     await svc?.close();
   });
-  const host = () => new URL(svc.url).host;
 
   it.each(['HTTP_PROXY', 'http_proxy'])('%s: requests to the service go through the proxy', async (name) => {
     proxy = await startProxy();
