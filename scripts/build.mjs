@@ -76,7 +76,6 @@ const VENDOR = [
   'write-file-atomic',
   'chalk',
   'csv-stringify',
-  'cli-progress',
   '@inquirer/confirm',
   '@inquirer/password',
   'typebox',

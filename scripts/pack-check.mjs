@@ -173,6 +173,12 @@ try {
   const built = existsSync(installed) ? buildDirs(installed) : [];
   check(existsSync(installed) && built.length === 0, 'nothing was compiled (no build/ directory in the install)', built.join('\n'));
   check(!/gyp info|node-gyp rebuild/.test(inst.stdout + inst.stderr), 'no node-gyp step ran', (inst.stdout + inst.stderr).slice(-2000));
+  // the package ships its build: the user's npm must have no lifecycle script of ours to approve
+  check(
+    !/install scripts not covered|allowScripts|\blic@[^ ]* (prepare|install|postinstall)\b/i.test(inst.stdout + inst.stderr),
+    'npm install -g asks the user to approve no script',
+    (inst.stdout + inst.stderr).slice(-2000),
+  );
   const v = run('lic', ['--version'], env);
   check(v.status === 0 && v.stdout.trim().endsWith(pkg.version), `lic --version prints ${pkg.version}`, v.stdout + v.stderr);
   const h = run('lic', ['--help'], env);

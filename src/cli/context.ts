@@ -10,6 +10,11 @@ export interface OutStream {
   /** terminal width when a TTY */
   columns?: number;
   /**
+   * A pipe or socket: its reader (`| head`, `| grep`) may print on the same terminal as
+   * our stderr, so the progress bar steps aside while data goes out. Absent: not a pipe.
+   */
+  pipe?: boolean;
+  /**
    * Resolves once a full buffer has drained (Node's `once('drain')`); rejects when the
    * stream broke, e.g. EPIPE after `| head` went away. Absent: the stream never fills.
    */

@@ -27,6 +27,10 @@ export interface Column<R = Record<string, unknown>> {
   kind?: ColumnKind;
   /** colour hint for TTY tables */
   tone?: (row: R) => 'ok' | 'warn' | 'bad' | 'dim' | undefined;
+  /** which columns a narrow terminal leaves out first: lower first (default 0; among equals the rightmost; ./table.ts) */
+  priority?: number;
+  /** a last column of prose (a report's result): wrapped onto continuation lines on a terminal instead of cut */
+  wrap?: boolean;
 }
 
 export interface RenderOptions {

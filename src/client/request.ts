@@ -114,11 +114,15 @@ export class ApiClient {
       const p = this.opts.proxy;
       if (!(p && (p.httpProxy || p.httpsProxy))) return new Agent({ connect });
       const EnvHttpProxyAgent = await loadEnvHttpProxyAgent();
-      // '' (not undefined) so undici does not fall back to process.env: the Context's env is the truth
+      // '' (not undefined) so undici does not fall back to process.env: the Context's env is the truth.
+      // proxyTunnel false: an http:// target goes as an absolute-form request (`GET http://host/path`),
+      // as curl sends it, which every forward proxy serves (Squid refuses CONNECT to ports other
+      // than 443); an https:// target still goes through a CONNECT tunnel
       return new EnvHttpProxyAgent({
         httpProxy: p.httpProxy ?? '',
         httpsProxy: p.httpsProxy ?? '',
         noProxy: p.noProxy ?? '',
+        proxyTunnel: false,
         connect,
         ...(ca ? { requestTls: { ca } } : {}),
       });
@@ -188,10 +192,10 @@ export class ApiClient {
     }
   }
 
-  /** The retry rule (see `request`); a 401 and a TLS failure are never retried. */
+  /** The retry rule (see `request`); a 401, a TLS failure and a refused tunnel are never retried. */
   private mayRetry(method: string, outcome: Reply | NetworkError): boolean {
     if (outcome instanceof NetworkError) {
-      if (outcome.kind === 'tls') return false;
+      if (outcome.kind === 'tls' || outcome.kind === 'proxy') return false;
       return REPEATABLE_METHODS.has(method) || outcome.kind === 'refused';
     }
     return RETRYABLE_STATUS.has(outcome.status) && REPEATABLE_METHODS.has(method);
@@ -425,6 +429,7 @@ const NETWORK_NOTICE: Record<NetworkErrorKind, string> = {
   refused: 'connection refused by',
   dns: 'cannot resolve',
   timeout: 'timed out waiting for',
+  proxy: 'the proxy refused a tunnel to',
   reset: 'connection reset by',
   closed: 'connection closed early by',
   tls: 'TLS failure with',
@@ -458,6 +463,14 @@ function describeNetworkError(e: unknown, origin: string, timeoutMs: number): [N
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
     return ['tls', `the certificate of ${origin} is not valid for it (${code})`];
+  }
+  // undici's ProxyAgent when the proxy answers CONNECT with anything but 200
+  const tunnel = /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling$/.exec((e as Error)?.message ?? '');
+  if (tunnel) {
+    return [
+      'proxy',
+      `the proxy refused to open a tunnel to ${origin} (CONNECT answered HTTP ${tunnel[1]}): check HTTPS_PROXY, or name the host in NO_PROXY`,
+    ];
   }
   switch (code) {
     case 'ECONNREFUSED':

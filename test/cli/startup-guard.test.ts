@@ -18,7 +18,7 @@ import { BIN } from '../helpers/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What no short command may load: the service, the table, the profile writer, prompts, progress, CSV, the DLL reader, colour, TypeBox. */
+/** What no short command may load: the service, the table, the profile writer, prompts, CSV, the DLL reader, colour, TypeBox. */
 const NEVER_AT_START = [
   'src/server/',
   'node_modules/fastify/',
@@ -26,7 +26,6 @@ const NEVER_AT_START = [
   'node_modules/pe-library/',
   'src/dotnet/',
   'node_modules/@inquirer/',
-  'node_modules/cli-progress/',
   'node_modules/csv-stringify/',
   'node_modules/chalk/',
   'node_modules/string-width/',

@@ -33,7 +33,6 @@ describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () 
   afterAll(async () => {
     await svc?.close();
   });
-  const host = () => new URL(svc.url).host;
 
   it.each(['HTTP_PROXY', 'http_proxy'])('%s: requests to the service go through the proxy', async (name) => {
     proxy = await startProxy();
@@ -42,7 +41,20 @@ describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () 
     });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).apiKeys.length).toBeGreaterThan(0);
-    expect(proxy.tunnels).toEqual([host()]);
+    // an http:// target as an absolute-form request, as curl sends it: no tunnel
+    expect(proxy.forwarded).toEqual([`GET ${svc.url}/v1/api-keys`]);
+    expect(proxy.tunnels).toEqual([]);
+  });
+
+  it('a forward proxy that refuses CONNECT (as Squid does for ports other than 443) serves an http:// service', async () => {
+    proxy = await startProxy({ tunnel: false });
+    const r = await runCli(['keys', 'list', '-o', 'json'], {
+      env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, HTTP_PROXY: proxy.url },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).apiKeys.length).toBeGreaterThan(0);
+    expect(proxy.forwarded).toEqual([`GET ${svc.url}/v1/api-keys`]);
+    expect(proxy.refusedTunnels).toEqual([]);
   });
 
   it('NO_PROXY naming the host bypasses the proxy', async () => {
@@ -165,6 +177,24 @@ describe('TLS with a private CA (--ca-file, NODE_EXTRA_CA_CERTS; skipped when op
     const r = await runCli(['keys', 'list', '--ca-file', ca!.caFile], { env: env({ HTTPS_PROXY: proxy.url }) });
     expect(r.code, r.stderr).toBe(0);
     expect(proxy.tunnels).toEqual([new URL(https!.url).host]);
+  });
+
+  it.skipIf(!ca)('HTTPS through a proxy that only tunnels: one CONNECT tunnel, no plain request', async () => {
+    proxy = await startProxy({ forward: false });
+    const r = await runCli(['keys', 'list', '--ca-file', ca!.caFile], { env: env({ HTTPS_PROXY: proxy.url }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(proxy.tunnels).toEqual([new URL(https!.url).host]);
+    expect(proxy.refusedForwards).toEqual([]);
+  });
+
+  it.skipIf(!ca)('HTTPS through a proxy that refuses CONNECT: exit 5 naming the proxy and what it answered, not retried', async () => {
+    proxy = await startProxy({ tunnel: false });
+    const r = await runCli(['keys', 'list', '--ca-file', ca!.caFile], { env: env({ HTTPS_PROXY: proxy.url }) });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(
+      `lic: the proxy refused to open a tunnel to ${https!.url} (CONNECT answered HTTP 501): check HTTPS_PROXY, or name the host in NO_PROXY\n`,
+    );
+    expect(proxy.refusedTunnels).toEqual([new URL(https!.url).host]);
   });
 
   it.skipIf(!ca)('a CA file that is missing or not PEM: exit 2, nothing sent', async () => {

@@ -68,12 +68,22 @@ export const hasScript: boolean = (() => {
  */
 export function spawnLicTty(
   args: string[],
-  o: { env?: Record<string, string>; input?: string; cols?: number; nodeArgs?: string[]; timeoutMs?: number } = {},
+  o: {
+    env?: Record<string, string>;
+    input?: string;
+    cols?: number;
+    /** the pty's height with `cols` (default 50) */
+    rows?: number;
+    nodeArgs?: string[];
+    timeoutMs?: number;
+    /** a shell command that reads lic's stdout, its own output going to the terminal: `head -3` runs `lic … | head -3` */
+    pipeTo?: string;
+  } = {},
 ): Promise<{ code: number | null; output: string }> {
   const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   // `cols`: the terminal's width set on the pty itself (stty), as a resized window would
-  const cmd =
-    (o.cols ? `stty cols ${o.cols} rows 50; exec ` : '') + [LIC_NODE, ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
+  const lic = [LIC_NODE, ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
+  const cmd = (o.cols ? `stty cols ${o.cols} rows ${o.rows ?? 50}; ` : '') + (o.pipeTo ? `${lic} | ${o.pipeTo}` : `exec ${lic}`);
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qefc', cmd, '/dev/null'], {
       env: {

@@ -257,24 +257,34 @@ function permissionsCheck(v: ReturnType<typeof inferAccess>, endpoints: ProbeRes
 const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 const TONE = { ok: 'ok', warn: 'warn', fail: 'bad' } as const;
 
-/** Prints the report: json as is; otherwise the check list (✓ ! ✗, coloured on a terminal), the fixes, and the endpoint table. */
+/** The check list's columns: the mark (✓ ! ✗, coloured on a terminal), the check, and its result with the fix, wrapped on a terminal. */
+export const CHECK_COLUMNS: Column<Check>[] = [
+  { header: '', kind: 'label', get: (c) => MARK[c.level], tone: (c) => TONE[c.level] },
+  { header: 'check', kind: 'label', get: (c) => c.name },
+  // prose with URLs and fixes in it: wrapped on a terminal, never cut
+  { header: 'result', wrap: true, get: (c) => (c.fix ? `${c.detail} — fix: ${c.fix}` : c.detail) },
+];
+
+/** The endpoint table's columns: what the key may call. */
+export const ENDPOINT_COLUMNS: Column<ProbeResult>[] = [
+  { header: 'endpoint', kind: 'label', get: (e) => e.endpoint },
+  { header: 'path', kind: 'url', get: (e) => e.path },
+  {
+    header: 'access',
+    kind: 'label',
+    get: (e) => e.access,
+    tone: (e) => (e.access === 'allowed' ? 'ok' : e.access === 'denied' ? 'dim' : 'bad'),
+  },
+  { header: 'status', get: (e) => e.status ?? e.detail ?? '' },
+];
+
+/** Prints the report: json as is; otherwise the check list, the fixes, and the endpoint table. */
 async function printDoctor(report: DoctorReport, rt: Runtime): Promise<void> {
   if (rt.out.opts.format === 'json' || rt.out.opts.format === 'ndjson') return rt.out.json(report);
-  const checkColumns: Column<Check>[] = [
-    { header: '', get: (c) => MARK[c.level], tone: (c) => TONE[c.level] },
-    { header: 'check', get: (c) => c.name },
-    { header: 'result', get: (c) => (c.fix ? `${c.detail} — fix: ${c.fix}` : c.detail) },
-  ];
-  await rt.out.list(report.checks, report.checks, checkColumns);
+  await rt.out.list(report.checks, report.checks, CHECK_COLUMNS);
   if (report.endpoints.length) {
-    const endpointColumns: Column<ProbeResult>[] = [
-      { header: 'endpoint', get: (e) => e.endpoint },
-      { header: 'path', get: (e) => e.path },
-      { header: 'access', get: (e) => e.access, tone: (e) => (e.access === 'allowed' ? 'ok' : e.access === 'denied' ? 'dim' : 'bad') },
-      { header: 'status', get: (e) => e.status ?? e.detail ?? '' },
-    ];
     if (rt.ctx.stdout.isTTY) rt.out.raw('\n');
-    await rt.out.list(report.endpoints, report.endpoints, endpointColumns);
+    await rt.out.list(report.endpoints, report.endpoints, ENDPOINT_COLUMNS);
   }
 }
 

@@ -17,10 +17,10 @@ async function runProfileList(rt: Runtime): Promise<void> {
     .list()
     .map((p) => ({ name: p.name, baseUrl: p.profile.baseUrl, apiKey: maskKey(p.profile.apiKey), default: p.isDefault }));
   await rt.out.list({ profiles: rows }, rows, [
-    { header: 'NAME', get: (r) => r.name },
-    { header: 'BASE URL', get: (r) => r.baseUrl },
-    { header: 'API KEY', get: (r) => r.apiKey },
-    { header: 'DEFAULT', get: (r) => (r.default ? '*' : ''), tone: (r) => (r.default ? 'ok' : undefined) },
+    { header: 'NAME', kind: 'name', get: (r) => r.name },
+    { header: 'BASE URL', kind: 'url', get: (r) => r.baseUrl },
+    { header: 'API KEY', kind: 'code', get: (r) => r.apiKey },
+    { header: 'DEFAULT', kind: 'label', get: (r) => (r.default ? '*' : ''), tone: (r) => (r.default ? 'ok' : undefined) },
   ]);
 }
 

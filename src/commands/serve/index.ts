@@ -5,6 +5,7 @@ import { UsageError } from '../../cli/errors.js';
 import { writeFileAtomic } from '../../cli/files.js';
 import type { Cli } from '../../cli/deps.js';
 import { DEFAULT_PORT, type Runtime } from '../../cli/runtime.js';
+import { keyTable, listeningLine, secretKeyLines, seedHints } from './banner.js';
 import { sqliteDriverProblem } from './driver.js';
 
 interface ServeOptions {
@@ -27,11 +28,13 @@ function parsePort(v: string): number {
 
 /**
  * `lic serve`: runs the local reference service until SIGINT/SIGTERM. Prints the URL it
- * bound on stdout (one line, for scripts); keys made on this start go to stderr once,
- * or to `--keys-file` (mode 0600). Saves the Administrator key as profile `local`. With
- * --seed, also the ids to try on stderr (seededSummary: customer code, products'
- * releases and templates, the log's span). Without a working better-sqlite3 (an optional
- * dependency) it throws one line naming what is missing (sqliteDriverProblem): exit 1.
+ * bound on stdout (one line, for scripts, and the last one printed); keys made on this
+ * start go to stderr once as a table, or to `--keys-file` (mode 0600). Saves the
+ * Administrator key as profile `local`; a restart (on another port) brings that profile's
+ * URL along. With --seed, a hint to try the data with; with --verbose the ids to try
+ * (seededSummary: customer code, products' releases and templates, the log's span).
+ * Without a working better-sqlite3 it throws one line naming what is missing
+ * (sqliteDriverProblem): exit 1. The start-up text is ./banner.ts.
  */
 async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
@@ -77,13 +80,10 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     off = ctx.onInterrupt(resolve);
   });
   try {
-    rt.out.info(`lic serve: listening on ${svc.url} (database ${dbPath}); Ctrl-C stops it`);
-    if (svc.secretKeySource.created) {
-      rt.out.warn(
-        `lic serve: resource passwords are encrypted with the key in ${svc.secretKeySource.path} (0600): back it up apart from the database; without it they can't be recovered`,
-      );
-    }
-    if (svc.seedSkipped) rt.out.warn(`lic serve: --seed ignored: the database ${dbPath} already holds data (use a new --db)`);
+    const fresh = svc.issuedKeys.length > 0;
+    rt.out.info(fresh ? `lic serve: new database ${dbPath}` : `lic serve: existing database ${dbPath} (keys: those of its first start)`);
+    if (svc.secretKeySource.created && svc.secretKeySource.path) for (const l of secretKeyLines(svc.secretKeySource.path)) rt.out.warn(l);
+    if (svc.seedSkipped) rt.out.warn('lic serve: --seed ignored: the database already holds data (use a new --db)');
     if (svc.issuedKeys.length > 0) {
       // These keys exist only now: whatever goes wrong saving them, they must reach the user.
       let saved = false;
@@ -99,12 +99,7 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       }
       if (!saved) {
         rt.out.warn('lic serve: new API keys, shown this once:');
-        for (const k of svc.issuedKeys) rt.out.warn(`  ${k.role.padEnd(14)} user ${k.userId.padEnd(12)} ${k.key}`);
-      }
-      if (opts.seed) {
-        const { seededSummary } = await import('../../server/index.js');
-        const lines = seededSummary(svc.db);
-        if (lines.length) rt.out.info(`lic serve: seeded data, to try:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+        for (const l of keyTable(svc.issuedKeys)) rt.out.warn(l);
       }
       const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
       if (opts.profile && admin) {
@@ -115,14 +110,13 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
             `lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}`,
           );
         } catch (e) {
-          if (saved) rt.out.warn(`  Administrator  user ${admin.userId.padEnd(12)} ${admin.key}`);
+          if (saved) for (const l of keyTable([admin])) rt.out.warn(l);
           rt.out.warn(
             `lic serve: cannot save profile "local" (${(e as Error).message}); add it yourself with \`lic profile add local --base-url ${svc.url} --api-key-stdin\``,
           );
         }
       }
     } else {
-      if (!svc.seedSkipped) rt.out.info('lic serve: existing database; use the keys made on its first start (profile "local")');
       if (opts.profile) {
         // a restart on another port (--port 0): move profile "local" along, but only when its
         // key belongs to this database, so a profile for some other service is never touched
@@ -134,6 +128,12 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
         }
       }
     }
+    // the ids to try: one hint on a seeded first start, all of them with --verbose
+    if ((fresh && opts.seed) || rt.globals.verbose) {
+      const { seededSummary } = await import('../../server/index.js');
+      for (const l of seedHints(seededSummary(svc.db), Boolean(rt.globals.verbose))) rt.out.info(l);
+    }
+    rt.out.info(listeningLine(svc.url, ctx.stdout.isTTY));
     // the URL on stdout is the signal scripts wait for: by now the profile and keys file are written
     ctx.stdout.write(`${svc.url}\n`);
     const sig = await stopped;
