@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isatty } from 'node:tty';
 import envPaths from 'env-paths';
+import type { Keyring } from '../config/keyring.js';
 import type { Context, OutStream } from './context.js';
 import { BrokenPipeError } from './errors.js';
 
@@ -11,6 +12,7 @@ import { BrokenPipeError } from './errors.js';
  */
 export function systemContext(): Context {
   const env = process.env;
+  let keyring: Promise<Keyring> | undefined;
   return {
     env,
     stdout: outStream(() => process.stdout),
@@ -48,6 +50,7 @@ export function systemContext(): Context {
     now: () => new Date(),
     configDir: env.LIC_CONFIG_DIR || undefined,
     dataDir: env.LIC_DATA_DIR || defaultDataDir(),
+    keyring: () => (keyring ??= import('../config/keyring.js').then((m) => m.systemKeyring())),
     onInterrupt(handler) {
       const h = (sig: NodeJS.Signals) => handler(sig);
       process.on('SIGINT', h);
