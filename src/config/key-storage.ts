@@ -33,31 +33,37 @@ export function fallbackNotice(reason: string): string {
 /**
  * Adds or replaces profile `name` with `key`: into the keyring unless `insecureStorage`;
  * when no keyring is reachable (KeyringUnavailableError), into the file, with the reason in
- * the result for the caller's notice. A keyring that refuses throws KeyringError and nothing
- * is written. A previous keyring entry of the profile that the new key does not replace is
- * deleted (a failure is reported in `leftover`, not thrown: the new key is saved).
+ * the result for the caller's notice. A keyring that refuses throws KeyringError before the
+ * store is opened, so nothing is written (not even an empty profiles.json). `openStore`: the
+ * store whose file is `storeFile`, opened only once the key has a place. A previous keyring
+ * entry of the profile that the new key does not replace is deleted (a failure is reported in
+ * `leftover`, not thrown: the new key is saved). Resolves with the store, for what the caller says.
  */
 export async function saveProfileKey(
-  store: ProfileStore,
+  openStore: () => Promise<ProfileStore>,
+  storeFile: string,
   keyring: () => Promise<Keyring>,
   name: string,
   profile: Profile,
   key: string,
   o: { insecureStorage?: boolean; makeDefault?: boolean } = {},
-): Promise<SavedKey> {
-  const account = keyringAccount(name, store.path);
-  const before = store.get(name);
+): Promise<SavedKey & { store: ProfileStore; existed: boolean }> {
+  const account = keyringAccount(name, storeFile);
   let fallbackReason: string | undefined;
   if (!o.insecureStorage) {
     try {
       await (await keyring()).set(account, key);
+      const store = await openStore();
+      const existed = Boolean(store.get(name));
       store.set(name, { ...withoutKey(profile), keyStore: 'keyring' }, o.makeDefault);
-      return { keyStore: 'keyring' };
+      return { keyStore: 'keyring', store, existed };
     } catch (e) {
       if (!(e instanceof KeyringUnavailableError)) throw e;
       fallbackReason = e.reason;
     }
   }
+  const store = await openStore();
+  const before = store.get(name);
   store.set(name, { ...withoutKey(profile), apiKey: key }, o.makeDefault);
   let leftover: string | undefined;
   if (before?.keyStore === 'keyring') {
@@ -68,7 +74,7 @@ export async function saveProfileKey(
       .then(() => undefined)
       .catch((e: unknown) => (e as Error).message);
   }
-  return { keyStore: 'file', fallbackReason, leftover };
+  return { keyStore: 'file', fallbackReason, leftover, store, existed: Boolean(before) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { describeFsError } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/deps.js';
 import { isLoopback, type Runtime } from '../../cli/runtime.js';
-import { PROFILE_NAME_RE, type Profile } from '../../config/profiles.js';
+import { PROFILE_NAME_RE, storePath, type Profile } from '../../config/profiles.js';
 
 interface ProfileAddOptions {
   name: string;
@@ -50,13 +50,13 @@ async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void
   if (!key) throw new UsageError('the API key is empty');
   if (/\s/.test(key)) throw new UsageError('the API key contains whitespace; give one key on one line');
   const settings = profileSettings(rt);
-  const store = await rt.profiles();
-  const existed = Boolean(store.get(opts.name));
   const { saveProfileKey, fallbackNotice } = await import('../../config/key-storage.js');
-  const saved = await saveProfileKey(store, rt.ctx.keyring, opts.name, { baseUrl: opts.baseUrl, ...settings }, key, {
+  const file = storePath(rt.ctx.configDir);
+  const saved = await saveProfileKey(() => rt.profiles(), file, rt.ctx.keyring, opts.name, { baseUrl: opts.baseUrl, ...settings }, key, {
     insecureStorage: opts.insecureStorage,
     makeDefault: opts.default,
   });
+  const { store, existed } = saved;
   const where = saved.keyStore === 'keyring' ? 'key in the keyring' : 'key in the profile file';
   rt.out.info(
     `${existed ? 'Updated' : 'Added'} profile "${opts.name}" (${opts.baseUrl}; ${where})${store.defaultName() === opts.name ? ', the default' : ''}.`,

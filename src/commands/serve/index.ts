@@ -112,11 +112,20 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
       if (opts.profile && admin) {
         try {
-          const store = await rt.profiles();
           const { saveProfileKey, fallbackNotice } = await import('../../config/key-storage.js');
-          const saved = await saveProfileKey(store, ctx.keyring, 'local', { baseUrl: svc.url }, admin.key, {
-            insecureStorage: opts.insecureStorage,
-          });
+          const { storePath } = await import('../../config/profiles.js');
+          const saved = await saveProfileKey(
+            () => rt.profiles(),
+            storePath(ctx.configDir),
+            ctx.keyring,
+            'local',
+            { baseUrl: svc.url },
+            admin.key,
+            {
+              insecureStorage: opts.insecureStorage,
+            },
+          );
+          const { store } = saved;
           rt.out.warn(
             `lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}, ${saved.keyStore === 'keyring' ? 'in the keyring' : 'in the profile file'}`,
           );

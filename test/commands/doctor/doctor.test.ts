@@ -263,7 +263,12 @@ describe('lic doctor: output', () => {
       'permissions',
       'key storage',
     ]);
-    expect(r.check('key storage')).toEqual({ name: 'key storage', ok: true, level: 'ok', detail: 'from LIC_API_KEY: nothing stored by lic' });
+    expect(r.check('key storage')).toEqual({
+      name: 'key storage',
+      ok: true,
+      level: 'ok',
+      detail: 'from LIC_API_KEY: nothing stored by lic',
+    });
     for (const c of r.report.checks) {
       expect(typeof c.detail).toBe('string');
       expect(c.fix === undefined).toBe(c.ok);
