@@ -6,7 +6,6 @@ import { VERSION } from '../../cli/context.js';
 import type { Column } from '../../cli/output.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime, Target } from '../../cli/runtime.js';
-import { KeyringError } from '../../config/keyring.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 import nodeLines from '../../cli/node-lines.json' with { type: 'json' };
 import { PROBE_ENDPOINTS, classify, inferAccess, probeAll, type ProbeResult } from './access.js';
@@ -108,6 +107,8 @@ async function probeClient(rt: Runtime, target: Target): Promise<{ client: ApiCl
   try {
     return { client: await rt.client() };
   } catch (e) {
+    // loaded here, not at start: every command module is initialised when the program is built
+    const { KeyringError } = await import('../../config/keyring.js');
     const addFix = `lic profile add ${target.profileName ?? 'NAME'} --base-url ${target.baseUrl}   (or set LIC_API_KEY)`;
     const keyProblem =
       e instanceof KeyringError

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { KeyringError } from '../../config/keyring.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 
 /**
@@ -17,6 +16,8 @@ async function runProfileShow(rt: Runtime): Promise<void> {
   try {
     apiKey = await rt.apiKey();
   } catch (e) {
+    // loaded here, not at start: every command module is initialised when the program is built
+    const { KeyringError } = await import('../../config/keyring.js');
     if (!(e instanceof KeyringError)) throw e;
     keyError = e.message;
   }
