@@ -39,11 +39,18 @@ mkdirSync(join(dir, '.cache'));
 const busEnv = { PATH: process.env.PATH, HOME: dir, XDG_RUNTIME_DIR: dir, XDG_DATA_HOME: join(dir, 'data') };
 const session = spawn(
   'dbus-run-session',
-  ['--', 'sh', '-c', 'printf %s bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null; echo "BUS=$DBUS_SESSION_BUS_ADDRESS"; cat >/dev/null'],
+  [
+    '--',
+    'sh',
+    '-c',
+    'printf %s bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null; echo "BUS=$DBUS_SESSION_BUS_ADDRESS"; cat >/dev/null',
+  ],
   { env: busEnv, stdio: ['pipe', 'pipe', 'ignore'] },
 );
 children.add(session);
-const bus = await new Promise((resolve) => createInterface({ input: session.stdout }).on('line', (l) => l.startsWith('BUS=') && resolve(l.slice(4))));
+const bus = await new Promise((resolve) =>
+  createInterface({ input: session.stdout }).on('line', (l) => l.startsWith('BUS=') && resolve(l.slice(4))),
+);
 
 // 2. the service, and three stores
 const env = { PATH: process.env.PATH, HOME: dir, LIC_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1', DBUS_SESSION_BUS_ADDRESS: bus };
@@ -60,14 +67,27 @@ const lic = (args, extra, input) =>
 const stores = { keyring: join(dir, 'keyring'), file: join(dir, 'file'), env: join(dir, 'env') };
 lic(['profile', 'add', 'p', '--base-url', url, '--api-key-stdin'], { LIC_CONFIG_DIR: stores.keyring }, key);
 lic(['profile', 'add', 'p', '--base-url', url, '--api-key-stdin', '--insecure-storage'], { LIC_CONFIG_DIR: stores.file }, key);
-if (!readFileSync(join(stores.keyring, 'profiles.json'), 'utf8').includes('"keyStore": "keyring"')) throw new Error('the key did not go to the keyring');
+if (!readFileSync(join(stores.keyring, 'profiles.json'), 'utf8').includes('"keyStore": "keyring"'))
+  throw new Error('the key did not go to the keyring');
 mkdirSync(stores.env);
 
 const rows = [
   { name: '`node -e 0` (the floor)', argv: ['-e', '0'], extra: {} },
-  { name: '`lic keys list -o json`, LIC_BASE_URL + LIC_API_KEY (no store read)', argv: [BIN, 'keys', 'list', '-o', 'json'], extra: { LIC_CONFIG_DIR: stores.env, LIC_BASE_URL: url, LIC_API_KEY: key } },
-  { name: '`lic keys list -o json`, profile with the key in the file', argv: [BIN, 'keys', 'list', '-o', 'json'], extra: { LIC_CONFIG_DIR: stores.file } },
-  { name: '`lic keys list -o json`, profile with the key in the keyring', argv: [BIN, 'keys', 'list', '-o', 'json'], extra: { LIC_CONFIG_DIR: stores.keyring } },
+  {
+    name: '`lic keys list -o json`, LIC_BASE_URL + LIC_API_KEY (no store read)',
+    argv: [BIN, 'keys', 'list', '-o', 'json'],
+    extra: { LIC_CONFIG_DIR: stores.env, LIC_BASE_URL: url, LIC_API_KEY: key },
+  },
+  {
+    name: '`lic keys list -o json`, profile with the key in the file',
+    argv: [BIN, 'keys', 'list', '-o', 'json'],
+    extra: { LIC_CONFIG_DIR: stores.file },
+  },
+  {
+    name: '`lic keys list -o json`, profile with the key in the keyring',
+    argv: [BIN, 'keys', 'list', '-o', 'json'],
+    extra: { LIC_CONFIG_DIR: stores.keyring },
+  },
 ];
 
 /** Wall time of one run in ms (spawnSync: the whole process, start to exit). */

@@ -167,7 +167,10 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
   it('the guard sees the keyring: a profile whose key is in the keyring loads the binding from node_modules', async () => {
     const { writeFileSync } = await import('node:fs');
     const dir = tempDir();
-    writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ profiles: { p: { baseUrl: svc.url, keyStore: 'keyring' } }, defaultProfile: 'p' }));
+    writeFileSync(
+      join(dir, 'profiles.json'),
+      JSON.stringify({ profiles: { p: { baseUrl: svc.url, keyStore: 'keyring' } }, defaultProfile: 'p' }),
+    );
     // no session bus here, so the read fails (exit 3), but only after the binding was loaded for it
     const r = await loads(['keys', 'list', '-o', 'json'], { LIC_CONFIG_DIR: dir });
     expect(r.code).toBe(3);
