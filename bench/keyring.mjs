@@ -140,7 +140,7 @@ const lines = [
   '| --- | ---: | ---: | ---: | ---: |',
   ...rows.map((row, j) => {
     const m = median(times[j]);
-    return `| ${row.name} | ${ms(m)} | ${ms(p90(times[j]))} | ${j ? (m / floor).toFixed(2) : '–'} | ${j > 1 ? `${m - byFile >= 0 ? '+' : ''}${ms(m - byFile)}` : '–'} |`;
+    return `| ${row.name} | ${ms(m)} | ${ms(p90(times[j]))} | ${j ? (m / floor).toFixed(2) : '–'} | ${j > 2 ? `${m - byFile >= 0 ? '+' : ''}${ms(m - byFile)} (${(m / byFile).toFixed(2)}×)` : '–'} |`;
   }),
   '',
   `The binding alone, in one process (${RUNS} runs, medians): loading @napi-rs/keyring ${ms1(median(parts.map((p) => p.load)))}; the first read (connecting to the session bus, opening the Secret Service session) ${ms1(median(parts.map((p) => p.first)))}; a second read ${ms1(median(parts.map((p) => p.second)))}.`,

@@ -29,8 +29,14 @@ async function runProfileMigrate(opts: ProfileMigrateOptions, rt: Runtime): Prom
     const names = store.list().map((p) => p.name);
     throw new UsageError(`no profile named "${unknown}"; profiles: ${names.join(', ') || '(none)'}`);
   }
-  const { migrateKeys } = await import('../../config/key-storage.js');
-  const results = await migrateKeys(store, rt.ctx.keyring, opts.to, [...new Set(opts.names)], Boolean(opts.dryRun));
+  const [{ migrateKeys }, { KeyringUnavailableError }] = await Promise.all([
+    import('../../config/key-storage.js'),
+    import('../../config/keyring.js'),
+  ]);
+  const results = await migrateKeys(store, rt.ctx.keyring, opts.to, [...new Set(opts.names)], Boolean(opts.dryRun)).catch((e: unknown) => {
+    if (!(e instanceof KeyringUnavailableError)) throw e;
+    throw new KeyringUnavailableError(`${e.reason}; nothing was changed: run it where the keyring is (a desktop session)`);
+  });
   await rt.out.list({ profiles: results }, results, [
     { header: 'PROFILE', get: (r) => r.profile },
     { header: 'FROM', get: (r) => r.from ?? '-' },
