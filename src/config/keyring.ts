@@ -10,13 +10,15 @@
  * fall back to the profile file with a notice; a keyring that is there but locked, refuses or
  * does not answer is an error (exit 3), never a silent fallback.
  */
-import { AuthError } from '../client/errors.js';
-
 /** The keyring entry's service name; the account is `<profile>@<store directory>` (keyringAccount). */
 export const KEYRING_SERVICE = 'lic';
 
-/** The keyring refused, is locked, did not answer, or lacks an entry lic needs. Exit code 3 (an AuthError). */
-export class KeyringError extends AuthError {
+/**
+ * The keyring refused, is locked, did not answer, or lacks an entry lic needs. Exit code 3,
+ * as no API key (src/cli/errors.ts recognises it by name, so the CLI does not load this module
+ * at start).
+ */
+export class KeyringError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'KeyringError';
