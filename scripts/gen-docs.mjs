@@ -1,4 +1,4 @@
-// Regenerates the README's command reference (between its marker comments) and the man
+// Regenerates the command reference in docs/reference.md (between its marker comments) and the man
 // page man/lic.1 from the commander tree (`npm run docs`); scripts/reference.ts renders
 // both. test/docs/reference.test.ts fails when either is stale.
 // Node cannot run this TypeScript as it is (its imports name the .js files tsc's NodeNext
@@ -23,7 +23,7 @@ try {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
     // the demo assets, as scripts/build.mjs inlines them
     loader: { '.html': 'text', '.xml': 'text', '.snk': 'binary' },
@@ -32,10 +32,10 @@ try {
   });
   const ref = await import(pathToFileURL(join(tmp, 'reference.mjs')).href);
   const docs = ref.collectCommands();
-  const readmePath = join(root, 'README.md');
-  writeFileSync(readmePath, ref.spliceReadme(readFileSync(readmePath, 'utf8'), ref.renderReadmeReference(docs)));
+  const readmePath = join(root, 'docs', 'reference.md');
+  writeFileSync(readmePath, ref.spliceReference(readFileSync(readmePath, 'utf8'), ref.renderReference(docs)));
   writeFileSync(join(root, 'man', 'lic.1'), ref.renderManPage(pkg.version, docs));
-  console.log(`README.md command reference and man/lic.1: ${docs.length - 1} commands`);
+  console.log(`docs/reference.md and man/lic.1: ${docs.length - 1} commands`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

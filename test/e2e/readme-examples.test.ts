@@ -1,15 +1,22 @@
 /**
- * The README's read-only examples, run for real against `lic serve --seed demo`: every
+ * The read-only examples of the README and docs/, run for real against `lic serve --seed demo`: every
  * `lic … list/get/show/tail` line of its sh blocks (no pipes, redirections or files) must
  * exit 0 and print something — so an example whose date lies outside the demo's 30 days,
  * or whose customer code or ids don't exist in the demo, fails here.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+/** The README and the guide in docs/ (not the generated reference, nor the contract): every page a reader follows. */
+const docs = readdirSync(new URL('../../docs/', import.meta.url)).filter(
+  (f) => f.endsWith('.md') && !['reference.md', 'contract.md'].includes(f),
+);
+const README = [
+  readFileSync(new URL('../../README.md', import.meta.url), 'utf8'),
+  ...docs.map((f) => readFileSync(new URL(`../../docs/${f}`, import.meta.url), 'utf8')),
+].join('\n');
 
 /** Splits a shell line into words: single quotes literal, double quotes with \\" escapes; stops at an unquoted #. */
 function words(line: string): string[] {
