@@ -121,6 +121,7 @@ export function createAuth(ctx: Omit<ServiceContext, 'invalidateKeys'>, authFail
       ownerId: row.owner_id,
       role: row.role,
       permissions: row.permissions,
+      expireDate: row.expire_date,
       customerCode: row.customer_code,
     };
     req.caller = caller;

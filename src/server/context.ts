@@ -7,6 +7,8 @@ export interface Caller {
   ownerId: string;
   role: Role;
   permissions: number;
+  /** when the calling key expires (ms since the epoch), null when it never does: a key can't grant past it */
+  expireDate: number | null;
   /** customer code of a Customer user (contract §3), else null */
   customerCode: string | null;
 }
