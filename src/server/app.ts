@@ -6,6 +6,7 @@ import type { AuthFailLimit } from './auth-guard.js';
 import type { ServiceContext } from './context.js';
 import { ApiFailure } from './errors.js';
 import { writeLog } from './log-writer.js';
+import { fieldWithLoneSurrogate, firstStringWhere } from './text.js';
 import { registerOpenApi } from './openapi.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -82,17 +83,7 @@ function fieldWithInvalidUtf8(body: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-  const walk = (v: unknown, path: string): string | undefined => {
-    if (typeof v === 'string') return v.includes('\uFFFD') ? path : undefined;
-    if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        const found = (k.includes('\uFFFD') ? (path ? `${path}.${k}` : k) : undefined) ?? walk(x, path ? `${path}.${k}` : k);
-        if (found) return found;
-      }
-    }
-    return undefined;
-  };
-  return walk(value, '');
+  return firstStringWhere(value, (s) => s.includes('\uFFFD'));
 }
 
 /**
@@ -187,8 +178,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   // JSON bodies: an empty one is fine where no body is expected (GET, DELETE: several HTTP
-  // clients send `content-type: application/json` with nothing); bytes that are not UTF-8
-  // are a 400 naming the field (never stored as U+FFFD); a __proto__ / constructor.prototype
+  // clients send `content-type: application/json` with nothing); bytes that are not UTF-8,
+  // and escaped lone surrogates, are a 400 naming the field (never stored); a __proto__ / constructor.prototype
   // key is a 400 saying so (fastify's default parser refuses them as "not JSON").
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -220,7 +211,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           undefined,
         );
       }
-      done(err, value);
+      if (err) return done(err, undefined);
+      const field = fieldWithLoneSurrogate(text, value);
+      if (field !== undefined) {
+        const reason = 'not valid Unicode: it holds an unpaired surrogate (a \\uD800-\\uDFFF escape without its other half)';
+        const name = field || 'request body';
+        return done(new ApiFailure(400, Code.INVALID_ARGUMENT, `${name} is ${reason}`, [{ field: name, reason }]), undefined);
+      }
+      done(null, value);
     });
   });
 
