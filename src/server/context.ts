@@ -22,6 +22,12 @@ export interface ServiceContext {
   generateKey: () => string;
   /** forget cached key lookups; call after any change to api_keys or users */
   invalidateKeys: () => void;
+  /**
+   * runs a write's synchronous database work in one transaction, waiting (asynchronously, a
+   * bounded time) while another process holds the write lock, then 503 (busy.ts); `request`
+   * names it (`POST /v1/resources`)
+   */
+  write: <T>(request: string, work: () => T) => Promise<T>;
   /** a resource password → the form stored at rest (sealed with the key outside the database; secrets.ts) */
   sealSecret: (plain: string) => string;
 }

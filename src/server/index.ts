@@ -28,6 +28,8 @@ export interface StartOptions {
   now?: () => Date;
   generateKey?: () => string;
   logger?: boolean | LogSink;
+  /** one line for the operator (stderr) about what the service's own log may not hold (AppOptions.warn) */
+  warn?: (line: string) => void;
   /** the failed-authentication guard; default 5 failures per 60 s, limit 0 = off */
   authFailLimit?: AuthFailLimit;
   /** LIC_SECRET_KEY: the key that seals resource passwords (base64/hex, 32 bytes); default a `<db>.key` file beside the database */
@@ -124,7 +126,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   try {
     const secrets = openSecrets(db, opts.dbPath, opts.secretKey);
     const sealSecret = (plain: string) => secrets.box.seal(plain);
-    app = await buildApp({ db, now, generateKey, sealSecret, logger: opts.logger, authFailLimit: opts.authFailLimit });
+    app = await buildApp({ db, now, generateKey, sealSecret, logger: opts.logger, warn: opts.warn, authFailLimit: opts.authFailLimit });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     // Keys are made only once the port is ours: the first start's keys are shown only by
     // this start, so a failed listen (EADDRINUSE) must not use them up.

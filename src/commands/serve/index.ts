@@ -64,6 +64,7 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       authFailLimit,
       secretKey: ctx.env.LIC_SECRET_KEY || undefined,
       logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false,
+      warn: (line) => rt.out.warn(`lic serve: ${line}`),
     });
   } catch (e) {
     if (e instanceof SeedError) throw new UsageError(e.message);
