@@ -171,7 +171,11 @@ function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: S
       ? [431, Code.RESOURCE_EXHAUSTED, `the request line and headers are larger than the limit of ${maxHeaderSize} bytes`]
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, Code.DEADLINE_EXCEEDED, 'the request did not arrive in time; the connection is closed']
-        : [400, Code.INVALID_ARGUMENT, `the request is not valid HTTP/1.1: ${(err.reason ?? err.code ?? 'parse error').replace(/\.$/, '')}`];
+        : [
+            400,
+            Code.INVALID_ARGUMENT,
+            `the request is not valid HTTP/1.1: ${(err.reason ?? err.code ?? 'parse error').replace(/\.$/, '')}`,
+          ];
   const body = envelopeText(code, message);
   let replied = false;
   const reply = () => {
@@ -212,7 +216,11 @@ function frameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyRe
   } else if (err.code === 'FST_ERR_BAD_URL') {
     void reply
       .status(400)
-      .send({ success: false, code: Code.INVALID_ARGUMENT, message: `the path ${path.slice(0, 200)} is not a valid URL path (bad percent-encoding)` });
+      .send({
+        success: false,
+        code: Code.INVALID_ARGUMENT,
+        message: `the path ${path.slice(0, 200)} is not a valid URL path (bad percent-encoding)`,
+      });
   } else {
     void reply.status(500).send({ success: false, code: Code.INTERNAL, message: 'internal error in the service; see its log' });
   }
@@ -267,8 +275,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Node answers these itself, with no body, unless someone listens: an `Expect` other than
   // 100-continue (417) and a CONNECT request (the socket just closed)
   app.server.on('checkExpectation', (req, res) => {
-    const body = envelopeText(Code.INVALID_ARGUMENT, `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported (only 100-continue)`);
-    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    const body = envelopeText(
+      Code.INVALID_ARGUMENT,
+      `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported (only 100-continue)`,
+    );
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     res.end(body);
   });
   app.server.on('connect', (req, socket: Socket) => {
@@ -392,10 +407,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     req.log.error(err);
     const path = req.url.split('?')[0];
     try {
-      writeLog(opts.db, opts.now(), 'Error', 'Unhandled error in {Method} {Path}', { Method: req.method, Path: path }, String(err.stack ?? err));
+      writeLog(
+        opts.db,
+        opts.now(),
+        'Error',
+        'Unhandled error in {Method} {Path}',
+        { Method: req.method, Path: path },
+        String(err.stack ?? err),
+      );
     } catch (e) {
       // the log itself may be what failed (a full disk): the 500 still goes out, and the operator hears of it
-      warn(`internal error in ${req.method} ${path}: ${String(err.message ?? err)}; it could not be written to the log (${(e as Error).message})`);
+      warn(
+        `internal error in ${req.method} ${path}: ${String(err.message ?? err)}; it could not be written to the log (${(e as Error).message})`,
+      );
     }
     return reply.status(500).send({ success: false, code: Code.INTERNAL, message: 'internal error in the service; see its log' });
   });

@@ -356,7 +356,9 @@ describe('the grant rule: a key gives only what it holds (permissions, owner, re
     expect((await post({ name: 'within', permissions: 7, expireDate: untilIso }, temp.key)).status).toBe(200);
     const self = await put({ id: temp.id, expireDate: null }, temp.key);
     expect(self.status).toBe(403);
-    expect(self.body.message).toContain(`apiKey.expireDate null would extend key ${temp.id} (the calling key) with Read (1), Write (2), Delete (4) without expiry`);
+    expect(self.body.message).toContain(
+      `apiKey.expireDate null would extend key ${temp.id} (the calling key) with Read (1), Write (2), Delete (4) without expiry`,
+    );
     expect(row(temp.id)).toMatchObject({ expireDate: until });
     // reviving or moving a key that would outlive the caller: the same
     const revokedForever = await keyOf('admin5', 'Administrator', 1, { revoked: true });
