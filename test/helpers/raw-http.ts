@@ -13,13 +13,20 @@ export interface RawReply {
 
 /**
  * Sends `bytes` to `url`'s host and port and collects what comes back until the server
- * closes the connection, or `idleMs` pass without a byte (then we close it). Resolves with
- * the raw text and whether the server closed first.
+ * closes the connection, or `idleMs` pass without a byte (then we close it). With
+ * `halfClose` our side is ended after the bytes (nothing more will come), so a server
+ * closes as soon as it has answered. Resolves with the raw text and whether the server
+ * closed first.
  */
-export function rawExchange(url: string, bytes: string | Buffer, idleMs = 1500): Promise<{ text: string; serverClosed: boolean }> {
+export function rawExchange(
+  url: string,
+  bytes: string | Buffer,
+  idleMs = 1500,
+  halfClose = false,
+): Promise<{ text: string; serverClosed: boolean }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    const socket = connect(Number(port), hostname, () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
     let text = '';
     let serverClosed = true;
     let timer = setTimeout(idle, idleMs);
@@ -40,7 +47,7 @@ export function rawExchange(url: string, bytes: string | Buffer, idleMs = 1500):
   });
 }
 
-/** Splits raw HTTP/1.1 replies (content-length bodies) into status, lower-cased headers and body. */
+/** Splits raw HTTP/1.1 replies (content-length bodies; not to HEAD, whose replies have none) into status, lower-cased headers and body. */
 export function parseReplies(text: string): RawReply[] {
   const out: RawReply[] = [];
   let rest = text;
