@@ -359,7 +359,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     if (closing) {
       reply.header('retry-after', '1');
-      throw new ApiFailure(503, Code.UNAVAILABLE, 'the service is shutting down; retry in a moment');
+      throw new ApiFailure(503, Code.UNAVAILABLE, 'the service is shutting down');
     }
     // HTTP/1.1 requires a Host header (RFC 9112 §3.2); Node's own refusal of one without it has no body
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {

@@ -35,12 +35,12 @@ export function isBusy(e: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-/** The 503 of a write that waited BUSY_WAIT_MS for the lock in vain (the caller sets `Retry-After`). */
+/** The 503 of a write that waited BUSY_WAIT_MS for the lock in vain (the caller sets `Retry-After`, which says when to retry). */
 export const databaseBusy = () =>
   new ApiFailure(
     503,
     Code.UNAVAILABLE,
-    `the database is locked by another process (a write transaction held outside the service); nothing was changed, retry after ${BUSY_RETRY_AFTER_S} s`,
+    `the database is locked by another process (a write transaction held outside the service); nothing was changed`,
   );
 
 /** A spell of writes refused because the lock was held elsewhere: when it began and ended, how many, the last one. */

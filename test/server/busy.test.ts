@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUSY_RETRY_AFTER_S } from '../../src/server/busy.js';
 import { startService, type RunningService } from '../../src/server/index.js';
+import { envFor, runCli } from '../helpers/cli.js';
 import { holdWriteLock } from '../helpers/lock-holder.js';
 import { http } from '../helpers/service.js';
 import { tempDir } from '../helpers/temp.js';
@@ -32,7 +33,7 @@ afterAll(() => svc.close());
 const BUSY = {
   success: false,
   code: 14,
-  message: `the database is locked by another process (a write transaction held outside the service); nothing was changed, retry after ${BUSY_RETRY_AFTER_S} s`,
+  message: `the database is locked by another process (a write transaction held outside the service); nothing was changed`,
 };
 const count = (sql: string, ...p: unknown[]) =>
   svc.db
@@ -103,6 +104,19 @@ describe('a write lock held by another process', () => {
     // writes go through again
     const after = await http(svc, 'POST', '/v1/resources', { key, body: { resource: { name: 'after the lock' } } });
     expect(after.status).toBe(200);
+  });
+
+  it("lic itself, met by the lock: exit 1, one line with the envelope's message and when to retry", async () => {
+    const lock = await holdWriteLock(dbPath);
+    try {
+      const r = await runCli(['resources', 'create', '--name', 'from the CLI', '--type', 'note'], { env: envFor(svc, key) });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`lic: ${BUSY.message}; retry after ${BUSY_RETRY_AFTER_S} s (HTTP 503, code 14, POST /v1/resources)\n`);
+    } finally {
+      await lock.release();
+    }
+    expect(count('SELECT count(*) FROM resources WHERE name = ?', 'from the CLI')).toBe(0);
   });
 
   it('a lock released within the wait costs only time: the write then succeeds', async () => {

@@ -179,7 +179,7 @@ describe('shutting down', () => {
     await closed;
     await closing;
     const [reply] = parseReplies(text);
-    expect(envelope(reply!, 503, 14)).toBe('the service is shutting down; retry in a moment');
+    expect(envelope(reply!, 503, 14)).toBe('the service is shutting down');
     expect(reply!.headers['retry-after']).toBe('1');
     expect(reply!.headers.connection).toBe('close');
   });
