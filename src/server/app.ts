@@ -295,8 +295,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // JSON bodies: an empty one is fine where no body is expected (GET, DELETE: several HTTP
   // clients send `content-type: application/json` with nothing); bytes that are not UTF-8,
-  // and escaped lone surrogates, are a 400 naming the field (never stored); a __proto__ / constructor.prototype
-  // key is a 400 saying so (fastify's default parser refuses them as "not JSON").
+  // and escaped lone surrogates, are a 400 naming the field (never stored); a __proto__ /
+  // constructor.prototype key is a 400 saying so (fastify's default parser refuses them as
+  // "not JSON").
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
