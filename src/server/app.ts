@@ -214,13 +214,11 @@ function frameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyRe
       message: `a segment of the path ${path.slice(0, 40)}… is longer than the limit of ${MAX_PARAM_LENGTH} characters`,
     });
   } else if (err.code === 'FST_ERR_BAD_URL') {
-    void reply
-      .status(400)
-      .send({
-        success: false,
-        code: Code.INVALID_ARGUMENT,
-        message: `the path ${path.slice(0, 200)} is not a valid URL path (bad percent-encoding)`,
-      });
+    void reply.status(400).send({
+      success: false,
+      code: Code.INVALID_ARGUMENT,
+      message: `the path ${path.slice(0, 200)} is not a valid URL path (bad percent-encoding)`,
+    });
   } else {
     void reply.status(500).send({ success: false, code: Code.INTERNAL, message: 'internal error in the service; see its log' });
   }
