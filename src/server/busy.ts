@@ -23,7 +23,7 @@ export const BUSY_RETRY_AFTER_S = 2;
  * asynchronously: failed-authentication entries, a 500's entry, the windows of a log purge.
  * It holds up the whole service while it waits, so it is short.
  */
-export const SYNC_BUSY_MS = 100;
+const SYNC_BUSY_MS = 100;
 /** Pauses between attempts while the lock is held elsewhere, in ms (the last one repeats). */
 const BACKOFF_MS = [5, 10, 20, 40, 80, 160, 250];
 /** How often a spell of refusals checks whether the log can be written again, in ms. */
