@@ -105,10 +105,15 @@ function helpOnly(args) {
 function loadBundle() {
   const path = require('node:path');
   if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
+    // Node makes the cache's directories (and any missing parent) with the umask's mode, 0777
+    // under umask 000: owner only instead, while it does
+    const umask = process.umask(0o077);
     try {
       require('node:module').enableCompileCache(cacheDir());
     } catch {
       // no cache this time
+    } finally {
+      process.umask(umask);
     }
   }
   return require(path.join(__dirname, '..', 'dist', 'cli.cjs'));

@@ -3,7 +3,6 @@
  * flags, lazily, so `--help` needs no key and nothing loads undici or conf until a
  * command asks for a client or the profile store.
  */
-import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import type { ApiClient } from '../client/request.js';
 import { AuthError } from '../client/errors.js';
@@ -12,7 +11,8 @@ import type { Profile, ProfileStore } from '../config/profiles.js';
 import { VERSION, type Context } from './context.js';
 import { DeclinedError, UsageError } from './errors.js';
 import { Renderer, colorEnabled, type OutputFormat } from './output.js';
-import { describeFsError } from './files.js';
+import { MAX_CA_FILE_BYTES, readCaFile, readFileBounded } from './files.js';
+import { sizeLimitText } from '../local-files.js';
 import { parseBaseUrl, parseDuration, parseRetries } from './parse.js';
 
 /** The local service's default address (`lic serve` without --port). */
@@ -265,29 +265,20 @@ export class Runtime {
    * The CAs to add to Node's bundled roots: NODE_EXTRA_CA_CERTS of the context (Node reads
    * it only at start, and an explicit `ca` would otherwise drop it) and `--ca-file`.
    * Undefined when neither is set (Node's default store). Throws UsageError for a CA file
-   * that can't be read or holds no PEM certificate.
+   * that can't be read, is over MAX_CA_FILE_BYTES or holds no PEM certificate.
    */
   private async extraCas(caFile: Setting<string> | undefined): Promise<string[] | undefined> {
     const cas: string[] = [];
     const extra = this.ctx.env.NODE_EXTRA_CA_CERTS;
-    // unreadable: Node has already warned at start and goes on without it; so do we
-    if (extra)
-      await readFile(extra, 'utf8').then(
-        (pem) => cas.push(pem),
-        () => undefined,
-      );
-    if (caFile) {
-      const name = caFile.from === '--ca-file' ? '--ca-file' : `the CA file of ${caFile.from}`;
-      let pem: string;
-      try {
-        pem = await readFile(caFile.value, 'utf8');
-      } catch (e) {
-        throw new UsageError(`${name} ${caFile.value}: ${describeFsError(e)}`);
+    // unreadable: Node has already warned at start and goes on without it; so do we (but never read without limit)
+    if (extra) {
+      const bytes = await readFileBounded(extra, MAX_CA_FILE_BYTES).catch(() => undefined);
+      if (bytes && bytes.length > MAX_CA_FILE_BYTES) {
+        throw new UsageError(`NODE_EXTRA_CA_CERTS ${extra}: ${sizeLimitText(MAX_CA_FILE_BYTES)}; a CA bundle is far smaller`);
       }
-      if (!pem.includes('-----BEGIN CERTIFICATE-----'))
-        throw new UsageError(`${name} ${caFile.value}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
-      cas.push(pem);
+      if (bytes) cas.push(bytes.toString('utf8'));
     }
+    if (caFile) cas.push(await readCaFile(caFile.value, caFile.from === '--ca-file' ? '--ca-file' : `the CA file of ${caFile.from}`));
     return cas.length ? cas : undefined;
   }
 

@@ -5,10 +5,11 @@
  * file: src/config/key-storage.ts) or, as before the keyring, in this file (`apiKey`).
  * Validated here rather than by conf's `schema` option, which costs ~80 ms a start (ajv).
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type Conf from 'conf';
+import { readFileBoundedSync, sizeLimitText } from '../local-files.js';
 import { maskApiKey } from '../wire.js';
 
 export interface Profile {
@@ -53,6 +54,9 @@ interface StoreShape {
 /** Profile names: letters, digits, `_ . -`, 1..64 chars, starting with a letter or digit. */
 export const PROFILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
+/** The store file may be this large (a profile takes a few hundred bytes); it is never read whole beyond it. */
+const MAX_STORE_BYTES = 1024 * 1024;
+
 /** Thrown when the store file holds something that is not a profile store. */
 export class ProfileStoreError extends Error {}
 
@@ -77,14 +81,16 @@ function parseStore(text: string, dir?: string): StoreShape {
  * empty store. ProfileStoreError when it cannot be read or parsed (never quoting it).
  */
 function loadStore(path: string, dir?: string): StoreShape {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileBoundedSync(path, MAX_STORE_BYTES);
   } catch (e) {
     if ((e as { code?: string }).code === 'ENOENT') return { profiles: {} };
     throw new ProfileStoreError(`cannot read the profile store ${path}: ${(e as Error).message}`);
   }
-  return parseStore(text, dir);
+  if (bytes.length > MAX_STORE_BYTES)
+    throw new ProfileStoreError(`the profile store ${path} is ${sizeLimitText(MAX_STORE_BYTES)}; fix or remove it`);
+  return parseStore(bytes.toString('utf8'), dir);
 }
 
 /**
@@ -153,6 +159,11 @@ export class ProfileStore extends ProfileView {
 
   /** Opens (creating if needed) the store in `dir` (conf's default config dir when undefined). */
   static async open(dir?: string): Promise<ProfileStore> {
+    const path = storePath(dir);
+    // conf reads the file without a limit: check it first (ProfileStoreError when too large or not a store)
+    loadStore(path, dir);
+    // conf makes the directory with the umask's mode (0777 under umask 000): it holds API keys, so 0700
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const { default: ConfClass } = await import('conf');
     const conf = new ConfClass<StoreShape>({
       deserialize: (text: string) => parseStore(text, dir),

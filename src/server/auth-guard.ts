@@ -6,6 +6,7 @@
  * aggregated: one Warning entry per address per window, whose count is kept current,
  * and one Warning when a block starts — never one row per attempt.
  */
+import { isBusy } from './busy.js';
 import { cachedStatement, type Db } from './db.js';
 import { renderTemplate, writeLog } from './log-writer.js';
 
@@ -81,23 +82,38 @@ export function createAuthGuard(db: Db, now: () => Date, o: AuthFailLimit = DEFA
     }
   };
 
+  /**
+   * Runs a write of the log; while another process holds the database's write lock (busy.ts)
+   * the entry is skipped, so the failure still counts and its 401 still goes out.
+   */
+  const tolerant = (write: () => void) => {
+    try {
+      write();
+    } catch (e) {
+      if (!isBusy(e)) throw e;
+    }
+  };
+
   /** The one Warning of this window for `ip`: written at its first failure, then its count updated in place. */
   const logFailure = (ip: string, s: AddressState, t: number, info: FailureInfo) => {
     const props = { Method: info.method, Path: info.path, Reason: info.reason, RemoteAddress: ip };
     if (s.entryId === undefined || t - s.entryWindowStart >= o.windowMs) {
       s.entryWindowStart = t;
       s.entryCount = 1;
-      s.entryId = writeLog(db, new Date(t), 'Warning', 'Authentication failed for {Method} {Path}: {Reason}', props);
+      s.entryId = undefined;
+      tolerant(() => (s.entryId = writeLog(db, new Date(t), 'Warning', 'Authentication failed for {Method} {Path}: {Reason}', props)));
       return;
     }
     s.entryCount++;
     const template = '{Count} failed authentications from {RemoteAddress} within {WindowSeconds} s; the last for {Method} {Path}: {Reason}';
     const all = { ...props, Count: s.entryCount, WindowSeconds: Math.round(o.windowMs / 1000) };
-    cachedStatement(db, 'UPDATE log SET message = ?, message_template = ?, properties = ? WHERE id = ?').run(
-      renderTemplate(template, all),
-      template,
-      JSON.stringify(all),
-      s.entryId,
+    tolerant(() =>
+      cachedStatement(db, 'UPDATE log SET message = ?, message_template = ?, properties = ? WHERE id = ?').run(
+        renderTemplate(template, all),
+        template,
+        JSON.stringify(all),
+        s.entryId,
+      ),
     );
   };
 
@@ -131,18 +147,20 @@ export function createAuthGuard(db: Db, now: () => Date, o: AuthFailLimit = DEFA
       s.blockedUntil = t + cooldown;
       s.failures = [];
       const seconds = Math.ceil(cooldown / 1000);
-      writeLog(
-        db,
-        new Date(t),
-        'Warning',
-        'Blocked {RemoteAddress} for {Seconds} s after {Count} failed authentications within {WindowSeconds} s (offence {Offence})',
-        {
-          RemoteAddress: ip,
-          Seconds: seconds,
-          Count: o.limit + 1,
-          WindowSeconds: Math.round(o.windowMs / 1000),
-          Offence: s.offences,
-        },
+      tolerant(() =>
+        writeLog(
+          db,
+          new Date(t),
+          'Warning',
+          'Blocked {RemoteAddress} for {Seconds} s after {Count} failed authentications within {WindowSeconds} s (offence {Offence})',
+          {
+            RemoteAddress: ip,
+            Seconds: seconds,
+            Count: o.limit + 1,
+            WindowSeconds: Math.round(o.windowMs / 1000),
+            Offence: s.offences,
+          },
+        ),
       );
       return seconds;
     },

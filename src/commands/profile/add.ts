@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { describeFsError } from '../../cli/files.js';
+import { readCaFile } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/deps.js';
 import { isLoopback, type Runtime } from '../../cli/runtime.js';
@@ -49,7 +48,7 @@ async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void
   }
   if (!key) throw new UsageError('the API key is empty');
   if (/\s/.test(key)) throw new UsageError('the API key contains whitespace; give one key on one line');
-  const settings = profileSettings(rt);
+  const settings = await profileSettings(rt);
   const { saveProfileKey, fallbackNotice } = await import('../../config/key-storage.js');
   const file = storePath(rt.ctx.configDir);
   const saved = await saveProfileKey(() => rt.profiles(), file, rt.ctx.keyring, opts.name, { baseUrl: opts.baseUrl, ...settings }, key, {
@@ -74,25 +73,18 @@ async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void
 /**
  * The network settings given as global flags on `profile add` (--timeout, --retries,
  * --ca-file made absolute and checked readable, --insecure-http), saved with the profile.
- * Throws UsageError for a CA file that can't be read.
+ * Throws UsageError for a CA file that can't be read, is too large or holds no certificate.
  */
-function profileSettings(rt: Runtime): Partial<Profile> {
+async function profileSettings(rt: Runtime): Promise<Partial<Profile>> {
   const g = rt.globals;
   const s: Partial<Profile> = {};
   if (g.timeout !== undefined) s.timeoutMs = g.timeout;
   if (g.retries !== undefined) s.retries = g.retries;
   if (g.insecureHttp) s.insecureHttp = true;
   if (g.caFile !== undefined) {
-    const path = resolve(g.caFile);
-    let pem: string;
-    try {
-      pem = readFileSync(path, 'utf8');
-    } catch (e) {
-      throw new UsageError(`--ca-file ${g.caFile}: ${describeFsError(e)}`);
-    }
-    if (!pem.includes('-----BEGIN CERTIFICATE-----'))
-      throw new UsageError(`--ca-file ${g.caFile}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
-    s.caFile = path;
+    // checked readable and PEM now, so the saved profile works; the path is kept, not the certificates
+    await readCaFile(g.caFile, '--ca-file');
+    s.caFile = resolve(g.caFile);
   }
   return s;
 }

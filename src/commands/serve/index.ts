@@ -52,7 +52,8 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     );
   }
   const dbPath = opts.db ?? join(ctx.dataDir, 'lic.db');
-  if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true });
+  // the database and its key file are 0600; the directories made for them are the owner's alone too, whatever the umask
+  if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 });
   let svc;
   try {
     svc = await startService({
@@ -64,9 +65,10 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       authFailLimit,
       secretKey: ctx.env.LIC_SECRET_KEY || undefined,
       logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false,
+      warn: (line) => rt.out.warn(`lic serve: ${line}`),
     });
   } catch (e) {
-    if (e instanceof SeedError) throw new UsageError(e.message);
+    if (e instanceof SeedError) throw new UsageError(`--seed ${e.message}`);
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE')
       throw new Error(`port ${opts.port} on ${opts.host} is already in use; choose another with --port (0 = any free port)`, {

@@ -181,10 +181,22 @@ describe('lic serve', () => {
   });
 
   it('a dataset file that cannot be read: exit 2, nothing listens', async () => {
-    const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--seed', join(tempDir(), 'missing.json'), '--no-profile']);
+    const missing = join(tempDir(), 'missing.json');
+    const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--seed', missing, '--no-profile']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^lic: cannot read dataset .*missing\.json/);
+    expect(r.stderr).toBe(`lic: --seed ${missing}: cannot read it: no such file\n`);
+  });
+
+  it('a dataset with an escaped lone surrogate: exit 2 naming the field, nothing listens', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = join(tempDir(), 'lone.json');
+    writeFileSync(file, '{"users":[{"id":"admin","name":"A\\ud800","email":"","role":"Administrator"}]}');
+    const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--seed', file, '--no-profile']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `lic: --seed ${file}: users.0.name holds an unpaired surrogate escape (\\uD800-\\uDFFF alone), which is not valid Unicode\n`,
+    );
   });
 
   it('a malformed dataset: exit 2 naming the path of the bad field, and nothing is loaded', async () => {
