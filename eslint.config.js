@@ -3,7 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** `no-restricted-imports` patterns: a folder of src/ (any depth of ../) and the message saying why. */
+/** `@typescript-eslint/no-restricted-imports` patterns: a folder of src/ (any depth of ../) and the message saying why. */
 const folder = (name, why) => ({ group: [`**/${name}/**`, `./${name}/**`], message: why });
 const TERMINAL = ['commander', 'chalk', 'cli-table3', 'prompts', 'node:tty', 'node:readline'].map((name) => ({
   name,
@@ -26,29 +26,30 @@ function layers() {
   return [
     {
       files: ['src/schema/**/*.ts', 'src/wire.ts', 'src/time.ts', 'src/dotnet/**/*.ts'],
-      rules: { 'no-restricted-imports': rule([notCli, notCommands, notServer, notClient, notConfig], TERMINAL) },
+      rules: { '@typescript-eslint/no-restricted-imports': rule([notCli, notCommands, notServer, notClient, notConfig], TERMINAL) },
     },
     {
       files: ['src/server/**/*.ts'],
-      rules: { 'no-restricted-imports': rule([notCli, notCommands, notClient, notConfig], TERMINAL) },
+      rules: { '@typescript-eslint/no-restricted-imports': rule([notCli, notCommands, notClient, notConfig], TERMINAL) },
     },
     {
       files: ['src/client/**/*.ts'],
-      rules: { 'no-restricted-imports': rule([notCli, notCommands, notServer, notConfig], TERMINAL) },
+      rules: { '@typescript-eslint/no-restricted-imports': rule([notCli, notCommands, notServer, notConfig], TERMINAL) },
     },
     {
       files: ['src/config/**/*.ts'],
-      rules: { 'no-restricted-imports': rule([notCli, notCommands, notServer, notClient], TERMINAL) },
+      rules: { '@typescript-eslint/no-restricted-imports': rule([notCli, notCommands, notServer, notClient], TERMINAL) },
     },
     {
       files: ['src/cli/**/*.ts'],
       ignores: ['src/cli/program.ts'],
-      rules: { 'no-restricted-imports': rule([notCommands, notServer]) },
+      rules: { '@typescript-eslint/no-restricted-imports': rule([notCommands, notServer]) },
     },
     {
       files: ['src/commands/**/*.ts'],
       rules: {
-        'no-restricted-imports': rule([notServer]),
+        // types only (erased at build): a command may name the service's types, not load it
+        '@typescript-eslint/no-restricted-imports': rule([{ ...notServer, allowTypeImports: true }]),
         // `lic serve` loads the service lazily, and only through its entry point
         'no-restricted-syntax': [
           'error',

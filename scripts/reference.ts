@@ -47,6 +47,7 @@ function inertContext(sink: { text: string }): Context {
     dataDir: '~/.local/share/lic',
     onInterrupt: () => () => {},
     sleep: () => Promise.resolve(),
+    keyring: () => Promise.reject(new Error('the command reference reads no keyring')),
   };
 }
 

@@ -3,6 +3,8 @@
  * builds the real one for bin/lic.js; tests build their own with captured streams,
  * a temporary profile dir and scripted prompt answers.
  */
+import type { Keyring } from '../config/keyring.js';
+
 export interface OutStream {
   /** writes text; `false` (as Node's stream.write) means the buffer is full: await `drain()` before writing more */
   write(chunk: string): unknown;
@@ -49,6 +51,11 @@ export interface Context {
   configDir?: string;
   /** where `lic serve` keeps its default database */
   dataDir: string;
+  /**
+   * The operating system's keyring for API keys (src/config/keyring.ts), made on first call:
+   * only a command that reads or writes a key kept there loads the binding.
+   */
+  keyring(): Promise<Keyring>;
   /** calls `handler` on SIGINT/SIGTERM until the returned function is called */
   onInterrupt(handler: (signal: string) => void): () => void;
   /** milliseconds sleep (injectable for `log tail --follow`) */

@@ -44,7 +44,11 @@ export interface GlobalOptions {
 export interface Target {
   profileName?: string;
   baseUrl: string;
-  apiKey?: string;
+  /**
+   * Where the API key comes from: LIC_API_KEY, the profile's keyring entry or its file, or
+   * none. The key itself is read by Runtime.apiKey() (a keyring read only when needed).
+   */
+  keyFrom: 'LIC_API_KEY' | 'keyring' | 'file' | 'none';
   /** the profile used, for its network settings */
   profile?: Profile;
 }
@@ -74,6 +78,7 @@ export class Runtime {
   private store?: Promise<ProfileStore>;
   private clientP?: Promise<ApiClient>;
   private targetP?: Promise<Target>;
+  private keyP?: Promise<string | undefined>;
 
   constructor(
     readonly ctx: Context,
@@ -113,10 +118,11 @@ export class Runtime {
       const named = this.globals.profile ?? (env.LIC_PROFILE || undefined);
       let profileName: string | undefined;
       let profile: Profile | undefined;
+      let keyFrom: Target['keyFrom'] = envKey ? 'LIC_API_KEY' : 'none';
       // with both URL and key from flag/env and no profile named, the store is not even opened
       if (named || !(flagUrl && envKey)) {
         // read without conf: most commands only need the current profile (see readProfiles)
-        const { readProfiles } = await import('../config/profiles.js');
+        const { readProfiles, keyStoreOf } = await import('../config/profiles.js');
         const store = readProfiles(this.ctx.configDir);
         profileName = named ?? store.defaultName();
         profile = profileName ? store.get(profileName) : undefined;
@@ -126,22 +132,41 @@ export class Runtime {
             `no profile named "${named}"${names.length ? `; profiles: ${names.join(', ')}` : '; add one with `lic profile add`'}`,
           );
         }
+        if (!envKey && profile) keyFrom = keyStoreOf(profile) ?? 'none';
       }
       return {
         profileName: profile ? profileName : undefined,
         baseUrl: flagUrl ?? profile?.baseUrl ?? DEFAULT_BASE_URL,
-        apiKey: envKey ?? profile?.apiKey,
+        keyFrom,
         profile,
       };
     })();
     return this.targetP;
   }
 
+  /**
+   * The API key for the target: LIC_API_KEY, else the profile's, read from its file or from
+   * the keyring (the binding loads only then); undefined when there is none. Throws
+   * KeyringError (exit 3) when the profile's key is in a keyring that can't give it.
+   */
+  apiKey(): Promise<string | undefined> {
+    this.keyP ??= (async () => {
+      const t = await this.target();
+      if (t.keyFrom === 'LIC_API_KEY') return this.ctx.env.LIC_API_KEY;
+      if (!t.profile || !t.profileName) return undefined;
+      if (t.keyFrom !== 'keyring') return t.profile.apiKey;
+      const [{ readProfileKey }, { storePath }] = await Promise.all([import('../config/key-storage.js'), import('../config/profiles.js')]);
+      return readProfileKey(this.ctx.keyring, storePath(this.ctx.configDir), t.profileName, t.profile);
+    })();
+    return this.keyP;
+  }
+
   /** The API client for the target; throws AuthError when no key is configured. */
   client(): Promise<ApiClient> {
     this.clientP ??= (async () => {
       const t = await this.target();
-      if (!t.apiKey) {
+      const apiKey = await this.apiKey();
+      if (!apiKey) {
         throw new AuthError(
           t.profileName
             ? `profile "${t.profileName}" has no API key; run \`lic profile add ${t.profileName} --base-url ${t.baseUrl}\``
@@ -149,7 +174,7 @@ export class Runtime {
         );
       }
       // a header value can't carry whitespace or control characters: say so, don't fail as a network error
-      if (/[\s\x00-\x1f\x7f]/.test(t.apiKey)) {
+      if (/[\s\x00-\x1f\x7f]/.test(apiKey)) {
         throw new AuthError(
           `the API key from ${this.ctx.env.LIC_API_KEY ? 'LIC_API_KEY' : `profile "${t.profileName}"`} contains whitespace or control characters`,
         );
@@ -170,7 +195,7 @@ export class Runtime {
       const { ApiClient } = await import('../client/request.js');
       const client = new ApiClient({
         baseUrl: t.baseUrl,
-        apiKey: t.apiKey,
+        apiKey,
         userAgent: `lic/${VERSION}`,
         timeoutMs: net.timeoutMs.value,
         retries: net.retries.value,
@@ -288,7 +313,7 @@ export class Runtime {
         : t.profileName
           ? inProfile
           : 'built-in default';
-    const keyFrom = env.LIC_API_KEY ? 'LIC_API_KEY' : t.apiKey ? inProfile : 'none';
+    const keyFrom = t.keyFrom === 'LIC_API_KEY' ? 'LIC_API_KEY' : t.keyFrom === 'none' ? 'none' : inProfile;
     return {
       profile: { value: t.profileName ?? null, from: profileFrom },
       baseUrl: { value: t.baseUrl, from: urlFrom },

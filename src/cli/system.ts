@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import envPaths from 'env-paths';
+import type { Keyring } from '../config/keyring.js';
 import type { Context, OutStream } from './context.js';
 import { BrokenPipeError } from './errors.js';
 
@@ -12,6 +13,7 @@ import { BrokenPipeError } from './errors.js';
  */
 export function systemContext(): Context {
   const env = process.env;
+  let keyring: Promise<Keyring> | undefined;
   return {
     env,
     stdout: outStream(() => process.stdout, 1),
@@ -49,6 +51,7 @@ export function systemContext(): Context {
     now: () => new Date(),
     configDir: env.LIC_CONFIG_DIR || undefined,
     dataDir: env.LIC_DATA_DIR || defaultDataDir(),
+    keyring: () => (keyring ??= import('../config/keyring.js').then((m) => m.systemKeyring())),
     onInterrupt(handler) {
       const h = (sig: NodeJS.Signals) => handler(sig);
       process.on('SIGINT', h);

@@ -1,6 +1,8 @@
 /**
  * The profile store: named (base URL, API key) pairs and the default profile, kept by
- * `conf` in the user's config directory (or `LIC_CONFIG_DIR`) with file mode 0600.
+ * `conf` in the user's config directory (or `LIC_CONFIG_DIR`) with file mode 0600. A key
+ * is in the operating system's keyring (`"keyStore": "keyring"`, the key itself not in the
+ * file: src/config/key-storage.ts) or, as before the keyring, in this file (`apiKey`).
  * Validated here rather than by conf's `schema` option, which costs ~80 ms a start (ajv).
  */
 import { readFileSync } from 'node:fs';
@@ -11,7 +13,10 @@ import { maskApiKey } from '../wire.js';
 
 export interface Profile {
   baseUrl: string;
+  /** the API key itself, when it is kept in this file (`--insecure-storage`, no keyring reachable, or a store from before the keyring) */
   apiKey?: string;
+  /** `keyring`: the key is in the operating system's keyring (src/config/keyring.ts), not in this file */
+  keyStore?: 'keyring';
   /** deadline of one request attempt in ms (`--timeout` when the profile was added) */
   timeoutMs?: number;
   /** extra attempts after the first (`--retries`) */
@@ -22,8 +27,18 @@ export interface Profile {
   insecureHttp?: boolean;
 }
 
+/** Where a profile's key is kept: the operating system's keyring or the profile file. */
+export type KeyStore = 'keyring' | 'file';
+
+/** `keyring` or `file` for a profile with a key; undefined for one without. */
+export function keyStoreOf(p: Profile): KeyStore | undefined {
+  if (p.keyStore === 'keyring') return 'keyring';
+  return p.apiKey ? 'file' : undefined;
+}
+
 /** The optional settings of a profile and the type each must have (checked on read). */
 const SETTING_TYPES: Record<string, 'number' | 'string' | 'boolean'> = {
+  apiKey: 'string',
   timeoutMs: 'number',
   retries: 'number',
   caFile: 'string',
@@ -103,6 +118,9 @@ export class ProfileView {
         if (value !== undefined && typeof value !== type)
           throw new ProfileStoreError(`${this.path}: profile "${name}" has a ${field} that is not a ${type}`);
       }
+      const keyStore = (v as Profile).keyStore;
+      if (keyStore !== undefined && keyStore !== 'keyring')
+        throw new ProfileStoreError(`${this.path}: profile "${name}" has a keyStore that is not "keyring"`);
     }
     return p;
   }
@@ -154,6 +172,11 @@ export class ProfileStore extends ProfileView {
     const all = { ...this.all(), [name]: profile };
     this.conf.set('profiles', all);
     if (makeDefault || !this.defaultName() || !all[this.defaultName()!]) this.conf.set('defaultProfile', name);
+  }
+
+  /** Replaces the named profiles (which exist) in one write of the file. */
+  update(changes: Record<string, Profile>): void {
+    this.conf.set('profiles', { ...this.all(), ...changes });
   }
 
   /** Removes a profile; returns false when there was none. Clears the default if it pointed there. */

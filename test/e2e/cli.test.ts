@@ -100,11 +100,13 @@ describe('piped: exit codes, stdout carries data only', () => {
       stdin: `${svc.adminKey}\n`,
     });
     expect(r.code, r.stderr).toBe(0);
+    // spawned without DBUS_SESSION_BUS_ADDRESS: the real keyring binding finds no session bus, so the file, with one notice
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('lic: no keyring reachable (no D-Bus session bus'))).toHaveLength(1);
     const file = join(dir, 'profiles.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.ci.apiKey).toBe(svc.adminKey);
     const list = await spawnLic(['profile', 'list'], { env: { LIC_CONFIG_DIR: dir } });
-    expect(list.stdout).toBe(`ci\t${svc.url}\t${svc.adminKey.slice(0, 8)}…\t*\n`);
+    expect(list.stdout).toBe(`ci\t${svc.url}\t${svc.adminKey.slice(0, 8)}…\tfile\t*\n`);
     const used = await spawnLic(['keys', 'list'], { env: { LIC_CONFIG_DIR: dir } });
     expect(used.code).toBe(0);
   });

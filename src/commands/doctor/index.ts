@@ -84,7 +84,9 @@ async function settingsCheck(rt: Runtime): Promise<{ check: Check; target?: Targ
     const s = await rt.settingSources();
     const target = await rt.target();
     const profile = s.profile.value === null ? 'no profile' : `profile ${s.profile.value} (from ${s.profile.from})`;
-    const key = target.apiKey ? `API key ${maskKey(target.apiKey)} (from ${s.apiKey.from})` : 'no API key';
+    // a keyring that can't give the key is the API key check's to report
+    const apiKey = await rt.apiKey().catch(() => undefined);
+    const key = target.keyFrom === 'none' ? 'no API key' : `API key ${apiKey ? maskKey(apiKey) : '(not readable)'} (from ${s.apiKey.from})`;
     const net = await rt.network();
     const ca = net.caFile ? `; CA file ${net.caFile.value} (from ${net.caFile.from})` : '';
     const detail = `${profile}; base URL ${s.baseUrl.value} (from ${s.baseUrl.from}); ${key}; timeout ${net.timeoutMs.value / 1000}s (from ${net.timeoutMs.from}), retries ${net.retries.value} (from ${net.retries.from})${ca}`;
@@ -105,11 +107,15 @@ async function probeClient(rt: Runtime, target: Target): Promise<{ client: ApiCl
   try {
     return { client: await rt.client() };
   } catch (e) {
+    // loaded here, not at start: every command module is initialised when the program is built
+    const { KeyringError } = await import('../../config/keyring.js');
     const addFix = `lic profile add ${target.profileName ?? 'NAME'} --base-url ${target.baseUrl}   (or set LIC_API_KEY)`;
     const keyProblem =
-      e instanceof AuthError
-        ? fail('API key', e.message, addFix)
-        : fail('API key', (e as Error).message, 'fix the setting named in the message');
+      e instanceof KeyringError
+        ? fail('API key', e.message, 'unlock the keyring (its own tool, e.g. Seahorse on GNOME), or set LIC_API_KEY')
+        : e instanceof AuthError
+          ? fail('API key', e.message, addFix)
+          : fail('API key', (e as Error).message, 'fix the setting named in the message');
     const { ApiClient } = await import('../../client/request.js');
     // the same timeout as every command (flag > env > profile > default); a bad setting: the default
     const net = await rt.network().catch(() => undefined);
@@ -173,12 +179,13 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
       }
       if (reply) {
         checks.push(clockCheck(reply.headers.date, rt.ctx.now()));
+        const apiKey = keyProblem ? undefined : await rt.apiKey();
         if (keyProblem) checks.push(keyProblem);
         else if (reply.status === 401) {
           checks.push(
             fail(
               'API key',
-              `${maskKey(t.apiKey)} not accepted (HTTP 401: unknown, revoked or expired)`,
+              `${maskKey(apiKey)} not accepted (HTTP 401: unknown, revoked or expired)`,
               'have an Administrator create a new key (`lic keys create`), then save it: `lic profile add NAME --base-url URL --api-key-stdin`',
             ),
           );
@@ -199,7 +206,7 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
             ),
           );
         } else {
-          checks.push(pass('API key', `${maskKey(t.apiKey)} accepted`));
+          checks.push(pass('API key', `${maskKey(apiKey)} accepted`));
           const rest = await probeAll(client, PROBE_ENDPOINTS.slice(1));
           const firstResult: ProbeResult = { endpoint: first.name, path: first.path, status: reply.status, access: classify(reply.status) };
           endpoints = [firstResult, ...rest];
@@ -214,7 +221,28 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
       await client.close();
     }
   }
+  const storage = settings.target && keyStorageCheck(settings.target, role, storePath(rt.ctx.configDir));
+  if (storage) checks.push(storage);
   return { ok: checks.every((c) => c.ok), checks, endpoints, role };
+}
+
+/**
+ * `key storage`: where the key in use is kept. The keyring or the environment pass; a key in
+ * the profile file passes unless the probes found it is an Administrator's (it can create and
+ * delete keys and purge the log): then a warning with the command that moves it. Undefined
+ * when there is no key.
+ */
+function keyStorageCheck(t: Target, role: string | null, file: string): Check | undefined {
+  if (t.keyFrom === 'none') return undefined;
+  if (t.keyFrom === 'LIC_API_KEY') return pass('key storage', 'from LIC_API_KEY: nothing stored by lic');
+  if (t.keyFrom === 'keyring') return pass('key storage', `profile ${t.profileName}: in the keyring`);
+  if (role === 'Administrator')
+    return warn(
+      'key storage',
+      `profile ${t.profileName}: an Administrator key in plain text in ${file}`,
+      '`lic profile migrate --to keyring` moves it into the keyring',
+    );
+  return pass('key storage', `profile ${t.profileName}: in plain text in ${file} (mode 0600)${role ? '' : '; role unknown'}`);
 }
 
 /** `clock`: the reply's Date header against the local clock; beyond MAX_SKEW_S fails. */

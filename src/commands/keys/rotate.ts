@@ -205,7 +205,8 @@ function describeState(k: Pick<ApiKey, 'expireDate' | 'revoked'>, now: Date): st
 /** A note when the rotated key has the prefix of the key this command runs with (the profile's or LIC_API_KEY). */
 async function warnIfOwnKey(rt: Runtime, old: ApiKey): Promise<void> {
   const t = await rt.target();
-  if (t.apiKey && old.keyPrefix && t.apiKey.startsWith(old.keyPrefix)) {
+  const key = await rt.apiKey();
+  if (key && old.keyPrefix && key.startsWith(old.keyPrefix)) {
     const where = rt.ctx.env.LIC_API_KEY ? 'LIC_API_KEY' : `profile "${t.profileName}"`;
     rt.out.warn(
       `lic: API key ${old.id} looks like the key lic itself uses (${where}); put the new key there before the old one stops working.`,

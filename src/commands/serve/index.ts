@@ -15,6 +15,8 @@ interface ServeOptions {
   seed?: string;
   /** false with --no-profile */
   profile: boolean;
+  /** save profile "local"'s key in the profile file, not the keyring */
+  insecureStorage?: boolean;
   keysFile?: string;
   logRequests?: boolean;
   /** `N/DURATION` of the failed-authentication guard, e.g. `5/60s`; `0` = off */
@@ -30,7 +32,8 @@ function parsePort(v: string): number {
  * `lic serve`: runs the local reference service until SIGINT/SIGTERM. Prints the URL it
  * bound on stdout (one line, for scripts, and the last one printed); keys made on this
  * start go to stderr once as a table, or to `--keys-file` (mode 0600). Saves the
- * Administrator key as profile `local`; a restart (on another port) brings that profile's
+ * Administrator key as profile `local`, in the keyring as `lic profile add` does (the file
+ * with a notice when none is reachable); a restart (on another port) brings that profile's
  * URL along. With --seed, a hint to try the data with; with --verbose the ids to try
  * (seededSummary: customer code, products' releases and templates, the log's span).
  * Without a working better-sqlite3 it throws one line naming what is missing
@@ -104,11 +107,24 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
       if (opts.profile && admin) {
         try {
-          const store = await rt.profiles();
-          store.set('local', { baseUrl: svc.url, apiKey: admin.key });
-          rt.out.warn(
-            `lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}`,
+          const { saveProfileKey, fallbackNotice } = await import('../../config/key-storage.js');
+          const { storePath } = await import('../../config/profiles.js');
+          const saved = await saveProfileKey(
+            () => rt.profiles(),
+            storePath(ctx.configDir),
+            ctx.keyring,
+            'local',
+            { baseUrl: svc.url },
+            admin.key,
+            {
+              insecureStorage: opts.insecureStorage,
+            },
           );
+          const { store } = saved;
+          rt.out.warn(
+            `lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}, ${saved.keyStore === 'keyring' ? 'in the keyring' : 'in the profile file'}`,
+          );
+          if (saved.fallbackReason) rt.out.warn(fallbackNotice(saved.fallbackReason));
         } catch (e) {
           if (saved) for (const l of keyTable([admin])) rt.out.warn(l);
           rt.out.warn(
@@ -122,7 +138,16 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
         // key belongs to this database, so a profile for some other service is never touched
         const store = await rt.profiles();
         const local = store.get('local');
-        if (local?.apiKey && local.baseUrl !== svc.url && svc.ownsKey(local.apiKey)) {
+        const { readProfileKey } = await import('../../config/key-storage.js');
+        // a key in a keyring that can't give it now: the profile is left as it is, and that is said
+        const key =
+          local && local.baseUrl !== svc.url
+            ? await readProfileKey(ctx.keyring, store.path, 'local', local).catch((e: unknown) => {
+                rt.out.warn(`lic serve: profile "local" left unchanged: ${(e as Error).message}`);
+                return undefined;
+              })
+            : undefined;
+        if (local && key && svc.ownsKey(key)) {
           store.set('local', { ...local, baseUrl: svc.url });
           rt.out.info(`lic serve: profile "local" now points at ${svc.url}`);
         }
@@ -164,6 +189,7 @@ export function registerServe(program: Command, cli: Cli, run = runServe): void 
     .option('--seed <dataset>', 'load a dataset into an empty database: "demo" or a JSON file')
     .option('--keys-file <path>', 'write the API keys made on this start to this file (0600) instead of stderr')
     .option('--no-profile', 'do not save the Administrator key as profile "local"')
+    .option('--insecure-storage', 'save profile "local"\'s key in the profile file (mode 0600), not the keyring')
     .option('--log-requests', 'log each request to stderr')
     .option(
       '--auth-fail-limit <n/window>',

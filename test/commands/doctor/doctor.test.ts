@@ -198,14 +198,42 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
     expect(rep.checks.find((c) => c.name === 'settings')!.detail).toBe(
       `profile dev (from default profile); base URL ${proxy.url} (from profile dev); API key ${svc.adminKey.slice(0, 8)}… (from profile dev); timeout 30s (from default), retries 2 (from default)`,
     );
-    expect(rep.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['config file']);
+    // no keyring in the test context: the Administrator key went to the file, and doctor says so
+    expect(rep.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['config file', 'key storage']);
+    expect(rep.checks.find((c) => c.name === 'key storage')).toEqual({
+      name: 'key storage',
+      ok: false,
+      level: 'warn',
+      detail: `profile dev: an Administrator key in plain text in ${path}`,
+      fix: '`lic profile migrate --to keyring` moves it into the keyring',
+    });
     chmodSync(path, 0o600);
     const fixed = await runCli(['doctor', '--profile', 'dev', '-o', 'json'], { configDir: dir });
-    expect(fixed.code, fixed.stdout).toBe(0);
+    expect(fixed.code, fixed.stdout).toBe(1);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(fixed.stdout).checks.find((c: { name: string }) => c.name === 'settings').detail).toMatch(
-      /^profile dev \(from --profile\)/,
-    );
+    const after = JSON.parse(fixed.stdout) as Report;
+    expect(after.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['key storage']);
+    expect(after.checks.find((c) => c.name === 'settings')!.detail).toMatch(/^profile dev \(from --profile\)/);
+  });
+
+  it('a key in the profile file that is not an Administrator key: the key storage check passes, saying where it is', async () => {
+    const dir = tempDir();
+    const key = await addUserWithKey(svc, 'sales-file', 'Sales', 1);
+    const add = await runCli(['profile', 'add', 'sales', '--base-url', proxy.url, '--api-key-stdin', '--insecure-storage'], {
+      configDir: dir,
+      stdin: key,
+    });
+    expect(add.code, add.stderr).toBe(0);
+    // chosen on purpose: no fallback notice
+    expect(add.stderr).toBe(`Added profile "sales" (${proxy.url}; key in the profile file), the default.\n`);
+    const r = await runCli(['doctor', '-o', 'json'], { configDir: dir });
+    expect(r.code, r.stdout).toBe(0);
+    expect((JSON.parse(r.stdout) as Report).checks.find((c) => c.name === 'key storage')).toEqual({
+      name: 'key storage',
+      ok: true,
+      level: 'ok',
+      detail: `profile sales: in plain text in ${join(dir, 'profiles.json')} (mode 0600)`,
+    });
   });
 
   it('a clock 5 minutes off the Date header: the clock check warns with a fix', async () => {
@@ -233,7 +261,14 @@ describe('lic doctor: output', () => {
       'clock',
       'API key',
       'permissions',
+      'key storage',
     ]);
+    expect(r.check('key storage')).toEqual({
+      name: 'key storage',
+      ok: true,
+      level: 'ok',
+      detail: 'from LIC_API_KEY: nothing stored by lic',
+    });
     for (const c of r.report.checks) {
       expect(typeof c.detail).toBe('string');
       expect(c.fix === undefined).toBe(c.ok);
