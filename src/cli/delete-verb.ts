@@ -11,7 +11,7 @@ import { parseId } from './parse.js';
 import type { Runtime } from './runtime.js';
 
 /** What `delete` takes from the command line. */
-export interface DeleteOptions {
+interface DeleteOptions {
   /** the record to delete (an int32 id, 1..2147483647) */
   id: number;
   /** skip the confirmation (required off a terminal) */
