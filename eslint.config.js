@@ -11,7 +11,7 @@ const TERMINAL = ['commander', 'chalk', 'cli-table3', 'prompts', 'node:tty', 'no
 }));
 
 /**
- * One config block per layer of src/. Leaves (schema, wire, dotnet, local-files) import
+ * One config block per layer of src/. Leaves (schema, wire, time, dotnet, local-files) import
  * nothing of ours but each other; server stands alone (its own files, the leaves);
  * client knows HTTP, not the terminal; config knows the wire types; only src/cli/program.ts
  * imports the commands, and a command reaches the service only through src/server/index.ts.
@@ -25,7 +25,7 @@ function layers() {
   const rule = (patterns, paths = []) => ['error', { patterns, paths }];
   return [
     {
-      files: ['src/schema/**/*.ts', 'src/wire.ts', 'src/dotnet/**/*.ts', 'src/local-files.ts'],
+      files: ['src/schema/**/*.ts', 'src/wire.ts', 'src/time.ts', 'src/dotnet/**/*.ts', 'src/local-files.ts'],
       rules: { '@typescript-eslint/no-restricted-imports': rule([notCli, notCommands, notServer, notClient, notConfig], TERMINAL) },
     },
     {

@@ -118,6 +118,16 @@ export class Renderer {
   }
 
   /**
+   * The result of a verb that changes one record (update, delete): with `-o json` the
+   * service's reply `body` on stdout, otherwise the one-line `message` on stderr (stdout
+   * stays empty, so a script that pipes the other formats reads nothing it must skip).
+   */
+  done(body: unknown, message: string): void {
+    if (this.opts.format === 'json') this.json(body);
+    else this.info(message);
+  }
+
+  /**
    * A list: the body as-is for json; one line per record of `rows` for ndjson; a header
    * and `rows` under `columns` for csv/tsv; otherwise the table of `rows` under `columns`.
    */

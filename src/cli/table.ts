@@ -33,6 +33,7 @@
 // imports this module only when it draws a terminal table, so other commands never load them
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
+import { HOUR, parseRfc3339 } from '../time.js';
 
 /**
  * How a column's cells are shown on a terminal (the module comment has the whole policy):
@@ -178,7 +179,8 @@ function sharedPrefixWidth(a: string, b: string): number {
   return displayWidth(a.slice(0, i));
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** An RFC 3339 instant (src/time.ts: a date-time with its zone; a plain date is not an instant) → ms, or NaN. */
+const instantMs = (s: string) => parseRfc3339(s, { dateTimeOnly: true }) ?? NaN;
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
@@ -192,7 +194,7 @@ export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: stri
     `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
   if (o.utc) {
     return (s) => {
-      const ms = RFC3339.test(s) ? Date.parse(s) : NaN;
+      const ms = instantMs(s);
       return Number.isNaN(ms) ? s : `${compact(new Date(ms))}Z`;
     };
   }
@@ -222,19 +224,19 @@ export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: stri
   }
   const offsets = new Map<number, number>();
   const offsetAt = (ms: number): number => {
-    const hour = Math.floor(ms / 3_600_000);
+    const hour = Math.floor(ms / HOUR);
     let off = offsets.get(hour);
     if (off === undefined) {
       const p: Record<string, number> = {};
-      for (const part of fmt.formatToParts(new Date(hour * 3_600_000))) if (part.type !== 'literal') p[part.type] = Number(part.value);
-      off = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!) - hour * 3_600_000;
+      for (const part of fmt.formatToParts(new Date(hour * HOUR))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+      off = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!) - hour * HOUR;
       if (offsets.size > 10_000) offsets.clear();
       offsets.set(hour, off);
     }
     return off;
   };
   return (s) => {
-    const ms = RFC3339.test(s) ? Date.parse(s) : NaN;
+    const ms = instantMs(s);
     return Number.isNaN(ms) ? s : compact(new Date(ms + offsetAt(ms)));
   };
 }
@@ -466,7 +468,7 @@ function guessKind(values: readonly unknown[]): ColumnKind {
   const present = values.filter((v) => v !== null && v !== undefined && v !== '');
   if (present.length === 0) return 'text';
   if (present.every((v) => typeof v === 'number')) return 'number';
-  if (present.every((v) => typeof v === 'string' && RFC3339.test(v))) return 'time';
+  if (present.every((v) => typeof v === 'string' && !Number.isNaN(instantMs(v)))) return 'time';
   return 'text';
 }
 

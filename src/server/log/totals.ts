@@ -2,11 +2,10 @@
  * Exact totals of log lists without counting every matching row (contract §5: the total counts
  * all matches, whatever take/skip). Design and figures: ./README.md.
  */
+import { HOUR } from '../../time.js';
 import { cachedStatement, type Db } from '../db.js';
 import type { TotalRequest } from '../list.js';
 import type { CompareOp, FilterNode } from '../query/index.js';
-
-const HOUR = 3_600_000;
 
 /** A time range in ms since the epoch: start inclusive, end exclusive, either open (contract §6). */
 export interface TimeRange {

@@ -25,7 +25,7 @@ import {
   type FilterNode,
   type LiteralNode,
 } from './parse.js';
-import { parseTimeLiteral } from '../../wire.js';
+import { parseRfc3339 } from '../../time.js';
 import type { CompiledQuery, FieldSpec, FieldType, ListSpec, SortKey } from './types.js';
 
 type Param = string | number | null;
@@ -98,12 +98,6 @@ function lookup(ix: SpecIndex, param: string, name: string, pos: number, needQue
   }
   return f;
 }
-
-// ---------------------------------------------------------------------------------------
-// timestamps
-
-// the one time parser of contract §2 lives in src/wire.ts, shared with the CLI and the seed loader
-export { parseTimeLiteral };
 
 // ---------------------------------------------------------------------------------------
 // filter
@@ -247,7 +241,7 @@ class FilterCompiler {
     }
     const v = o.node.value;
     if (asTime && typeof v === 'string') {
-      const ms = parseTimeLiteral(v);
+      const ms = parseRfc3339(v);
       if (ms === undefined) {
         throw queryError(
           'filter',

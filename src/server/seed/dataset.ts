@@ -10,8 +10,8 @@
  * may be '' for "unset"; ids are int32 1..2147483647; binary data is base64.
  */
 import { Ajv, type ErrorObject } from 'ajv';
+import { parseRfc3339 } from '../../time.js';
 import {
-  parseTimeLiteral,
   type ApiKey,
   type Assembly,
   type CustomerProduct,
@@ -126,18 +126,8 @@ export class DatasetError extends Error {
 // ---------------------------------------------------------------------------------------
 // Timestamps
 
-/** A full RFC 3339 date-time: a `T` separator, seconds, 1-9 fraction digits, a zone (no plain dates in a dataset). */
-const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-
-/**
- * Parses an RFC 3339 date-time (`2025-01-18T14:04:02.659Z`, any offset, 1-9 fraction
- * digits, truncated to ms) to milliseconds since the Unix epoch; returns null when the
- * text is not one or names an impossible date (Feb 30, hour 24, leap second 60).
- * Rule: RFC 3339 §5.6, as required by contract §2.
- */
-export function rfc3339ToMs(text: string): number | null {
-  return RFC3339_DATE_TIME.test(text) ? (parseTimeLiteral(text) ?? null) : null;
-}
+/** A stored timestamp: an RFC 3339 date-time in the forms of src/time.ts (no plain date) → ms, or undefined. */
+const timestampMs = (s: string) => parseRfc3339(s, { dateTimeOnly: true });
 
 // ---------------------------------------------------------------------------------------
 // Validation
@@ -150,8 +140,8 @@ function validator(): ReturnType<Ajv['compile']> {
   if (!compiled) {
     const ajv = new Ajv({ allErrors: false, verbose: true, strict: true });
     ajv.addVocabulary(['errorText']);
-    ajv.addFormat('rfc3339', { type: 'string', validate: (s: string) => rfc3339ToMs(s) !== null });
-    ajv.addFormat('rfc3339-or-empty', { type: 'string', validate: (s: string) => s === '' || rfc3339ToMs(s) !== null });
+    ajv.addFormat('rfc3339', { type: 'string', validate: (s: string) => timestampMs(s) !== undefined });
+    ajv.addFormat('rfc3339-or-empty', { type: 'string', validate: (s: string) => s === '' || timestampMs(s) !== undefined });
     ajv.addFormat('base64', { type: 'string', validate: (s: string) => BASE64.test(s) });
     ajv.addFormat('json-object', {
       type: 'string',

@@ -276,6 +276,15 @@ describe('keys update', () => {
     expect((await listed(id)).expireDate).toBe('2032-02-02T00:00:00.000Z');
   });
 
+  it('without -o json: stdout empty, one line on stderr; rm (the delete alias) -o json: the envelope on stdout, nothing on stderr', async () => {
+    const { id } = await create(['--perm', '1']);
+    const u = await lic(['keys', 'update', String(id), '--name', 'n2']);
+    expect([u.code, u.stdout, u.stderr]).toEqual([0, '', `Updated API key ${id}.\n`]);
+    const d = await lic(['keys', 'rm', String(id), '--yes', '-o', 'json']);
+    expect([d.code, d.stdout, d.stderr]).toEqual([0, '{"success":true,"code":0,"message":"OK"}\n', '']);
+    expect(await listed(id)).toBeUndefined();
+  });
+
   it('an unknown id is exit 4', async () => {
     const r = await lic(['keys', 'update', '999999', '--name', 'x']);
     expect(r.code).toBe(4);

@@ -3,7 +3,7 @@ import type { DatasetCustomer, DatasetCustomerProduct } from '../dataset.js';
 import { CUSTOMERS, PRODUCTS, RESELLER_IDS } from './catalogue.js';
 import type { ReleaseInfo } from './products.js';
 import { UPPER_ALNUM, type Rng } from './rng.js';
-import { DAY, iso } from './time.js';
+import { DAY, iso } from '../../../time.js';
 
 /**
  * Who holds what, as orders and the log draw on it: the customers, the PRODUCTS indexes

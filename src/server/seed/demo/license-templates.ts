@@ -2,7 +2,7 @@
 import type { DatasetAssembly, DatasetLicenseTemplate } from '../dataset.js';
 import { EDITIONS, type Edition, type ProductSpec } from './catalogue.js';
 import { SIGNING_KEY_ID } from './resources.js';
-import { DAY, iso } from './time.js';
+import { DAY, iso } from '../../../time.js';
 
 /** Text for an XML attribute value or element: `& < > "` escaped. */
 function xmlEscape(s: string): string {

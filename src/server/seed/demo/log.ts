@@ -8,7 +8,7 @@ import { EDITIONS, INITIALS, PRODUCTS, SURNAMES } from './catalogue.js';
 import type { Market } from './customers.js';
 import { EVENTS, type Ctx, type License, type Values } from './log-events.js';
 import { UPPER_ALNUM, type Rng } from './rng.js';
-import { DAY, iso } from './time.js';
+import { DAY, iso } from '../../../time.js';
 
 /** Serilog's rendering of a message template: strings quoted, numbers as they are. */
 function render(template: string, values: Values): string {

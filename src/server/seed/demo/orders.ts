@@ -6,7 +6,7 @@ import type { DatasetOrder, DatasetUser } from '../dataset.js';
 import { CUSTOMERS, EDITIONS, PRODUCTS, RATES, RESELLER_IDS } from './catalogue.js';
 import type { Market } from './customers.js';
 import { DIGITS, UPPER_ALNUM, type Rng } from './rng.js';
-import { DAY, HOUR, iso, MINUTE } from './time.js';
+import { DAY, HOUR, iso, MINUTE } from '../../../time.js';
 
 /** An amount rounded as its currency is invoiced: yen to 10, others to the cent. */
 function roundMoney(amount: number, currency: string): number {

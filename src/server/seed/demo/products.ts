@@ -7,7 +7,7 @@ import { PRODUCTS, type Edition } from './catalogue.js';
 import { makeTemplate } from './license-templates.js';
 import { SIGNING_KEY_ID } from './resources.js';
 import type { Rng } from './rng.js';
-import { DAY, HOUR, iso } from './time.js';
+import { DAY, HOUR, iso } from '../../../time.js';
 
 /** A license template as orders and the log pick it: its id, edition and name. */
 interface TemplateInfo {

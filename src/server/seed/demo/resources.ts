@@ -5,7 +5,7 @@
 import { readStrongNameKey } from '../../../dotnet/strong-name.js';
 import type { DatasetResource } from '../dataset.js';
 import { DEMO_SNK_BASE64, NEW_LICENSE_EMAIL_HTML, RENEWAL_REMINDER_EMAIL_HTML, SHROUD_ENGINE_MAPPING_XML } from '../demo-assets.js';
-import { DAY, iso } from './time.js';
+import { DAY, iso } from '../../../time.js';
 
 /** Id of the signing key resource, which every product and license template names as signatureKeysId. */
 export const SIGNING_KEY_ID = 1;
