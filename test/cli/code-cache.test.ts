@@ -7,10 +7,11 @@
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+
 import { spawnLic } from '../helpers/spawn.js';
+import { useService } from '../helpers/fixtures.js';
 
 /** Every file under `dir`, relative, with its size and modification time. */
 function listing(dir: string): Map<string, { size: number; mtimeMs: number }> {
@@ -28,13 +29,11 @@ function listing(dir: string): Map<string, { size: number; mtimeMs: number }> {
 /** The cache's top-level subdirectories: Node names them `v<version>-<arch>-<hash of the V8 flags>-<uid>`. */
 const variants = (dir: string) => [...new Set([...listing(dir).keys()].map((f) => f.split('/')[0]))].sort();
 
-let svc: TestService;
 let env: Record<string, string>;
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   env = { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, LIC_CONFIG_DIR: tempDir() };
 });
-afterAll(() => svc.close());
 
 describe('the compile cache of bin/lic.js', () => {
   it('the first run writes it, the next ones read it unchanged and print the same', async () => {

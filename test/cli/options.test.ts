@@ -4,10 +4,11 @@
  * ways: against a closed port (a sent request would be exit 5, not 2), and against the real
  * service, whose key list and log stay unchanged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../helpers/cli.js';
 import { closedPort } from '../helpers/fake-server.js';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 const PERM_FORMS = ['a number 0..7', 'letters from "rwd"', 'names "read,write,delete"'];
 const ID_FORMS = ['1..2147483647'];
@@ -205,11 +206,7 @@ describe('usage errors: exit 2, naming the flag, nothing sent (closed port)', ()
 });
 
 describe('usage errors against the real service: nothing changes', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(() => svc.close());
+  const { svc } = useService();
 
   it('bad flags on writes leave the key list and the log exactly as they were', async () => {
     const keysBefore = (await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey })).body;
@@ -229,11 +226,7 @@ describe('usage errors against the real service: nothing changes', () => {
 });
 
 describe('--perm forms reach the service exactly as typed', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(() => svc.close());
+  const { svc } = useService();
 
   it.each([
     ['7', 7],
@@ -266,11 +259,7 @@ describe('--perm forms reach the service exactly as typed', () => {
 });
 
 describe('accepted time and id forms', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(() => svc.close());
+  const { svc } = useService();
 
   it.each([
     ['30m'],

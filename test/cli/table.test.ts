@@ -5,7 +5,7 @@
  * page-by-page drawing of `--all`. In-process against the real service; the pure parts
  * of src/cli/table.ts directly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   TableStream,
   chooseColumns,
@@ -18,15 +18,15 @@ import {
   truncateMiddle,
 } from '../../src/cli/table.js';
 import { envFor, runCli, type RunOptions } from '../helpers/cli.js';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 const NOW = new Date('2026-11-23T06:44:30.000Z');
 const LONG = 'a description long enough that no eighty-column terminal could ever hold it next to the other columns of the key list';
 const WIDE_NAME = '鍵の名前とても長い名前🔑🔑🔑 with more words after it';
-let svc: TestService;
+const { svc } = useService({ now: () => NOW });
 beforeAll(async () => {
-  svc = await startTestService({ now: () => NOW });
   for (let i = 0; i < 3; i++) {
     await http(svc, 'POST', '/v1/api-keys', {
       key: svc.adminKey,
@@ -34,7 +34,6 @@ beforeAll(async () => {
     });
   }
 });
-afterAll(() => svc.close());
 
 const lic = (args: string[], o: RunOptions = {}) =>
   runCli(args, { tty: true, ...o, env: { ...envFor(svc, svc.adminKey), NO_COLOR: '1', TZ: 'Europe/Berlin', ...o.env } });

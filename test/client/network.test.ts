@@ -12,7 +12,8 @@ import { runCli, tempDir } from '../helpers/cli.js';
 import { closedPort, nonLoopbackAddress, reply, startFake, type Fake } from '../helpers/fake-server.js';
 import { makeTestCa, startHttpsServer, type TestCa, type TestHttpsServer } from '../helpers/https-server.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+
+import { useService } from '../helpers/fixtures.js';
 
 const KEY = 'api_abcdefghijklmnopqrstuvwx';
 const OK_LIST = JSON.stringify({ success: true, code: 0, message: 'OK', apiKeys: [], totalApiKeysCount: 0 });
@@ -26,13 +27,7 @@ afterEach(async () => {
 });
 
 describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(async () => {
-    await svc?.close();
-  });
+  const { svc } = useService();
 
   it.each(['HTTP_PROXY', 'http_proxy'])('%s: requests to the service go through the proxy', async (name) => {
     proxy = await startProxy();

@@ -4,23 +4,22 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertLog } from '../cli/list/harness.js';
 import { tempDir } from '../helpers/cli.js';
 import { closedPort } from '../helpers/fake-server.js';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http } from '../helpers/service.js';
 import { spawnLic, hasScript, spawnLicTty } from '../helpers/spawn.js';
+import { useService } from '../helpers/fixtures.js';
 
 if (!hasScript) console.warn('test/e2e/cli.test.ts: util-linux `script` not found; skipping the TTY tests');
 
 const ANSI = /\u001b\[[0-9;]*m/;
-let svc: TestService;
 let env: Record<string, string>;
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   env = { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, LIC_CONFIG_DIR: tempDir() };
 });
-afterAll(() => svc.close());
 
 describe('piped: exit codes, stdout carries data only', () => {
   it('0: keys list → tab-separated rows on stdout, nothing on stderr', async () => {
@@ -160,11 +159,7 @@ describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
 
 // purging mutates the whole log: its own service, so no other test's entries (or order) matter
 describe.skipIf(!hasScript)('on a terminal: log purge', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(() => svc.close());
+  const { svc } = useService();
 
   it('log purge asks, naming profile and host; "n" → exit 1 and nothing deleted; "y" → purged', async () => {
     const dir = tempDir();

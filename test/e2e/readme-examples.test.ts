@@ -5,9 +5,10 @@
  * or whose customer code or ids don't exist in the demo, fails here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+
+import { useService } from '../helpers/fixtures.js';
 
 /** The README and the guide in docs/ (not the generated reference, nor the contract): every page a reader follows. */
 const docs = readdirSync(new URL('../../docs/', import.meta.url)).filter(
@@ -62,14 +63,10 @@ const examples = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
       ) && !/\s-f\b|--follow|--data-out/.test(l),
   );
 
-let svc: TestService;
 let customerKey: string;
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   customerKey = svc.issuedKeys.find((k) => k.role === 'Customer')!.key;
-});
-afterAll(async () => {
-  await svc?.close();
 });
 
 describe('README examples against lic serve --seed demo', () => {

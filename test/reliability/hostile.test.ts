@@ -10,15 +10,15 @@ import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../src/server/app.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { histogram, recordFigures } from './figures.js';
 
-let svc: TestService;
+import { histogram, recordFigures } from './figures.js';
+import { useService } from '../helpers/fixtures.js';
+
 let pool: Pool;
 /** the record each PUT aims at: for keys a sacrificial one, so a valid update never takes the admin key's rights */
 const target: Record<string, number> = { resource: 1, assembly: 1, apiKey: 0 };
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   pool = new Pool(svc.url, { connections: 4, pipelining: 1 });
   const { addUserWithKey } = await import('../helpers/service.js');
   const victim = await addUserWithKey(svc, 'victim', 'Sales', 1);
@@ -26,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pool.close();
-  await svc.close();
 });
 
 const statuses: number[] = [];

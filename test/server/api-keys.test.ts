@@ -1,13 +1,10 @@
 /** `/v1/api-keys` over raw HTTP: contract §3 and §4. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
-let svc: TestService;
 let t = Date.parse('2025-01-18T12:00:00.000Z');
-beforeAll(async () => {
-  svc = await startTestService({ now: () => new Date(t) });
-});
-afterAll(() => svc.close());
+const { svc } = useService({ now: () => new Date(t) });
 
 const post = (apiKey: unknown, key = svc.adminKey) => http(svc, 'POST', '/v1/api-keys', { key, body: { apiKey } });
 const put = (apiKey: unknown, key = svc.adminKey) => http(svc, 'PUT', '/v1/api-keys', { key, body: { apiKey } });

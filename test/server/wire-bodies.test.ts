@@ -4,12 +4,11 @@
  * Raw bytes go through node:http so nothing re-encodes them on the way.
  */
 import { request as rawRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
-let svc: TestService;
-beforeAll(async () => (svc = await startTestService()));
-afterAll(() => svc.close());
+const { svc } = useService();
 
 /** One request with exactly these body bytes and headers. */
 function send(method: string, path: string, body: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {

@@ -4,18 +4,12 @@
  * with json; csv/tsv carry wire field names and raw values (permissions 7, booleans).
  */
 import { parse as parseCsv } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
 
-let svc: TestService;
-let env: Record<string, string>;
+import { useService } from '../../helpers/fixtures.js';
 
-beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
-  env = envFor(svc, svc.adminKey);
-});
-afterAll(() => svc?.close());
+const { env } = useService({ seed: 'demo' });
 
 describe('--json FIELDS', () => {
   it('is -o json --fields FIELDS: the same output, fields in the order given', async () => {

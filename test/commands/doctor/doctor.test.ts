@@ -11,18 +11,17 @@ import { runCli, tempDir, type RunOptions } from '../../helpers/cli.js';
 import { nodeCheck } from '../../../src/commands/doctor/index.js';
 import { closedPort } from '../../helpers/fake-server.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
-let svc: TestService;
 let proxy: RecordingProxy;
 
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   proxy = await startRecordingProxy(svc.url);
 });
 afterAll(async () => {
   await proxy.close();
-  await svc.close();
 });
 
 interface Report {

@@ -3,20 +3,19 @@
  * §4): the created key works with exactly the rights of its bits and its owner's role,
  * revocation and expiry bite at once, and the full key never leaks.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir, type RunOptions } from '../../helpers/cli.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
-let svc: TestService;
 /** every output of every run here, to check no full key except a freshly created one's ever shows */
 const transcript: { args: string[]; stdout: string; stderr: string }[] = [];
 const secrets = new Set<string>();
 
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   secrets.add(svc.adminKey);
 });
-afterAll(() => svc.close());
 
 async function lic(args: string[], o: RunOptions & { key?: string } = {}) {
   const r = await runCli(args, { ...o, env: { ...envFor(svc, o.key ?? svc.adminKey), ...o.env } });

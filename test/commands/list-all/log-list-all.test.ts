@@ -4,15 +4,14 @@
  * flags, backpressure, progress bar, Ctrl-C, and usage errors.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tsvUnescape } from '../../../src/cli/list/format.js';
-import { runCli, envFor } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { runCli } from '../../helpers/cli.js';
+
 import { testContext, runIn } from '../../helpers/context.js';
 import { insertLog, until } from '../../cli/list/harness.js';
+import { useService, ndjson } from '../../helpers/fixtures.js';
 
-let svc: TestService;
-let env: Record<string, string>;
 const N = 3500;
 
 interface Row {
@@ -28,20 +27,9 @@ const dbLog = (): Row[] => svc.db.prepare('SELECT id, message, level, time_stamp
 /** The GET requests a --verbose run made, as URLs. */
 const requests = (stderr: string): URL[] => [...stderr.matchAll(/^> GET (\S+)/gm)].map((m) => new URL(m[1]!));
 
-const ndjson = (out: string) =>
-  out
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-
+const { svc, env } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
-  env = envFor(svc, svc.adminKey);
   insertLog(svc.db, N);
-});
-afterAll(async () => {
-  await svc?.close();
 });
 
 describe('log list --all', () => {

@@ -6,15 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFake, type Fake } from '../../helpers/fake-server.js';
 import { runCli } from '../../helpers/cli.js';
+import { ndjson } from '../../helpers/fixtures.js';
 
 const env = (fake: Fake) => ({ LIC_BASE_URL: fake.url, LIC_API_KEY: 'test-key-not-secret' });
 const resource = (id: number) => ({ id, name: `r${id}`, type: 'RSA', code: `c${id}`, dataFormat: 'SNK', dataSize: 3 });
-const ndjson = (out: string) =>
-  out
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 let fake: Fake | undefined;
 afterEach(async () => {
