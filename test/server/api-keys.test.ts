@@ -1,5 +1,5 @@
 /** `/v1/api-keys` over raw HTTP: contract §3 and §4. */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../helpers/service.js';
 import { useService } from '../helpers/fixtures.js';
 
