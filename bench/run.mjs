@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmarks of the log built for size (issue 4): `npm run bench` (builds, then runs this).
+// Benchmarks of the log built for size: `npm run bench` (builds, then runs this).
 // BENCH_ROWS=100000 for a quick run (default 1,000,000). Writes bench/results.md.
 //
 // 1. builds a log of BENCH_ROWS entries straight into a SQLite file in a temp dir (the real

@@ -1,5 +1,5 @@
 /**
- * Everything a command may touch of the outside world (STYLE §1). `systemContext()`
+ * Everything a command may touch of the outside world (docs/architecture.md). `systemContext()`
  * builds the real one for bin/lic.js; tests build their own with captured streams,
  * a temporary profile dir and scripted prompt answers.
  */

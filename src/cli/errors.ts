@@ -54,7 +54,7 @@ export const ExitCode = {
   INTERRUPTED: 130,
 } as const;
 
-/** The one mapping from an error to an exit code (STYLE §5). */
+/** The one mapping from an error to an exit code (docs/architecture.md). */
 export function exitCodeFor(e: unknown): number {
   if (e instanceof UsageError) return ExitCode.USAGE;
   if (e instanceof NotFoundError) return ExitCode.NOT_FOUND;

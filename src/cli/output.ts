@@ -1,5 +1,5 @@
 /**
- * The one renderer (STYLE §3): every result goes through here. `json` prints the
+ * The one renderer (docs/architecture.md): every result goes through here. `json` prints the
  * body it is given (the list machinery normalises it to the documented shape unless
  * --raw; pretty on a TTY, one line when piped); `table` is a
  * fitted terminal table (./table.ts) on a TTY and the same columns as tab-separated text (no header;
@@ -101,7 +101,7 @@ export interface ListWriterOptions {
 }
 
 /**
- * The one renderer (STYLE §3) of a command's results in the chosen format (`opts`):
+ * The one renderer (docs/architecture.md) of a command's results in the chosen format (`opts`):
  * `list`, `record`, `json`, `raw` and the streaming `openList` write data to stdout;
  * `info` and `warn` write notes to stderr. Writes resolve after stdout's backpressure.
  */

@@ -189,7 +189,7 @@ export class Runtime {
       const env = this.ctx.env;
       const pick = (lower: string, upper: string) => env[lower] || env[upper] || undefined;
       // CAs matter only where TLS may be spoken: plain http:// with no proxy neither reads
-      // NODE_EXTRA_CA_CERTS nor loads tls (milliseconds per run, issue 9); --ca-file is still checked
+      // NODE_EXTRA_CA_CERTS nor loads tls (milliseconds per run); --ca-file is still checked
       const tlsPossible = url.protocol === 'https:' || Boolean(pick('http_proxy', 'HTTP_PROXY') || pick('https_proxy', 'HTTPS_PROXY'));
       const ca = tlsPossible || net.caFile ? await this.extraCas(net.caFile) : undefined;
       const { ApiClient } = await import('../client/request.js');

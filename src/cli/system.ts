@@ -20,7 +20,7 @@ export function systemContext(): Context {
     stderr: outStream(() => process.stderr, 2),
     stdin: {
       // not process.stdin, which Node makes on first use: on a file or /dev/null it is an
-      // fs.ReadStream, whose module loads fs/promises and the stream machinery (~5 ms, issue 9)
+      // fs.ReadStream, whose module loads fs/promises and the stream machinery (~5 ms)
       get isTTY() {
         return isatty(0);
       },

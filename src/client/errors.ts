@@ -1,5 +1,5 @@
 /**
- * Typed errors of the HTTP layer (STYLE §5). None of them ever carries the API key:
+ * Typed errors of the HTTP layer (docs/architecture.md). None of them ever carries the API key:
  * they keep only method, path (no query values that could hold secrets are added by us)
  * and what the service said.
  */

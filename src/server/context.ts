@@ -39,7 +39,7 @@ declare module 'fastify' {
     audit?: { recordId?: number | string; properties?: Record<string, unknown>; note?: string };
   }
   interface FastifyContextConfig {
-    /** roles allowed to call the route (spec role lists; contract §3); absent = public */
+    /** roles allowed to call the route (contract §3); absent = public */
     roles?: readonly Role[];
   }
 }

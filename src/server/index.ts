@@ -71,7 +71,7 @@ function isEmpty(db: Db): boolean {
   return db.prepare('SELECT count(*) FROM users').pluck().get() === 0;
 }
 
-/** First start: an Administrator user and a key with permissions 7 (issue #2). */
+/** First start: an Administrator user and a key with permissions 7. */
 function bootstrap(db: Db, now: Date, generateKey: () => string): IssuedKey {
   const key = generateKey();
   db.transaction(() => {

@@ -1,5 +1,5 @@
 /**
- * Resource passwords at rest (issue 8 §3): sealed with AES-256-GCM under a key kept
+ * Resource passwords at rest: sealed with AES-256-GCM under a key kept
  * outside the database — `LIC_SECRET_KEY` (32 bytes, base64 or hex), or a 0600 file beside
  * the database (`<db>.key`, made on first start). A copy of the database alone reveals no
  * password. Stored form: `enc:v1:` + base64(iv 12 bytes | tag 16 bytes | ciphertext).

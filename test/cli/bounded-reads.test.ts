@@ -1,5 +1,5 @@
 /**
- * Bounded reads (issue 7): `/dev/zero` as a file or as stdin, through the real bin/lic,
+ * Bounded reads: `/dev/zero` as a file or as stdin, through the real bin/lic,
  * stops one byte past each flag's limit and exits 2 naming the flag, with nothing sent.
  * Every run is under a kill timer; a read that did not stop would be killed (signal, no
  * exit code) and fail here. Pointed at a closed port: had anything been sent, the exit

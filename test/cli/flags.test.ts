@@ -1,5 +1,5 @@
 /**
- * Flag handling across verbs (issue 13) against the real service: enum values in any
+ * Flag handling across verbs against the real service: enum values in any
  * case reach the service as their canonical spelling, `--json` agrees with `-o json`,
  * and output flags that contradict each other are usage errors naming both, with nothing
  * sent (the key list and the log stay as they were).

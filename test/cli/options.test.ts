@@ -1,5 +1,5 @@
 /**
- * Options parsing per verb (issue 2): every bad flag or argument is a usage error (exit 2)
+ * Options parsing per verb: every bad flag or argument is a usage error (exit 2)
  * naming the flag and the allowed forms, and nothing is sent. "Nothing sent" is proven two
  * ways: against a closed port (a sent request would be exit 5, not 2), and against the real
  * service, whose key list and log stay unchanged.
@@ -58,7 +58,7 @@ const USAGE_CASES: [string[], string[]][] = [
     ['keys', 'update', '1', '--expires', 'nevermore'],
     ["option '--expires <time>' argument 'nevermore' is invalid", 'or never to clear it'],
   ],
-  // --expires in the past, without --force (issue 13): keys create and update
+  // --expires in the past, without --force: keys create and update
   [
     ['keys', 'create', '--perm', '7', '--expires', '2020-01-01'],
     ['--expires 2020-01-01T00:00:00.000Z is in the past', '--force'],
@@ -67,7 +67,7 @@ const USAGE_CASES: [string[], string[]][] = [
     ['keys', 'update', '1', '--expires', '2020-01-01T10:00:00Z'],
     ['--expires 2020-01-01T10:00:00.000Z is in the past', '--force'],
   ],
-  // an unknown option is reported (with the nearest) before a missing required one (issue 13)
+  // an unknown option is reported (with the nearest) before a missing required one
   [
     ['keys', 'create', '--prem', '7'],
     ["unknown option '--prem'", '(Did you mean --perm?)'],
@@ -76,7 +76,7 @@ const USAGE_CASES: [string[], string[]][] = [
     ['templates', 'show', '1', '--prodct', '1', '--release', '2'],
     ["unknown option '--prodct'", '(Did you mean --product?)'],
   ],
-  // conflicting output flags, and formats a verb can't print (issue 13)
+  // conflicting output flags, and formats a verb can't print
   [['--json', '-o', 'csv', 'keys', 'list'], ['--json and --output csv conflict']],
   [['keys', 'list', '-o', 'tsv', '--json'], ['--json and --output tsv conflict']],
   [

@@ -1,5 +1,5 @@
 /**
- * The one renderer, seen from the command line (STYLE §3): -o json is the service's body
+ * The one renderer, seen from the command line (docs/architecture.md): -o json is the service's body
  * unchanged, tables on a TTY, tab-separated text when piped, colour rules, and stdout
  * carrying data only.
  */

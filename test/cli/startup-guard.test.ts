@@ -1,5 +1,5 @@
 /**
- * The start-up guard of issue 9, not a timing assert: a short command must not load or
+ * The start-up guard, not a timing assert: a short command must not load or
  * initialise a module it does not need. The built CLI is one CommonJS file (dist/cli.cjs)
  * whose modules are initialised lazily by esbuild's wrappers (`"src/cli/table.ts"() {...}`),
  * plus dist/vendor/*.cjs and dist/server.cjs, required on first use. The CLI is spawned with

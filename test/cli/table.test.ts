@@ -1,5 +1,5 @@
 /**
- * Terminal tables (issue 13): fitted to the width (COLUMNS / the stream's columns), text
+ * Terminal tables: fitted to the width (COLUMNS / the stream's columns), text
  * truncated with `…` by display width, ids and numbers whole and right-aligned, `--wide`,
  * compact local times and `--utc`, the single-page footer and the empty-result note, the
  * page-by-page drawing of `--all`. In-process against the real service; the pure parts

@@ -1,5 +1,5 @@
 /**
- * Network settings (issue 7 item 4) and `lic api -H` (item 9): proxies from the context's
+ * Network settings and `lic api -H` (item 9): proxies from the context's
  * environment through a real local CONNECT proxy that counts its tunnels, TLS with a CA
  * made for the test (openssl; skipped visibly without it), the refusal to send a key over
  * plain http:// to a host that is not loopback, and extra request headers reaching a fake.

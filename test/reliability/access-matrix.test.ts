@@ -1,5 +1,5 @@
 /**
- * Access matrix (issue 8 §5): every endpoint × the four roles × permission masks 0..7, and
+ * Access matrix: every endpoint × the four roles × permission masks 0..7, and
  * × {no key, unknown, revoked, expired}. The expected status comes from contract §3 (role
  * list of the endpoint, permission bit of the method), never from the service's code.
  */

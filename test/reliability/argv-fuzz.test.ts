@@ -1,5 +1,5 @@
 /**
- * argv fuzz (issue 8 §5): ≥ 10,000 generated argument vectors over every noun, verb and
+ * argv fuzz: ≥ 10,000 generated argument vectors over every noun, verb and
  * flag of the command tree, run in-process through main() against a live service behind
  * a counting proxy. Zero stack traces, zero exit codes outside the documented table, and
  * zero requests sent for input refused as a usage error (exit 2).

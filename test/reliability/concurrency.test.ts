@@ -1,5 +1,5 @@
 /**
- * Concurrency (issue 8 §5): 8 parallel clients × 1,000 writes each (insert, update, delete
+ * Concurrency: 8 parallel clients × 1,000 writes each (insert, update, delete
  * mixed) on their own keep-alive connections. Afterwards: nothing lost, ids unique, the
  * list's total exact, and one audit entry per acknowledged write.
  */

@@ -1,5 +1,5 @@
 /**
- * Crash (issue 8 §5): a real `lic serve` on a database file takes a stream of writes and
+ * Crash: a real `lic serve` on a database file takes a stream of writes and
  * is killed with SIGKILL at a random moment, ten times over the same file. After each
  * kill: `PRAGMA integrity_check` is ok, and every write acknowledged with 200 is there,
  * with its audit entry.

@@ -1,5 +1,5 @@
 /**
- * Hostile bodies and queries (issue 8 §5): thousands of generated requests — wrong types
+ * Hostile bodies and queries: thousands of generated requests — wrong types
  * in every field, extra fields, deep nesting, 5 MB strings, invalid UTF-8, lone
  * surrogates, prototype keys, bodies at and over 10 MiB, non-canonical ids, fuzzed
  * filter/sort/select. Never a 500, never SQL or a stack trace in a body, never a stored

@@ -1,5 +1,5 @@
 /**
- * Audit in the transaction (issue 8 §2): a write and its audit entry commit together or
+ * Audit in the transaction: a write and its audit entry commit together or
  * not at all. The log insert is made to fail with a trigger (what a full disk or a
  * corrupt log table would do): every write must then be rolled back with a 500.
  */

@@ -47,7 +47,7 @@ interface Row {
   r_version: string;
 }
 
-/** The wire form of a stored template, written independently of the service (spec LicenseTemplate). */
+/** The wire form of a stored template, written independently of the service. */
 function expected(r: Row): LicenseTemplate {
   return {
     id: r.id,
@@ -133,7 +133,7 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: r
   }
 });
 
-describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: records (spec LicenseTemplate)', () => {
+describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: records', () => {
   it('lists the templates of that release in the full spec shape, product built from product + release', async () => {
     const r = await http(svc, 'GET', path(rel.product, rel.release), { key: svc.adminKey });
     expect(r.status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * The log built for size (issue 4): the counts kept by triggers (migration 3) stay exact
+ * The log built for size: the counts kept by triggers (migration 3) stay exact
  * through every kind of write and purge, the totals of GET /v1/log equal count(*) of a
  * reference query (also when derived page by page, or served from the cache), key-paged
  * walks return the same records as a reference query, and the page queries use the

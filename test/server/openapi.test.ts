@@ -88,7 +88,7 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('declares the rule-3 query parameters on the list endpoints', () => {
+  it('declares the list query parameters (contract §5) on the list endpoints', () => {
     for (const path of [
       '/v1/api-keys',
       '/v1/log',
@@ -165,7 +165,7 @@ describe('GET /openapi.json', () => {
   });
 });
 
-describe('lint (issue 8 §6)', () => {
+describe('lint', () => {
   it("passes Redocly's recommended rules with zero problems, warnings included", async () => {
     const { lintFromString, createConfig } = await import('@redocly/openapi-core');
     const r = await http(svc, 'GET', '/openapi.json');

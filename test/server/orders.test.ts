@@ -26,7 +26,7 @@ interface OrderRow {
   created_by_id: string;
 }
 
-/** The wire form of a stored order, written independently of the service's mapping (spec Order, contract §2). */
+/** The wire form of a stored order, written independently of the service's mapping (contract §2). */
 function expected(r: OrderRow): Order {
   return {
     id: r.id,
@@ -103,7 +103,7 @@ describe('GET /v1/customers/{customerId}/orders: roles and permission bits (cont
   });
 });
 
-describe('GET /v1/customers/{customerId}/orders: records (spec Order)', () => {
+describe('GET /v1/customers/{customerId}/orders: records', () => {
   it('lists exactly the orders of that customer, in id order, each in the spec shape', async () => {
     const r = await http(svc, 'GET', path(busiest), { key: svc.adminKey });
     expect(r.status).toBe(200);

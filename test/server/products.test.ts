@@ -24,7 +24,7 @@ let mine: { id: number; code: string };
 let other: { id: number; code: string };
 const path = (code: string, q = '') => `/v1/customer/${encodeURIComponent(code)}/products${q}`;
 
-/** The products linked to a customer, in the wire shape, written independently of the service (spec CustomerProduct). */
+/** The products linked to a customer, in the wire shape, written independently of the service. */
 function productsOf(customerId: number): CustomerProduct[] {
   const rows = svc.db
     .prepare('SELECT p.* FROM customer_products cp JOIN products p ON p.id = cp.product_id WHERE cp.customer_id = ? ORDER BY p.id')

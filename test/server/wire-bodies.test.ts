@@ -1,5 +1,5 @@
 /**
- * Bodies at the edges (issue 8 §4): empty bodies where none is expected, prototype
+ * Bodies at the edges: empty bodies where none is expected, prototype
  * keys, bytes that are not UTF-8, unknown top-level fields, and what an insert ignores.
  * Raw bytes go through node:http so nothing re-encodes them on the way.
  */

@@ -18,7 +18,7 @@ export function formatMoney(amount: unknown, currency?: unknown): string {
 }
 
 /**
- * Table columns of an order (spec Order): the payment status under PAYMENT, its type under
+ * Table columns of an order: the payment status under PAYMENT, its type under
  * TYPE. A narrow terminal leaves out INVOICE, then TYPE, before the order's date.
  */
 export const ORDER_COLUMNS: Column<Order>[] = [

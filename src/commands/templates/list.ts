@@ -19,7 +19,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { UsageError } from '../../cli/errors.js';
 import { LICENSE_TEMPLATE_COLUMNS } from './columns.js';
 
-/** Which release's templates: the path part of the list, apart from the rule-3 query. */
+/** Which release's templates: the path part of the list, apart from the list query (contract §5). */
 export interface TemplateScope {
   product: number;
   release: number;

@@ -452,7 +452,7 @@ export interface ParsedListQuery extends CompiledQuery {
 }
 
 /**
- * Compiles the rule-3 list parameters `filter`, `sort` and `select` of one request
+ * Compiles the list parameters (contract §5) `filter`, `sort` and `select` of one request
  * against a resource's ListSpec (contract §5); see compileFilter, compileSort and
  * compileSelect for each part. Throws QueryError (→ HTTP 400, code 3) naming the parameter
  * and position; throws a plain Error only for a malformed ListSpec (a bug on our side).

@@ -12,7 +12,7 @@ import { listFields } from '../fields.js';
 import { envelopeProperties, listResponse, selectable } from '../openapi.js';
 import { ADMIN_ONLY, OK, parseTimestamp } from './common.js';
 
-/** Fields of a log entry (spec LogEntry); default sort TimeStamp desc, Id desc (contract §6). */
+/** Fields of a log entry; default sort TimeStamp desc, Id desc (contract §6). */
 export const logSource: ListSource = {
   from: 'log l',
   spec: {

@@ -1,5 +1,5 @@
 /**
- * Machine formats are raw (issue 13 item 3) and the global flags around them: gh's
+ * Machine formats are raw and the global flags around them: gh's
  * `--json id,name` as `-o json --fields id,name`, bare `--json` anywhere, `--raw` only
  * with json; csv/tsv carry wire field names and raw values (permissions 7, booleans).
  */

@@ -1,5 +1,5 @@
 /**
- * runList for an endpoint without rule-3 parameters (`paged: false`, like the customer
+ * runList for an endpoint without the list parameters (`paged: false`, like the customer
  * product list): one request, --limit and --fields applied to the reply client-side.
  * The real log endpoint with a fixed query stands in for such an endpoint.
  */

@@ -98,7 +98,7 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
 
   it('perm 2 (Write): POST and PUT work, GET is 403 → exit 3', async () => {
     const { key } = await create(['--perm', 'w']);
-    // a key grants only bits it holds (issue 8): Write may make a Write key, not a Read one
+    // a key grants only bits it holds: Write may make a Write key, not a Read one
     expect((await lic(['keys', 'create', '--perm', '1'], { key })).code).toBe(3);
     const made = await create(['--perm', '2'], { key });
     expect((await lic(['keys', 'update', String(made.id), '--name', 'by-writer'], { key })).code).toBe(0);

@@ -79,7 +79,7 @@ describe('log list --all', () => {
     const r = await runCli(['log', 'list', '--all', '-o', 'csv'], { env });
     expect(r.code).toBe(0);
     const rows = parseCsv(r.stdout) as string[][];
-    // the records' wire field names and raw values (issue 13 item 3), not the table's columns
+    // the records' wire field names and raw values, not the table's columns
     expect(rows[0]).toEqual(['id', 'message', 'messageTemplate', 'level', 'timeStamp', 'exception', 'properties']);
     expect(rows.length).toBe(expected.length + 1);
     expect(rows.slice(1).map((x) => Number(x[0]))).toEqual(expected.map((e) => e.id));

@@ -1,5 +1,5 @@
 /**
- * Paging that cannot run away (issue 7 item 7): against socket-level fakes of services
+ * Paging that cannot run away: against socket-level fakes of services
  * that ignore the paging parameters or end early, `--all` stops at once (exit 1) without
  * printing a record twice, and a run short of the announced total says so on stderr.
  */

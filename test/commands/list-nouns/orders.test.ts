@@ -149,7 +149,7 @@ describe("the issue's example: lic orders list --customer 7 --status Pending -o 
     expect(want.length).toBeGreaterThan(0);
     const r = await ok([...list(c), '--status', 'Pending', '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
-    // raw values: the total as a number and the currency in its own column (issue 13 item 3)
+    // raw values: the total as a number and the currency in its own column
     expect(rows).toEqual(want.map((o) => header.map((f) => dataCell(o[f]))));
     expect(rows.map((row) => row[header.indexOf('total')])).toEqual(want.map((o) => String(o.total)));
   });

@@ -1,5 +1,5 @@
 /**
- * One shape for scripts (issue 7 item 8): the same commands, run directly against lic
+ * One shape for scripts: the same commands, run directly against lic
  * serve and through a transforming proxy that makes its replies look like another
  * implementation of the published API (default-valued fields left out, recursively,
  * even an empty list's array and total; integers as strings), print the same stdout in

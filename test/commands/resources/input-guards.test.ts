@@ -1,5 +1,5 @@
 /**
- * Input guards of `resources create|update` (issue 13) against the real service: an empty
+ * Input guards of `resources create|update` against the real service: an empty
  * data file or stdin (a cron line that lost its redirect) is a usage error unless
  * `--allow-empty`, and nothing is created or changed.
  */
