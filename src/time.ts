@@ -21,14 +21,14 @@ const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)?$/;
  * `30m`, `7d`, `2w`) → whole milliseconds (rounded). A number without a unit is seconds
  * when `bareSeconds`, else refused (`--grace 7` must not mean 7 s; `0` too: a caller for
  * which it means something says so).
- * Returns undefined for anything else, and for more than 2^53 ms: the caller checks its
- * own range and names its flag and the forms it accepts in the error.
+ * Returns undefined for anything else (and for a number too large to be finite): the
+ * caller checks its own range and names its flag and the forms it accepts in the error.
  */
 export function parseDurationMs(text: string, o: { bareSeconds?: boolean } = {}): number | undefined {
   const m = DURATION_RE.exec(text.trim());
   if (!m || (m[2] === undefined && !o.bareSeconds)) return undefined;
   const ms = Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 's') as keyof typeof UNIT_MS]);
-  return Number.isSafeInteger(ms) ? ms : undefined;
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 /**

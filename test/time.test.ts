@@ -25,7 +25,7 @@ describe('parseDurationMs: the one unit table', () => {
     expect(parseDurationMs('0.25', { bareSeconds: true })).toBe(250);
   });
 
-  it.each(['', 'soon', '5x', '-1d', '+1d', '1e3s', '.5s', '5 s', '1d2h', '99999999999999999999w'])('refuses %j', (text) => {
+  it.each(['', 'soon', '5x', '-1d', '+1d', '1e3s', '.5s', '5 s', '1d2h', `${'9'.repeat(400)}w`])('refuses %j', (text) => {
     expect(parseDurationMs(text, { bareSeconds: true })).toBeUndefined();
   });
 
@@ -48,8 +48,8 @@ describe('the duration flags on the one table', () => {
   it('--timeout/--interval: bare seconds, 1ms..24h; the error names the forms', () => {
     expect(parseDuration('2')).toBe(2000);
     expect(parseDuration('1d')).toBe(DAY); // d and w are new here
-    expect(() => parseDuration('0')).toThrow('expected a duration from 1ms to 1d, such as 500ms, 2s or 1m.');
-    expect(() => parseDuration('25h')).toThrow('from 1ms to 1d');
+    expect(() => parseDuration('0')).toThrow('expected a duration from 1ms to 24h, such as 500ms, 2s or 1m.');
+    expect(() => parseDuration('25h')).toThrow('from 1ms to 24h');
     expect(() => parseDuration('soon')).toThrow('expected a duration such as 500ms, 2s or 1m.');
   });
 
