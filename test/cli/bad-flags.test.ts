@@ -21,6 +21,7 @@ const BAD: Record<string, { value: string; accepts: RegExp }> = {
   '--id': { value: 'abc', accepts: /positive integer/ },
   '--perm': { value: 'rwz', accepts: /0\.\.7/ },
   '--level': { value: 'Loud', accepts: /Verbose, Debug, Information, Warning, Error, Fatal/ },
+  '--to': { value: 'cloud', accepts: /keyring, file/ },
   '--since': { value: 'soonish', accepts: /RFC 3339/ },
   '--until': { value: 'soonish', accepts: /RFC 3339/ },
   '--before': { value: 'soonish', accepts: /RFC 3339/ },
