@@ -14,14 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Column } from '../../src/cli/output.js';
 import { Renderer } from '../../src/cli/output.js';
 import { displayWidth } from '../../src/cli/table.js';
-import { ASSEMBLY_COLUMNS } from '../../src/commands/assemblies/columns.js';
+import { ASSEMBLY_LIST } from '../../src/commands/assemblies/list.js';
 import { CHECK_COLUMNS, ENDPOINT_COLUMNS } from '../../src/commands/doctor/index.js';
-import { API_KEY_COLUMNS } from '../../src/commands/keys/columns.js';
-import { LOG_COLUMNS } from '../../src/commands/log/columns.js';
-import { ORDER_COLUMNS } from '../../src/commands/orders/columns.js';
-import { CUSTOMER_PRODUCT_COLUMNS } from '../../src/commands/products/columns.js';
-import { RESOURCE_COLUMNS } from '../../src/commands/resources/columns.js';
-import { LICENSE_TEMPLATE_COLUMNS } from '../../src/commands/templates/columns.js';
+import { API_KEY_LIST } from '../../src/commands/keys/list.js';
+import { LOG_LIST } from '../../src/commands/log/list.js';
+import { ORDER_LIST } from '../../src/commands/orders/list.js';
+import { CUSTOMER_PRODUCT_LIST } from '../../src/commands/products/list.js';
+import { RESOURCE_LIST } from '../../src/commands/resources/list.js';
+import { LICENSE_TEMPLATE_LIST } from '../../src/commands/templates/list.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { testContext } from '../helpers/context.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -38,21 +38,21 @@ interface Noun {
 }
 
 const NOUNS: Noun[] = [
-  { args: ['keys', 'list'], arrayField: 'apiKeys', columns: API_KEY_COLUMNS as Column<never>[] },
-  { args: ['resources', 'list'], arrayField: 'resources', columns: RESOURCE_COLUMNS as Column<never>[] },
-  { args: ['assemblies', 'list'], arrayField: 'assemblies', columns: ASSEMBLY_COLUMNS as Column<never>[] },
-  { args: ['log', 'list'], arrayField: 'logEntries', columns: LOG_COLUMNS as Column<never>[] },
-  { args: ['orders', 'list', '--customer', '1'], arrayField: 'orders', columns: ORDER_COLUMNS as Column<never>[] },
+  { args: ['keys', 'list'], arrayField: 'apiKeys', columns: API_KEY_LIST.columns as Column<never>[] },
+  { args: ['resources', 'list'], arrayField: 'resources', columns: RESOURCE_LIST.columns as Column<never>[] },
+  { args: ['assemblies', 'list'], arrayField: 'assemblies', columns: ASSEMBLY_LIST.columns as Column<never>[] },
+  { args: ['log', 'list'], arrayField: 'logEntries', columns: LOG_LIST.columns as Column<never>[] },
+  { args: ['orders', 'list', '--customer', '1'], arrayField: 'orders', columns: ORDER_LIST.columns as Column<never>[] },
   {
     args: ['templates', 'list', '--product', '1', '--release', '4'],
     arrayField: 'licenseTemplates',
-    columns: LICENSE_TEMPLATE_COLUMNS as Column<never>[],
+    columns: LICENSE_TEMPLATE_LIST.columns as Column<never>[],
   },
   {
     // --customer: the demo Customer user's own code, read from the database below
     args: ['products', 'list', '--customer'],
     arrayField: 'products',
-    columns: CUSTOMER_PRODUCT_COLUMNS as Column<never>[],
+    columns: CUSTOMER_PRODUCT_LIST.columns as Column<never>[],
     customer: true,
   },
 ];

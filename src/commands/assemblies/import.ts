@@ -11,7 +11,7 @@ import { allOf, equalsClause, listRecords, normalizeRecord } from '../../cli/lis
 import { printSyncReport, syncReport, type SyncItem } from '../../cli/sync-summary.js';
 import type { Assembly } from '../../wire.js';
 import { MAX_DLL_BYTES } from './input.js';
-import { ASSEMBLY_FIELD_TYPES } from './list.js';
+import { ASSEMBLY_LIST } from './list.js';
 
 interface AssembliesImportOptions {
   /** files and folders */
@@ -148,7 +148,7 @@ async function runAssembliesImport(opts: AssembliesImportOptions, rt: Runtime): 
         take: 1000,
       });
       const found = listRecords<Assembly>(body, 'assemblies', '/v1/assemblies')
-        .map((a) => normalizeRecord(a as unknown as Record<string, unknown>, ASSEMBLY_FIELD_TYPES) as unknown as Assembly)
+        .map((a) => normalizeRecord(a as unknown as Record<string, unknown>, ASSEMBLY_LIST.types) as unknown as Assembly)
         .find((a) => sameIdentity(a, want));
       if (found) {
         items.push({ ...base, outcome: 'unchanged', id: found.id });

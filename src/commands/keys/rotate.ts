@@ -14,7 +14,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 import type { ApiKey } from '../../wire.js';
 import { DAY, formatDuration, parseDurationMs } from '../../time.js';
-import { API_KEY_FIELD_TYPES } from './list.js';
+import { API_KEY_LIST } from './list.js';
 
 /** `keys rotate` after parsing: the key, the grace in ms, where the secret goes, the new key's expiry. */
 export interface KeysRotateOptions {
@@ -72,7 +72,7 @@ async function findKey(client: ApiClient, id: number): Promise<ApiKey> {
   const body = await listApiKeys(client, { filter: `Id = ${id}`, take: 1 });
   const rec = (Array.isArray(body.apiKeys) ? body.apiKeys : [])[0];
   if (!rec) throw new NotFoundError(`no API key with id ${id}`);
-  return normalizeRecord(rec as unknown as Record<string, unknown>, API_KEY_FIELD_TYPES) as unknown as ApiKey;
+  return normalizeRecord(rec as unknown as Record<string, unknown>, API_KEY_LIST.types) as unknown as ApiKey;
 }
 
 /** The directory of `--key-file` must exist and be writable, and the path must not be a directory: checked before any key is made. UsageError otherwise. */

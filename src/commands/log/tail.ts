@@ -8,7 +8,7 @@ import { allOf, fieldOf, listRecords } from '../../cli/list/index.js';
 import { parseCount, parseDuration, parseLevel } from '../../cli/parse.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { LOG_LIST, logFilters } from './list.js';
+import { LOG_LIST } from './list.js';
 
 interface LogTailOptions {
   follow?: boolean;
@@ -77,7 +77,7 @@ function checkPage(page: LogEntry[], dir: 'asc' | 'desc', bound: number | undefi
  */
 async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<void> {
   const client = await rt.client();
-  const filter = allOf([...logFilters(opts), opts.where]);
+  const filter = allOf([...LOG_LIST.filters(opts, rt.ctx.now()), opts.where]);
   const writer = rt.out.openList<LogEntry>(LOG_LIST.columns, LOG_LIST, { live: true });
   const ac = new AbortController();
   const off = opts.follow ? rt.ctx.onInterrupt(() => ac.abort()) : () => {};

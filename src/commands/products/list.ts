@@ -1,11 +1,9 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { listCustomerProducts } from '../../client/endpoints/products.js';
 import type { CustomerProduct } from '../../wire.js';
 import { CustomerProductSchema } from '../../schema/customer-product.js';
-import { addListOptions, fieldNames, fieldTypesOf, runList, type ListDef, type ListFlags } from '../../cli/list/index.js';
-import type { Cli } from '../../cli/deps.js';
-import type { Runtime } from '../../cli/runtime.js';
-import { CUSTOMER_PRODUCT_COLUMNS } from './columns.js';
+import { defineList, type ListFlags } from '../../cli/list/index.js';
+import { formatMoney } from '../orders/list.js';
 
 /** Longest name or code the service takes (contract §9). */
 const MAX_CODE = 256;
@@ -28,52 +26,37 @@ interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'> {
   customer: string;
 }
 
-/** Fields of a product of a customer with their wire types (derived from src/schema/ CustomerProductSchema): the defaults of what the service leaves out. */
-const CUSTOMER_PRODUCT_FIELD_TYPES = fieldTypesOf(CustomerProductSchema);
-
 /**
- * Fields of a product of a customer, as the service names them (contract §8;
- * lic serve's customerProductFields in src/server/routes/products.ts, checked by a
- * test), for --fields (applied to the reply here: the endpoint takes no query).
+ * `lic products list --customer CODE`: the products of the caller's own customer (role
+ * Customer). GET /v1/customer/{code}/products takes no query (contract §8: no filter,
+ * sort or paging, no total), so `paged: false`: only --fields and --limit, applied to the
+ * one reply. Prices with 2 decimals.
  */
-export const CUSTOMER_PRODUCT_FIELDS = fieldNames(CUSTOMER_PRODUCT_FIELD_TYPES);
-
-/**
- * A customer's products as a list: GET /v1/customer/{code}/products takes no query
- * (contract §8: no filter, sort or paging, no total), so `paged: false`: only --fields
- * and --limit, applied to the one reply.
- */
-export const CUSTOMER_PRODUCT_LIST: ListDef<CustomerProduct> = {
+export const CUSTOMER_PRODUCT_LIST = defineList<CustomerProduct, ProductsListOptions>({
   what: 'products',
   arrayField: 'products',
-  columns: CUSTOMER_PRODUCT_COLUMNS,
-  fields: CUSTOMER_PRODUCT_FIELDS,
-  types: CUSTOMER_PRODUCT_FIELD_TYPES,
   paged: false,
-};
+  schema: CustomerProductSchema,
+  fetch: (client, _q, o) => listCustomerProducts(client, o.customer),
+  description: "List the products of your own customer (role Customer; another customer's code is not found)",
+  columns: [
+    { header: 'ID', kind: 'id', get: (p) => p.id },
+    { header: 'CODE', kind: 'code', get: (p) => p.code },
+    { header: 'NAME', kind: 'name', get: (p) => p.name },
+    { header: 'PRICE', kind: 'number', get: (p) => formatMoney(p.price) },
+    { header: 'RESELLER PRICE', kind: 'number', get: (p) => formatMoney(p.resellerPrice) },
+    { header: 'CURRENCY', kind: 'label', get: (p) => p.currency },
+    { header: 'CREATED', kind: 'time', get: (p) => p.createdAt },
+  ],
+  flags: {
+    customer: { flag: '--customer <code>', help: 'your customer code, e.g. C-7K2M9Q4X', parse: parseCustomerCode, required: true },
+  },
+  note: "The service returns a customer's products in one reply and takes no query: there is no --where, --sort, --take/--skip or --all here; filter with jq instead.",
+  examples: [
+    'lic products list --customer C-7K2M9Q4X',
+    'lic products list --customer C-7K2M9Q4X --fields code,name,price -o csv',
+    'lic products list --customer C-7K2M9Q4X -o json | jq -r \'.products[] | select(.currency == "EUR") | .code\'',
+  ],
+});
 
-/** `lic products list --customer CODE`: the products of the caller's own customer (role Customer), through the list machinery unpaged. */
-async function runProductsList(opts: ProductsListOptions, rt: Runtime): Promise<void> {
-  const client = await rt.client();
-  await runList(rt, {
-    def: CUSTOMER_PRODUCT_LIST,
-    flags: opts,
-    fetch: () => listCustomerProducts(client, opts.customer),
-  });
-}
-
-/** Declares `products list --customer CODE` with --fields and --limit (the endpoint has no filter, sort or paging). */
-export function registerProductsList(parent: Command, cli: Cli, run = runProductsList): void {
-  const cmd = parent
-    .command('list')
-    .alias('ls')
-    .description("List the products of your own customer (role Customer; another customer's code is not found)")
-    .requiredOption('--customer <code>', 'your customer code, e.g. C-7K2M9Q4X', parseCustomerCode);
-  addListOptions(cmd, CUSTOMER_PRODUCT_LIST)
-    .addHelpText(
-      'after',
-      "\nThe service returns a customer's products in one reply and takes no query: there is no --where, --sort, --take/--skip or --all here; filter with jq instead.\n" +
-        '\nExamples:\n  lic products list --customer C-7K2M9Q4X\n  lic products list --customer C-7K2M9Q4X --fields code,name,price -o csv\n  lic products list --customer C-7K2M9Q4X -o json | jq -r \'.products[] | select(.currency == "EUR") | .code\'',
-    )
-    .action(async (o: ProductsListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
-}
+export const registerProductsList = CUSTOMER_PRODUCT_LIST.register;

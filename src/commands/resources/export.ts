@@ -6,7 +6,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
 import { intKey, listRecords, normalizeRecord, pages, planList } from '../../cli/list/index.js';
 import { BUNDLE_FIELDS, needsPassword, type BundleResource } from './bundle.js';
-import { addResourceFilterOptions, RESOURCE_FIELD_TYPES, RESOURCE_LIST, resourceFilters } from './list.js';
+import { RESOURCE_LIST } from './list.js';
 
 interface ResourcesExportOptions {
   /** Type = this, exactly */
@@ -38,12 +38,12 @@ async function runResourcesExport(opts: ResourcesExportOptions, rt: Runtime): Pr
     throw new UsageError(`resources export writes a bundle, one JSON record per line (ndjson); -o ${format} is not available, drop -o`);
   }
   const client = await rt.client();
-  const plan = planList(RESOURCE_LIST, { all: true, where: opts.where, take: ID_PAGE }, resourceFilters(opts));
+  const plan = planList(RESOURCE_LIST, { all: true, where: opts.where, take: ID_PAGE }, RESOURCE_LIST.filters(opts, rt.ctx.now()));
   const fetch = (q: Parameters<typeof listResources>[1]) => listResources(client, { ...q, select: 'id, code, name' });
   const ids: { id: number; code: string; name: string }[] = [];
   for await (const page of pages<Resource>(RESOURCE_LIST, plan, fetch)) {
     for (const r of page.records) {
-      const n = normalizeRecord(r as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, ['id', 'code', 'name']);
+      const n = normalizeRecord(r as unknown as Record<string, unknown>, RESOURCE_LIST.types, ['id', 'code', 'name']);
       ids.push({ id: n.id as number, code: n.code as string, name: n.name as string });
     }
   }
@@ -59,7 +59,7 @@ async function runResourcesExport(opts: ResourcesExportOptions, rt: Runtime): Pr
     const found = listRecords<Resource>(body, 'resources', '/v1/resources')[0];
     // deleted between the two passes: nothing to export
     if (!found || intKey(found.id) !== id) continue;
-    const r = normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, [
+    const r = normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_LIST.types, [
       ...BUNDLE_FIELDS,
     ]) as unknown as BundleResource;
     const line: Record<string, string> = {};
@@ -90,7 +90,7 @@ export function registerResourcesExport(parent: Command, cli: Cli, run = runReso
     .description(
       'Write resources (data included, passwords never) to stdout as a bundle, one JSON record per line, for `resources import`',
     );
-  addResourceFilterOptions(cmd)
+  RESOURCE_LIST.addFlags(cmd, cli)
     .option(
       '--where <expr>',
       "filter expression in the service's query language, AND-ed with the other filter flags; e.g. 'Code.StartsWith(\"email-\")'",

@@ -8,9 +8,9 @@ import { parseId } from '../../cli/parse.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
-import { resourceSize } from './columns.js';
+import { RESOURCE_LIST, resourceSize } from './list.js';
 import { chosenFields, defaultDataFields, intKey, listRecords, normalizeListBody, normalizeRecord } from '../../cli/list/index.js';
-import { RESOURCE_FIELD_TYPES, RESOURCE_LIST } from './list.js';
+
 import { isSnkResource, readKeyData } from './signing-key.js';
 
 interface ResourcesGetOptions {
@@ -71,7 +71,7 @@ async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<
   const raw = rt.out.opts.raw === true;
   const r = (raw
     ? found
-    : normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, fields)) as unknown as Resource;
+    : normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_LIST.types, fields)) as unknown as Resource;
   const bytes = opts.dataOut !== undefined ? Buffer.from(r.data ?? '', 'base64') : undefined;
   if (toStdout) {
     rt.out.raw(bytes!);
@@ -86,7 +86,7 @@ async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<
   }
   const machine = normalizeRecord(
     found as unknown as Record<string, unknown>,
-    RESOURCE_FIELD_TYPES,
+    RESOURCE_LIST.types,
     fields ?? defaultDataFields(RESOURCE_LIST),
   );
   // a signing key: its size and token, computed here from the data (contract §7 RSA/SNK)

@@ -10,7 +10,7 @@ import { equalsClause, listRecords, normalizeRecord } from '../../cli/list/index
 import { printSyncReport, syncReport, type SyncItem } from '../../cli/sync-summary.js';
 import type { Resource } from '../../wire.js';
 import { BUNDLE_FIELDS, MAX_BUNDLE_BYTES, needsPassword, parseBundle, type BundleEntry, type BundleResource } from './bundle.js';
-import { RESOURCE_FIELD_TYPES } from './list.js';
+import { RESOURCE_LIST } from './list.js';
 
 interface ResourcesImportOptions {
   /** the bundle: a path, or `-` for stdin */
@@ -82,7 +82,7 @@ async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Pr
     try {
       const body = await listResources(client, { filter: equalsClause('Code', want.code), take: 2 });
       const found = listRecords<Resource>(body, 'resources', '/v1/resources')
-        .map((r) => normalizeRecord(r as unknown as Record<string, unknown>, RESOURCE_FIELD_TYPES, ['id', ...BUNDLE_FIELDS]))
+        .map((r) => normalizeRecord(r as unknown as Record<string, unknown>, RESOURCE_LIST.types, ['id', ...BUNDLE_FIELDS]))
         .find((r) => r.code === want.code);
       if (!found) {
         const id = dryRun ? undefined : (await createResource(client, want)).resourceId;

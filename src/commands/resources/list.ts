@@ -1,22 +1,8 @@
-import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { ApiError } from '../../client/errors.js';
 import type { ListQuery, Resource, ResourceList } from '../../wire.js';
 import { ResourceSchema } from '../../schema/resource.js';
-import {
-  addListOptions,
-  containsClause,
-  fieldNames,
-  fieldTypesOf,
-  equalsClause,
-  parseFilterValue,
-  runList,
-  type ListDef,
-  type ListFlags,
-} from '../../cli/list/index.js';
-import type { Cli } from '../../cli/deps.js';
-import type { Runtime } from '../../cli/runtime.js';
-import { RESOURCE_COLUMN_FIELDS, RESOURCE_COLUMNS, resourceSize } from './columns.js';
+import { containsClause, defineList, equalsClause, parseFilterValue, type ListClient, type ListFlags } from '../../cli/list/index.js';
 
 interface ResourcesListOptions extends ListFlags {
   /** Type = this, exactly (RSA, email, MappingFile, …) */
@@ -28,17 +14,16 @@ interface ResourcesListOptions extends ListFlags {
 }
 
 /**
- * Fields of a resource with their wire types (derived from src/schema/ ResourceSchema; contract §2, §7):
- * the defaults of what the service leaves out. `dataSize` is lic serve's addition.
+ * Bytes of a resource's data: the service's `dataSize` when it sends one (lic serve
+ * does), else computed from the base64 `data` (contract §2), padding and URL-safe
+ * alphabet allowed. '' when neither is present (a `select` without them).
  */
-export const RESOURCE_FIELD_TYPES = fieldTypesOf(ResourceSchema);
-
-/**
- * Fields of a resource in lists, as the service names them (contract §5,
- * §7; lic serve's FieldSpecs in src/server/routes/resources.ts, checked by a test), for
- * --fields and --sort.
- */
-export const RESOURCE_FIELDS = fieldNames(RESOURCE_FIELD_TYPES);
+export function resourceSize(r: Partial<Resource> & { dataSize?: number }): number | '' {
+  if (typeof r.dataSize === 'number') return r.dataSize;
+  if (typeof r.data !== 'string') return '';
+  const body = r.data.replace(/[=\s]+$/, '');
+  return Math.floor((body.length * 3) / 4);
+}
 
 /**
  * Fields that can be selected but neither filtered nor sorted on (contract §5, §7): the
@@ -47,83 +32,81 @@ export const RESOURCE_FIELDS = fieldNames(RESOURCE_FIELD_TYPES);
 export const RESOURCE_SELECT_ONLY = ['password', 'data'] as const;
 
 /**
- * Resources as a list (contract §5, §7): paged by id. Table, csv and tsv without
- * --fields select only what RESOURCE_COLUMNS show, with `dataSize` for SIZE instead of
- * the base64 data (lic serve knows dataSize; resourceSize falls back to `data` for a
- * service that sends it anyway). json and ndjson get whole records.
+ * `lic resources list`: GET /v1/resources (contract §5, §7), paged by id. The table shows
+ * the size of the data, never the data or the password: table, csv and tsv without
+ * --fields select only what the columns show (`columnFields`), with `dataSize` for SIZE
+ * instead of the base64 data (lic serve knows dataSize; resourceSize falls back to `data`
+ * for a service that sends it anyway). json and ndjson get whole records. The flags are
+ * shared with `resources export` (addFlags, filters).
  */
-export const RESOURCE_LIST: ListDef<Resource> = {
+export const RESOURCE_LIST = defineList<Resource, ResourcesListOptions>({
   what: 'resources',
   arrayField: 'resources',
   totalField: 'totalResourcesCount',
-  columns: RESOURCE_COLUMNS,
-  fields: RESOURCE_FIELDS,
-  types: RESOURCE_FIELD_TYPES,
   blobs: RESOURCE_SELECT_ONLY,
   selectOnly: RESOURCE_SELECT_ONLY,
-  columnFields: RESOURCE_COLUMN_FIELDS,
-};
+  columnFields: ['id', 'name', 'type', 'dataFormat', 'code', 'dataSize', 'updatedAt', 'description'],
+  schema: ResourceSchema,
+  fetch: (client, q, _o, signal) => measuredList(client, q, signal),
+  description:
+    'List resources: signing keys, e-mail templates, mapping files (tables show sizes, never the data; -o json carries the base64 data; passwords never)',
+  columns: [
+    { header: 'ID', kind: 'id', get: (r) => r.id },
+    { header: 'NAME', kind: 'name', get: (r) => r.name },
+    { header: 'TYPE', kind: 'label', get: (r) => r.type },
+    { header: 'FORMAT', kind: 'label', get: (r) => r.dataFormat },
+    { header: 'CODE', kind: 'code', get: (r) => r.code },
+    { header: 'SIZE', kind: 'number', get: (r) => resourceSize(r) },
+    { header: 'UPDATED', kind: 'time', get: (r) => r.updatedAt },
+    { header: 'DESCRIPTION', kind: 'text', get: (r) => r.description },
+  ],
+  flags: {
+    type: {
+      flag: '--type <type>',
+      help: 'only this type, exactly (case-sensitive): RSA, email, MappingFile, or any other',
+      parse: parseFilterValue,
+      filter: (v) => equalsClause('Type', v),
+    },
+    format: {
+      flag: '--format <format>',
+      help: 'only this data format, exactly (case-sensitive): SNK, html, xml, or any other',
+      parse: parseFilterValue,
+      filter: (v) => equalsClause('DataFormat', v),
+    },
+    nameContains: {
+      flag: '--name-contains <text>',
+      help: 'only resources whose name contains this text (case-sensitive)',
+      parse: parseFilterValue,
+      filter: (v) => containsClause('Name', v),
+    },
+  },
+  help: { sortExample: 'updatedAt:desc', whereExample: 'DataSize > 1024' },
+  examples: [
+    'lic resources list --type RSA',
+    'lic resources list --type email --format html --name-contains renewal',
+    'lic resources list --all --fields id,name,dataSize -o csv > resources.csv',
+  ],
+});
+
+export const registerResourcesList = RESOURCE_LIST.register;
 
 /**
- * The resources' friendly filter flags → filter clauses (contract §5): --type (Type = …),
- * --format (DataFormat = …), --name-contains (Name.Contains(…), case-sensitive).
+ * One page of resources, measured: `dataSize` is lic serve's own field; a service without
+ * it (the original) may refuse it in select (400), so it is asked again for `data` instead.
  */
-export function resourceFilters(o: Pick<ResourcesListOptions, 'type' | 'format' | 'nameContains'>): (string | undefined)[] {
-  return [
-    o.type !== undefined ? equalsClause('Type', o.type) : undefined,
-    o.format !== undefined ? equalsClause('DataFormat', o.format) : undefined,
-    o.nameContains !== undefined ? containsClause('Name', o.nameContains) : undefined,
-  ];
-}
-
-/** `lic resources list`: GET /v1/resources through the list machinery, rendered with RESOURCE_COLUMNS. */
-async function runResourcesList(opts: ResourcesListOptions, rt: Runtime): Promise<void> {
-  const client = await rt.client();
-  await runList(rt, {
-    def: RESOURCE_LIST,
-    flags: opts,
-    filters: resourceFilters(opts),
-    fetch: async (q, signal) => {
-      try {
-        return measured(q, await listResources(client, q, signal));
-      } catch (e) {
-        // `dataSize` is lic serve's own field; a service without it (the original) may refuse
-        // it in select: ask for `data` instead and measure it
-        if (e instanceof ApiError && e.status === 400 && q.select?.includes('dataSize')) {
-          const fields = q.select.split(', ').filter((f) => f !== 'dataSize');
-          return measured(
-            q,
-            await listResources(client, { ...q, select: (fields.includes('data') ? fields : [...fields, 'data']).join(', ') }, signal),
-          );
-        }
-        throw e;
-      }
-    },
-  });
-}
-
-/** Adds the resources' friendly filter flags (--type, --format, --name-contains; resourceFilters reads them), shared by list and export. */
-export function addResourceFilterOptions(cmd: Command): Command {
-  return cmd
-    .option('--type <type>', 'only this type, exactly (case-sensitive): RSA, email, MappingFile, or any other', parseFilterValue)
-    .option('--format <format>', 'only this data format, exactly (case-sensitive): SNK, html, xml, or any other', parseFilterValue)
-    .option('--name-contains <text>', 'only resources whose name contains this text (case-sensitive)', parseFilterValue);
-}
-
-/** Declares `resources list` with --type, --format, --name-contains and the shared list flags. */
-export function registerResourcesList(parent: Command, cli: Cli, run = runResourcesList): void {
-  const cmd = parent
-    .command('list')
-    .alias('ls')
-    .description(
-      'List resources: signing keys, e-mail templates, mapping files (tables show sizes, never the data; -o json carries the base64 data; passwords never)',
-    );
-  addListOptions(addResourceFilterOptions(cmd), RESOURCE_LIST, { sortExample: 'updatedAt:desc', whereExample: 'DataSize > 1024' })
-    .addHelpText(
-      'after',
-      '\nExamples:\n  lic resources list --type RSA\n  lic resources list --type email --format html --name-contains renewal\n  lic resources list --all --fields id,name,dataSize -o csv > resources.csv',
-    )
-    .action(async (o: ResourcesListOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
+async function measuredList(client: ListClient, q: ListQuery, signal?: AbortSignal): Promise<ResourceList> {
+  try {
+    return measured(q, await listResources(client, q, signal));
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 400 && q.select?.includes('dataSize')) {
+      const fields = q.select.split(', ').filter((f) => f !== 'dataSize');
+      return measured(
+        q,
+        await listResources(client, { ...q, select: (fields.includes('data') ? fields : [...fields, 'data']).join(', ') }, signal),
+      );
+    }
+    throw e;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { NotFoundError } from '../../cli/errors.js';
 import { chosenFields, intKey, normalizeListBody, normalizeRecord } from '../../cli/list/index.js';
-import { LICENSE_TEMPLATE_FIELD_TYPES, LICENSE_TEMPLATE_LIST, type TemplateScope } from './list.js';
+import { LICENSE_TEMPLATE_LIST, templateRows, type TemplateScope } from './list.js';
 
 interface TemplatesShowOptions extends TemplateScope {
   /** license template id */
@@ -22,13 +22,13 @@ async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime): Promis
   const client = await rt.client();
   const body = await listLicenseTemplates(client, opts.product, opts.release, { filter: `Id = ${opts.id}`, take: 1 });
   // a service may send the id as a string (int64 in protobuf JSON): compare it as an integer
-  const t = LICENSE_TEMPLATE_LIST.rows(body).find((x) => intKey(x.id) === opts.id);
+  const t = templateRows(body).find((x) => intKey(x.id) === opts.id);
   if (!t) {
     throw new NotFoundError(`no license template with id ${opts.id} in release ${opts.release} of product ${opts.product}`);
   }
   if (rt.out.opts.format === 'json') {
     const fields = chosenFields(rt, LICENSE_TEMPLATE_LIST, {});
-    const rec = normalizeRecord(t as unknown as Record<string, unknown>, LICENSE_TEMPLATE_FIELD_TYPES, fields);
+    const rec = normalizeRecord(t as unknown as Record<string, unknown>, LICENSE_TEMPLATE_LIST.types, fields);
     rt.out.json(
       rt.out.opts.raw
         ? body

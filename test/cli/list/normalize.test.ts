@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildProgram, bareJsonFlag } from '../../../src/cli/program.js';
 import { normalizeEnvelope, normalizeListBody, normalizeRecord, normalizeValue, type FieldTypes } from '../../../src/cli/list/normalize.js';
-import { intKey, shortOfTotal } from '../../../src/cli/list/run.js';
+import { intKey } from '../../../src/cli/list/pages.js';
+import { shortOfTotal } from '../../../src/cli/list/run.js';
 import type { Context } from '../../../src/cli/context.js';
 
 const T: FieldTypes = { id: 'int', name: 'string', revoked: 'bool', total: 'number', at: 'time', tags: 'array', product: 'object' };

@@ -1,7 +1,7 @@
 /** `lic keys list` with the list machinery: --owner, --revoked, --active, --all, --fields, formats. */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keyFilters } from '../../../src/commands/keys/list.js';
+import { API_KEY_LIST } from '../../../src/commands/keys/list.js';
 import { runCli } from '../../helpers/cli.js';
 import { addUserWithKey } from '../../helpers/service.js';
 import { useService, ndjson } from '../../helpers/fixtures.js';
@@ -75,7 +75,7 @@ describe('keys list friendly flags', () => {
   });
 
   it("the --active clause is built at the context's clock", () => {
-    expect(keyFilters({ active: true }, new Date('2030-01-02T03:04:05Z'))).toContain(
+    expect(API_KEY_LIST.filters({ active: true }, new Date('2030-01-02T03:04:05Z'))).toContain(
       '(Revoked = false) and (ExpireDate = null or ExpireDate > "2030-01-02T03:04:05.000Z")',
     );
   });

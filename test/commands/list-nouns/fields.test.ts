@@ -3,13 +3,13 @@
  * (src/server/routes/<noun>.ts): compared here so they cannot drift apart.
  */
 import { describe, expect, it } from 'vitest';
-import { ASSEMBLY_FIELDS, ASSEMBLY_LIST } from '../../../src/commands/assemblies/list.js';
-import { API_KEY_FIELDS, API_KEY_LIST } from '../../../src/commands/keys/list.js';
-import { LOG_FIELDS, LOG_LIST } from '../../../src/commands/log/list.js';
-import { ORDER_FIELDS, ORDER_LIST } from '../../../src/commands/orders/list.js';
-import { CUSTOMER_PRODUCT_FIELDS, CUSTOMER_PRODUCT_LIST } from '../../../src/commands/products/list.js';
-import { RESOURCE_FIELDS, RESOURCE_LIST, RESOURCE_SELECT_ONLY } from '../../../src/commands/resources/list.js';
-import { LICENSE_TEMPLATE_FIELDS, LICENSE_TEMPLATE_LIST, LICENSE_TEMPLATE_SELECT_ONLY } from '../../../src/commands/templates/list.js';
+import { ASSEMBLY_LIST } from '../../../src/commands/assemblies/list.js';
+import { API_KEY_LIST } from '../../../src/commands/keys/list.js';
+import { LOG_LIST } from '../../../src/commands/log/list.js';
+import { ORDER_LIST } from '../../../src/commands/orders/list.js';
+import { CUSTOMER_PRODUCT_LIST } from '../../../src/commands/products/list.js';
+import { RESOURCE_LIST, RESOURCE_SELECT_ONLY } from '../../../src/commands/resources/list.js';
+import { LICENSE_TEMPLATE_LIST, LICENSE_TEMPLATE_SELECT_ONLY } from '../../../src/commands/templates/list.js';
 import { apiKeySource } from '../../../src/server/routes/api-keys.js';
 import { assemblySource } from '../../../src/server/routes/assemblies.js';
 import { licenseTemplateSource } from '../../../src/server/routes/license-templates.js';
@@ -24,17 +24,16 @@ const selectOnly = (fields: readonly FieldSpec[]) => fields.filter((f) => f.quer
 
 describe('list field names match the service FieldSpecs', () => {
   it.each([
-    ['API keys', API_KEY_FIELDS, API_KEY_LIST.fields, apiKeySource.spec.fields],
-    ['log entries', LOG_FIELDS, LOG_LIST.fields, logSource.spec.fields],
-    ['resources', RESOURCE_FIELDS, RESOURCE_LIST.fields, resourceSource.spec.fields],
-    ['assemblies', ASSEMBLY_FIELDS, ASSEMBLY_LIST.fields, assemblySource.spec.fields],
-    ['orders', ORDER_FIELDS, ORDER_LIST.fields, orderSource.spec.fields],
-    ['license templates', LICENSE_TEMPLATE_FIELDS, LICENSE_TEMPLATE_LIST.fields, licenseTemplateSource.spec.fields],
-    ['customer products', CUSTOMER_PRODUCT_FIELDS, CUSTOMER_PRODUCT_LIST.fields, customerProductFields],
-  ])('%s', (_noun, cliFields, defFields, serverFields) => {
+    ['API keys', API_KEY_LIST.fields, apiKeySource.spec.fields],
+    ['log entries', LOG_LIST.fields, logSource.spec.fields],
+    ['resources', RESOURCE_LIST.fields, resourceSource.spec.fields],
+    ['assemblies', ASSEMBLY_LIST.fields, assemblySource.spec.fields],
+    ['orders', ORDER_LIST.fields, orderSource.spec.fields],
+    ['license templates', LICENSE_TEMPLATE_LIST.fields, licenseTemplateSource.spec.fields],
+    ['customer products', CUSTOMER_PRODUCT_LIST.fields, customerProductFields],
+  ])('%s', (_noun, cliFields, serverFields) => {
+    // the ListDef's fields (from the schema) are what --fields/--sort are checked against
     expect([...cliFields]).toEqual(names(serverFields));
-    // the ListDef is what --fields/--sort are checked against
-    expect(defFields).toBe(cliFields);
   });
 
   it('select-only fields (no filter, no sort) match the specs marked queryable: false', () => {

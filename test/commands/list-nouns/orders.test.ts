@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
 
-import { orderFilters } from '../../../src/commands/orders/list.js';
+import { ORDER_LIST } from '../../../src/commands/orders/list.js';
 import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
 import { useService, ORDER_FIELDS } from '../../helpers/fixtures.js';
@@ -126,7 +126,7 @@ describe('orders list friendly flags: exactly the records a filter over the full
   });
 
   it('orderFilters quotes values, so a value cannot change the expression', () => {
-    expect(orderFilters({ status: 'x" or Status != "' })).toContain('Status = "x\\" or Status != \\""');
+    expect(ORDER_LIST.filters({ status: 'x" or Status != "' }, new Date())).toContain('Status = "x\\" or Status != \\""');
   });
 });
 
