@@ -19,7 +19,7 @@ export const Code = {
   UNAUTHENTICATED: 16,
 } as const;
 
-/** Permission bitmask bits of an API key (spec: Read = 1, Write = 2, Delete = 4). */
+/** Permission bitmask bits of an API key (the API: Read = 1, Write = 2, Delete = 4; docs/contract.md). */
 export const Permission = { Read: 1, Write: 2, Delete: 4 } as const;
 
 /** Roles of the owner of a key (spec, Authentication §2). */

@@ -11,7 +11,7 @@ const PERM_NAMES: Record<string, number> = { read: 1, write: 2, delete: 4 };
 const PERM_LETTERS: Record<string, number> = { r: 1, w: 2, d: 4 };
 const PERM_FORMS = 'a number 0..7 (Read=1, Write=2, Delete=4), letters from "rwd" (e.g. rw), or names "read,write,delete"';
 
-/** `--perm`: 0..7, letters `rwd`, or names `read,write,delete` → permission bitmask (spec: Read 1, Write 2, Delete 4). */
+/** `--perm`: 0..7, letters `rwd`, or names `read,write,delete` → permission bitmask (the API: Read 1, Write 2, Delete 4; docs/contract.md). */
 export function parsePermissions(value: string): number {
   const v = value.trim().toLowerCase();
   if (/^[0-7]$/.test(v)) return Number(v);

@@ -1,6 +1,6 @@
 /**
  * The local reference service (`lic serve`). Loaded by dynamic import only; imports
- * nothing from the CLI or the client (STYLE: the server stands alone).
+ * nothing from the CLI or the client (docs/architecture.md: the server stands alone).
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type LogSink } from './app.js';

@@ -8,7 +8,7 @@ import { allOf } from './filter.js';
 import { sortParam, type ListDef, type ListFlags } from './flags.js';
 
 /**
- * One list endpoint call with the rule-3 query (contract §5); the noun adds its fixed
+ * One list endpoint call with the list query (contract §5); the noun adds its fixed
  * parameters (path ids, dates) and passes `signal` to the request (RequestOptions.signal),
  * which aborts a page fetched ahead that is no longer wanted.
  */

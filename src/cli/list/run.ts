@@ -152,7 +152,7 @@ export function shortOfTotal(done: number, total: number | undefined, plan: Pick
   return `got ${n(done)} of ${n(expected)}: the service ended the list before the total it announced (records deleted meanwhile, or a service that stops paging early)`;
 }
 
-/** An endpoint without rule-3 parameters: one request; --limit and --fields apply to the reply. */
+/** An endpoint without the list parameters: one request; --limit and --fields apply to the reply. */
 async function runUnpaged<R>(
   rt: Runtime,
   run: ListRun<R>,

@@ -16,7 +16,7 @@ async function parse(argv: string[]): Promise<{ opts?: unknown; error?: string }
   let got: unknown;
   const record = async (o: unknown) => void (got = o);
   const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  const cli = { ctx: {} as Cli['ctx'], runtimeOf: () => ({}) as Runtime } as Cli;
+  const cli = { ctx: { now: () => new Date('2030-01-02T03:04:05Z') } as Cli['ctx'], runtimeOf: () => ({}) as Runtime } as Cli;
   const resources = program.command('resources').exitOverride();
   const assemblies = program.command('assemblies').exitOverride();
   registerResourcesExport(resources, cli, record);
