@@ -8,10 +8,13 @@ import { buildApp, type LogSink } from './app.js';
 import type { AuthFailLimit } from './auth-guard.js';
 import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
 import { openDatabase, type Db } from './db.js';
+import { resumeLogWork } from './log/purge.js';
 import { openSecrets, type SecretKeySource } from './secrets.js';
 
 export { buildApp } from './app.js';
 export { openDatabase } from './db.js';
+export { writeLogEntries } from './log-writer.js';
+export { indexLog } from './log/fts.js';
 export { generateApiKey, hashApiKey } from './auth.js';
 export { SecretKeyError } from './secrets.js';
 export { parseAuthFailLimit, DEFAULT_AUTH_FAIL_LIMIT, type AuthFailLimit } from './auth-guard.js';
@@ -121,6 +124,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const db = openDatabase(opts.dbPath);
   let app: FastifyInstance | undefined;
   try {
+    resumeLogWork(db);
     const secrets = openSecrets(db, opts.dbPath, opts.secretKey);
     const sealSecret = (plain: string) => secrets.box.seal(plain);
     app = await buildApp({ db, now, generateKey, sealSecret, logger: opts.logger, authFailLimit: opts.authFailLimit });

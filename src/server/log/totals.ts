@@ -5,6 +5,8 @@
 import { cachedStatement, type Db } from '../db.js';
 import type { TotalRequest } from '../list.js';
 import type { CompareOp, FilterNode } from '../query/index.js';
+import { containsTotal, indexable } from './fts.js';
+import { countIn, partTable, partsIn } from './parts.js';
 
 const HOUR = 3_600_000;
 
@@ -14,37 +16,48 @@ export interface TimeRange {
   end?: number;
 }
 
-/** The log's version (log_stats, migration 3): +1 on every insert, update and delete of an entry. */
+/** The log's version (log_stats): +1 on every insert, update and delete of an entry. */
 export function logVersion(db: Db): number {
   return cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number;
 }
 
 /**
  * Exact number of log entries with start <= time_stamp < end (either side open) and, when
- * given, of one level: whole hours summed from the trigger-kept log_counts (migration 3), the
- * partial hours at the two ends counted from the indexes. O(hours + entries of two hours).
+ * given, of one level and of one partition: whole hours summed from the trigger-kept
+ * log_counts, the partial hours at the two ends counted from the indexes. O(hours + entries
+ * of two hours).
  */
-export function countLogEntries(db: Db, range: TimeRange, level?: string): number {
+export function countLogEntries(db: Db, range: TimeRange, level?: string, part?: number): number {
   const { start, end } = range;
-  const onLevel = level === undefined ? '' : ' AND level = ?';
-  const lp = level === undefined ? [] : [level];
+  const cond = [...(level === undefined ? [] : ['level = ?']), ...(part === undefined ? [] : ['part = ?'])];
+  const cp = [...(level === undefined ? [] : [level]), ...(part === undefined ? [] : [part])];
   if (start === undefined && end === undefined) {
-    return level === undefined
+    return cond.length === 0
       ? (cachedStatement(db, 'SELECT entries FROM log_stats').pluck().get() as number)
-      : (cachedStatement(db, 'SELECT coalesce(sum(entries), 0) FROM log_counts WHERE level = ?').pluck().get(level) as number);
+      : (cachedStatement(db, `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE ${cond.join(' AND ')}`)
+          .pluck()
+          .get(...cp) as number);
   }
   if (start !== undefined && end !== undefined && start >= end) return 0;
+  const onLevel = level === undefined ? '' : ' AND level = ?';
+  const lp = level === undefined ? [] : [level];
   const rows = (a: number, b: number) =>
-    cachedStatement(db, `SELECT count(*) FROM log WHERE time_stamp >= ? AND time_stamp < ?${onLevel}`)
+    cachedStatement(
+      db,
+      `SELECT count(*) FROM ${part === undefined ? 'log' : partTable(part)} WHERE time_stamp >= ? AND time_stamp < ?${onLevel}`,
+    )
       .pluck()
       .get(a, b, ...lp) as number;
   // whole hours: [lo, hi) in hour numbers; ±Infinity for an open side
   const lo = start === undefined ? -Infinity : Math.ceil(start / HOUR);
   const hi = end === undefined ? Infinity : Math.floor(end / HOUR);
   if (lo >= hi) return rows(start!, end!); // under two hours: count them
-  let n = cachedStatement(db, `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE hour >= ? AND hour < ?${onLevel}`)
+  let n = cachedStatement(
+    db,
+    `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE hour >= ? AND hour < ?${cond.map((c) => ` AND ${c}`).join('')}`,
+  )
     .pluck()
-    .get(lo, hi, ...lp) as number;
+    .get(lo, hi, ...cp) as number;
   if (start !== undefined && start < lo * HOUR) n += rows(start, lo * HOUR);
   if (end !== undefined && hi * HOUR < end) n += rows(hi * HOUR, end);
   return n;
@@ -57,6 +70,12 @@ function levelEquals(f: FilterNode): string | undefined {
   if (isLevel(f.left) && f.right.kind === 'literal' && typeof f.right.value === 'string') return f.right.value;
   if (isLevel(f.right) && f.left.kind === 'literal' && typeof f.left.value === 'string') return f.left.value;
   return undefined;
+}
+
+/** `Message.Contains("x")` alone, with x one the full-text index can answer → x; any other filter → undefined. */
+function messageContains(f: FilterNode): string | undefined {
+  if (f.kind !== 'call' || f.method !== 'contains' || f.target.name.toLowerCase() !== 'message') return undefined;
+  return f.arg.kind === 'literal' && typeof f.arg.value === 'string' && indexable(f.arg.value) ? f.arg.value : undefined;
 }
 
 /** Totals cached per database: key → entry. Map order is recency (LRU). */
@@ -105,19 +124,20 @@ function idBound(filter: FilterNode | undefined): Bound | undefined {
 /**
  * ListSource.total of the log over `range` (already in the request's scope): exact, and in
  * order of preference cached while the log is unchanged, derived from the previous page's
- * total when paging by `Id < N`, summed from the hour counts (no filter or `Level = "x"`), or
- * counted. Why each: ./README.md.
+ * total when paging by `Id < N`, summed from the hour counts (no filter or `Level = "x"`),
+ * counted from the full-text index (`Message.Contains("x")` alone), or counted in the
+ * partitions the range touches. Why each: ./README.md.
  */
 export function logTotal(range: TimeRange): (db: Db, q: TotalRequest) => number {
   return (db, { query, where, params }) => {
-    const countSql = (w: string, p: unknown[]) =>
-      (cachedStatement(db, `SELECT count(*) FROM log l WHERE ${w}`)
-        .pluck()
-        .get(...p) as number) ?? 0;
+    const parts = partsIn(db, range);
+    const countSql = (w: string, p: unknown[]) => countIn(db, parts, w, p);
     const fromCounts = () => {
       if (!query.filter) return countLogEntries(db, range);
       const level = levelEquals(query.filter);
-      return level === undefined ? undefined : countLogEntries(db, range, level);
+      if (level !== undefined) return countLogEntries(db, range, level);
+      const needle = messageContains(query.filter);
+      return needle === undefined ? undefined : containsTotal(db, parts, range, needle, (k) => countIn(db, [k], where, params));
     };
     const version = logVersion(db);
     let cache = totalsCache.get(db);
