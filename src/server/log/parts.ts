@@ -34,25 +34,29 @@ const hourOf = (col: string) => `${col} / 3600000 - (${col} % 3600000 < 0)`;
 
 /**
  * The triggers of partition k: the exact counts (log_stats, log_counts by hour, level and
- * partition) and the full-text index of entries up to the partition's `fts_upto` (the rest is
- * indexed in batches by ./fts.ts). Migration 5 wrote those of partition 1 out in full; a test
- * checks they are the same.
+ * partition), the partition's time bounds (log_parts lo and hi: widened by every write, never
+ * narrowed, so no entry is outside them) and version, and the full-text index of entries up to the
+ * partition's `fts_upto` (the rest is indexed in batches by ./fts.ts). Migration 5 wrote
+ * those of partition 1 out in full; a test checks they are the same.
  */
 export function partitionTriggers(k: number): string {
   const t = partTable(k);
   const f = ftsTable(k);
   const upto = `(SELECT fts_upto FROM log_parts WHERE part = ${k})`;
+  const bounds = `UPDATE log_parts SET lo = min(coalesce(lo, NEW.time_stamp), NEW.time_stamp), hi = max(coalesce(hi, NEW.time_stamp), NEW.time_stamp), version = version + 1 WHERE part = ${k};`;
   return `
   CREATE TRIGGER ${t}_insert AFTER INSERT ON ${t} BEGIN
     UPDATE log_stats SET entries = entries + 1, version = version + 1, last_id = max(last_id, NEW.id);
     INSERT INTO log_counts (hour, level, part, entries) VALUES (${hourOf('NEW.time_stamp')}, NEW.level, ${k}, 1)
       ON CONFLICT (hour, level, part) DO UPDATE SET entries = entries + 1;
+    ${bounds}
     INSERT INTO ${f} (rowid, message) SELECT NEW.id, NEW.message WHERE NEW.id <= ${upto};
   END;
   CREATE TRIGGER ${t}_delete AFTER DELETE ON ${t} BEGIN
     UPDATE log_stats SET entries = entries - 1, version = version + 1;
     UPDATE log_counts SET entries = entries - 1
       WHERE hour = ${hourOf('OLD.time_stamp')} AND level = OLD.level AND part = ${k};
+    UPDATE log_parts SET version = version + 1 WHERE part = ${k};
     DELETE FROM ${f} WHERE rowid = (SELECT OLD.id WHERE OLD.id <= ${upto});
   END;
   CREATE TRIGGER ${t}_update AFTER UPDATE ON ${t} BEGIN
@@ -61,6 +65,7 @@ export function partitionTriggers(k: number): string {
       WHERE hour = ${hourOf('OLD.time_stamp')} AND level = OLD.level AND part = ${k};
     INSERT INTO log_counts (hour, level, part, entries) VALUES (${hourOf('NEW.time_stamp')}, NEW.level, ${k}, 1)
       ON CONFLICT (hour, level, part) DO UPDATE SET entries = entries + 1;
+    ${bounds}
     DELETE FROM ${f} WHERE rowid = (SELECT OLD.id WHERE OLD.id <= ${upto});
     INSERT INTO ${f} (rowid, message) SELECT NEW.id, NEW.message WHERE NEW.id <= ${upto};
   END;`;
@@ -195,35 +200,86 @@ export function rotateFor(db: Db, t: number): void {
   addPartition(db, head.part + 1, day);
 }
 
-/** Time bounds of each partition, per database and log version (log_stats.version moves on every write). */
-const boundsCache = new WeakMap<Db, { version: number; schema: number; bounds: Map<number, [number, number] | null> }>();
+/** Bounds and version of every partition (log_parts), per database and log version (log_stats.version moves on every write). */
+const partsInfo_ = new WeakMap<
+  Db,
+  { version: number; schema: number; info: Map<number, { bounds: [number, number] | null; version: number }> }
+>();
 
-/**
- * The least and greatest time stamp of partition k (null when empty), from its time index:
- * O(log n). Cached while the log is unchanged.
- */
-export function partBounds(db: Db, k: number): [number, number] | null {
+/** Bounds and version of every partition, read once per log version. */
+function partsInfo(db: Db): Map<number, { bounds: [number, number] | null; version: number }> {
   const version = cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number;
   const schema = schemaVersion(db);
-  let c = boundsCache.get(db);
-  if (!c || c.version !== version || c.schema !== schema) boundsCache.set(db, (c = { version, schema, bounds: new Map() }));
-  if (c.bounds.has(k)) return c.bounds.get(k)!;
-  const t = partTable(k);
-  const row = cachedStatement(db, `SELECT (SELECT min(time_stamp) FROM ${t}), (SELECT max(time_stamp) FROM ${t})`).raw().get() as [
-    number | null,
-    number | null,
-  ];
-  const b: [number, number] | null = row[0] === null ? null : [row[0], row[1]!];
-  c.bounds.set(k, b);
-  return b;
+  let c = partsInfo_.get(db);
+  if (!c || c.version !== version || c.schema !== schema) {
+    const rows = cachedStatement(db, 'SELECT part, lo, hi, version FROM log_parts').raw().all() as [
+      number,
+      number | null,
+      number | null,
+      number,
+    ][];
+    c = { version, schema, info: new Map(rows.map(([p, lo, hi, v]) => [p, { bounds: lo === null ? null : [lo, hi!], version: v }])) };
+    partsInfo_.set(db, c);
+  }
+  return c.info;
+}
+
+/**
+ * Bounds [lo, hi] of partition k's time stamps (null when nothing was ever written to it): no
+ * entry of it is outside them, though deletes may have left them wider than its entries.
+ * Kept by its triggers in log_parts; cached while the log is unchanged.
+ */
+export function partBounds(db: Db, k: number): [number, number] | null {
+  return partsInfo(db).get(k)?.bounds ?? null;
+}
+
+/** Params → cache-key text; non-finite numbers spelt out (JSON would make them null). A param is never an object, so objects can mark what is not a param. */
+export function paramsKey(params: readonly unknown[]): string {
+  return JSON.stringify(params.map((p) => (typeof p === 'number' && !Number.isFinite(p) ? { n: String(p) } : p)));
+}
+
+/** Counts per partition, per database: a query's key → partition → [its version then, the count]. Map order is recency (LRU). */
+const partCounts = new WeakMap<Db, Map<string, Map<number, [number, number]>>>();
+const PART_COUNTS_CACHED = 256;
+
+/**
+ * Σ over partitions `parts` of `count(k)`, each count reused while its partition is unchanged
+ * (its version in log_parts): after a write only the partition written to is counted again, whatever the
+ * size of the rest of the log. `key` names what is counted; `count` gets the partitions to
+ * count and returns their counts.
+ */
+export function sumPerPart(db: Db, key: string, parts: readonly number[], count: (ks: number[]) => Map<number, number>): number {
+  let cache = partCounts.get(db);
+  if (!cache) partCounts.set(db, (cache = new Map()));
+  let hit = cache.get(key);
+  cache.delete(key);
+  cache.set(key, (hit ??= new Map()));
+  if (cache.size > PART_COUNTS_CACHED) cache.delete(cache.keys().next().value!);
+  const info = partsInfo(db);
+  const versionOf = (k: number) => info.get(k)?.version ?? -1;
+  const stale = parts.filter((k) => hit.get(k)?.[0] !== versionOf(k));
+  if (stale.length > 0) for (const [k, n] of count(stale)) hit.set(k, [versionOf(k), n]);
+  let total = 0;
+  for (const k of parts) total += hit.get(k)![1];
+  return total;
 }
 
 /** The partitions holding entries in [start, end) (either side open), oldest first. */
 export function partsIn(db: Db, range: { start?: number; end?: number }): number[] {
+  const info = partsInfo(db);
   return logParts(db).filter((k) => {
-    const b = partBounds(db, k);
-    if (b === null) return false;
+    const b = info.get(k)?.bounds;
+    if (!b) return false;
     return (range.start === undefined || b[1] >= range.start) && (range.end === undefined || b[0] < range.end);
+  });
+}
+
+/** The partitions of `parts` whose entries all lie in [start, end) (from their bounds). */
+export function wholeIn(db: Db, parts: readonly number[], range: { start?: number; end?: number }): number[] {
+  const info = partsInfo(db);
+  return parts.filter((k) => {
+    const b = info.get(k)?.bounds;
+    return !!b && (range.start === undefined || b[0] >= range.start) && (range.end === undefined || b[1] < range.end);
   });
 }
 
@@ -245,11 +301,18 @@ export function compound(parts: readonly number[], arm: (k: number) => string, t
   return (chunks.length === 1 ? chunks[0]! : chunks.map((c) => `SELECT * FROM (${c})`).join(' UNION ALL ')) + tail;
 }
 
-/** count(*) of the entries matching `where` (over `l`, PART for the partition) in partitions `parts`. */
+/**
+ * count(*) of the entries matching `where` (over `l`, PART for the partition) in partitions
+ * `parts`: the partitions changed since they were last counted (sumPerPart) in one compound
+ * SELECT.
+ */
 export function countIn(db: Db, parts: readonly number[], where: string, params: readonly unknown[]): number {
   if (parts.length === 0) return 0;
-  const sql = `SELECT coalesce(sum(n), 0) FROM (${compound(parts, (k) => `SELECT count(*) AS n FROM ${partTable(k)} l WHERE ${armWhere(where, k)}`)})`;
-  return cachedStatement(db, sql)
-    .pluck()
-    .get(...parts.flatMap(() => params)) as number;
+  return sumPerPart(db, `count\n${where}\n${paramsKey(params)}`, parts, (ks) => {
+    const sql = compound(ks, (k) => `SELECT ${k}, count(*) FROM ${partTable(k)} l WHERE ${armWhere(where, k)}`);
+    const rows = cachedStatement(db, sql)
+      .raw()
+      .all(...ks.flatMap(() => params)) as [number, number][];
+    return new Map(rows);
+  });
 }

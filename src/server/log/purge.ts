@@ -23,13 +23,23 @@ export interface RangePlan {
   partial: number[];
 }
 
-/** The partitions a purge of [start, end) touches, from their time bounds. */
+/** The partitions a purge of [start, end) touches, from their time bounds (those kept by the triggers, else its entries' own). */
 export function planRange(db: Db, r: TimeRange): RangePlan {
   const plan: RangePlan = { whole: [], partial: [] };
+  const inside = (b: [number, number]) => (r.start === undefined || b[0] >= r.start) && (r.end === undefined || b[1] < r.end);
   for (const k of partsIn(db, r)) {
-    const b = partBounds(db, k)!;
-    const inside = (r.start === undefined || b[0] >= r.start) && (r.end === undefined || b[1] < r.end);
-    (inside ? plan.whole : plan.partial).push(k);
+    if (inside(partBounds(db, k)!)) {
+      plan.whole.push(k);
+      continue;
+    }
+    // the kept bounds are never narrowed: its entries' own may be inside, or outside, the range
+    const t = partTable(k);
+    const [lo, hi] = cachedStatement(db, `SELECT (SELECT min(time_stamp) FROM ${t}), (SELECT max(time_stamp) FROM ${t})`).raw().get() as [
+      number | null,
+      number | null,
+    ];
+    if (lo === null || (r.start !== undefined && hi! < r.start) || (r.end !== undefined && lo >= r.end)) continue;
+    (inside([lo, hi!]) ? plan.whole : plan.partial).push(k);
   }
   return plan;
 }
@@ -165,6 +175,8 @@ function truncatePart(db: Db, k: number, keep: { sql: string; params: unknown[] 
   const n = db.prepare(`DELETE FROM ${t}`).run().changes;
   db.prepare('DELETE FROM log_counts WHERE part = ?').run(k);
   db.prepare('UPDATE log_stats SET entries = entries - ?, version = version + 1').run(n);
+  // its counts made before are stale even if nothing is put back
+  db.prepare('UPDATE log_parts SET version = version + 1 WHERE part = ?').run(k);
   db.exec(`INSERT INTO ${ftsTable(k)} (${ftsTable(k)}) VALUES ('delete-all')`);
   db.prepare(`UPDATE log_parts SET fts_upto = coalesce((SELECT min(id) FROM ${KEPT}) - 1, fts_upto) WHERE part = ?`).run(k);
   for (const o of objects) if (o.type === 'trigger') db.exec(o.sql);

@@ -6,7 +6,7 @@ import { cachedStatement, type Db } from '../db.js';
 import type { TotalRequest } from '../list.js';
 import type { CompareOp, FilterNode } from '../query/index.js';
 import { containsTotal, indexable } from './fts.js';
-import { countIn, partTable, partsIn } from './parts.js';
+import { countIn, paramsKey, partTable, partsIn } from './parts.js';
 
 const HOUR = 3_600_000;
 
@@ -90,11 +90,6 @@ interface CachedTotal {
   params?: unknown[];
 }
 
-/** Params → cache-key text; non-finite numbers spelt out (JSON would make them null). A param is never an object, so `{bound}` marks the masked key bound. */
-function paramsKey(params: readonly unknown[]): string {
-  return JSON.stringify(params.map((p) => (typeof p === 'number' && !Number.isFinite(p) ? { n: String(p) } : p)));
-}
-
 type Bound = { op: '<' | '<=' | '>' | '>='; bound: number };
 
 /**
@@ -147,7 +142,7 @@ export function logTotal(range: TimeRange): (db: Db, q: TotalRequest) => number 
     const at = kb ? params.indexOf(kb.bound) : -1;
     const keyed = kb !== undefined && at >= 0 && params.lastIndexOf(kb.bound) === at;
     const key = keyed
-      ? `${where}\n${paramsKey(params.map((p, i) => (i === at ? { bound: kb.op } : p)))}`
+      ? `${where}\n${paramsKey(params.map((p, i) => (i === at ? { bound: kb.op } : p)))}` // `{bound}`: the masked key bound
       : `${where}\n${paramsKey(params)}`;
     const hit = cache.get(key);
     let total: number;
