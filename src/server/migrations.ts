@@ -205,15 +205,17 @@ export const MIGRATIONS: readonly string[] = [
   -- the partitions: the newest is the head, which receives new entries. opened: the UTC day
   -- (ms / 86400000) it was opened for, NULL until its first write; fts_upto: entries with
   -- id <= fts_upto are in its full-text index, later ones not yet; lo, hi: no entry of it has
-  -- a time stamp outside [lo, hi] (the least and greatest ever written to it; NULL: none);
-  -- version: +1 on every insert, update and delete of one of its entries, so a count of an
-  -- unchanged partition can be reused (server/log/parts.ts)
+  -- a time stamp outside [lo, hi] (the least and greatest ever written to it; NULL: none),
+  -- nor an id outside [id_lo, id_hi]; version: +1 on every insert, update and delete of one of
+  -- its entries, so a count of an unchanged partition can be reused (server/log/parts.ts)
   CREATE TABLE log_parts (
     part     INTEGER PRIMARY KEY,
     opened   INTEGER,
     fts_upto INTEGER NOT NULL DEFAULT 0,
     lo       INTEGER,
     hi       INTEGER,
+    id_lo    INTEGER,
+    id_hi    INTEGER,
     version  INTEGER NOT NULL DEFAULT 0
   );
   -- tables of partitions taken out of the log by a purge, still to be dropped
@@ -237,15 +239,16 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE log_counts;
   ALTER TABLE log_counts_by_part RENAME TO log_counts;
   CREATE INDEX log_counts_part ON log_counts (part);
-  INSERT INTO log_parts (part, opened, fts_upto, lo, hi)
+  INSERT INTO log_parts (part, opened, fts_upto, lo, hi, id_lo, id_hi)
     SELECT 1, (SELECT max(time_stamp) / 86400000 - (max(time_stamp) % 86400000 < 0) FROM log_p1), 0,
-           (SELECT min(time_stamp) FROM log_p1), (SELECT max(time_stamp) FROM log_p1);
+           (SELECT min(time_stamp) FROM log_p1), (SELECT max(time_stamp) FROM log_p1), (SELECT min(id) FROM log_p1), (SELECT max(id) FROM log_p1);
   CREATE VIRTUAL TABLE log_p1_fts USING fts5(message, content='', contentless_delete=1, tokenize='trigram case_sensitive 1');
   CREATE TRIGGER log_p1_insert AFTER INSERT ON log_p1 BEGIN
     UPDATE log_stats SET entries = entries + 1, version = version + 1, last_id = max(last_id, NEW.id);
     INSERT INTO log_counts (hour, level, part, entries) VALUES (NEW.time_stamp / 3600000 - (NEW.time_stamp % 3600000 < 0), NEW.level, 1, 1)
       ON CONFLICT (hour, level, part) DO UPDATE SET entries = entries + 1;
-    UPDATE log_parts SET lo = min(coalesce(lo, NEW.time_stamp), NEW.time_stamp), hi = max(coalesce(hi, NEW.time_stamp), NEW.time_stamp), version = version + 1 WHERE part = 1;
+    UPDATE log_parts SET lo = min(coalesce(lo, NEW.time_stamp), NEW.time_stamp), hi = max(coalesce(hi, NEW.time_stamp), NEW.time_stamp),
+      id_lo = min(coalesce(id_lo, NEW.id), NEW.id), id_hi = max(coalesce(id_hi, NEW.id), NEW.id), version = version + 1 WHERE part = 1;
     INSERT INTO log_p1_fts (rowid, message) SELECT NEW.id, NEW.message WHERE NEW.id <= (SELECT fts_upto FROM log_parts WHERE part = 1);
   END;
   CREATE TRIGGER log_p1_delete AFTER DELETE ON log_p1 BEGIN
@@ -261,7 +264,8 @@ export const MIGRATIONS: readonly string[] = [
       WHERE hour = OLD.time_stamp / 3600000 - (OLD.time_stamp % 3600000 < 0) AND level = OLD.level AND part = 1;
     INSERT INTO log_counts (hour, level, part, entries) VALUES (NEW.time_stamp / 3600000 - (NEW.time_stamp % 3600000 < 0), NEW.level, 1, 1)
       ON CONFLICT (hour, level, part) DO UPDATE SET entries = entries + 1;
-    UPDATE log_parts SET lo = min(coalesce(lo, NEW.time_stamp), NEW.time_stamp), hi = max(coalesce(hi, NEW.time_stamp), NEW.time_stamp), version = version + 1 WHERE part = 1;
+    UPDATE log_parts SET lo = min(coalesce(lo, NEW.time_stamp), NEW.time_stamp), hi = max(coalesce(hi, NEW.time_stamp), NEW.time_stamp),
+      id_lo = min(coalesce(id_lo, NEW.id), NEW.id), id_hi = max(coalesce(id_hi, NEW.id), NEW.id), version = version + 1 WHERE part = 1;
     DELETE FROM log_p1_fts WHERE rowid = (SELECT OLD.id WHERE OLD.id <= (SELECT fts_upto FROM log_parts WHERE part = 1));
     INSERT INTO log_p1_fts (rowid, message) SELECT NEW.id, NEW.message WHERE NEW.id <= (SELECT fts_upto FROM log_parts WHERE part = 1);
   END;

@@ -34,8 +34,9 @@ const hourOf = (col: string) => `${col} / 3600000 - (${col} % 3600000 < 0)`;
 
 /**
  * The triggers of partition k: the exact counts (log_stats, log_counts by hour, level and
- * partition), the partition's time bounds (log_parts lo and hi: widened by every write, never
- * narrowed, so no entry is outside them) and version, and the full-text index of entries up to the
+ * partition), the partition's bounds (log_parts lo and hi of the time stamps, id_lo and id_hi
+ * of the ids: widened by every write, never narrowed, so no entry is outside them) and
+ * version, and the full-text index of entries up to the
  * partition's `fts_upto` (the rest is indexed in batches by ./fts.ts). Migration 5 wrote
  * those of partition 1 out in full; a test checks they are the same.
  */
@@ -43,7 +44,8 @@ export function partitionTriggers(k: number): string {
   const t = partTable(k);
   const f = ftsTable(k);
   const upto = `(SELECT fts_upto FROM log_parts WHERE part = ${k})`;
-  const bounds = `UPDATE log_parts SET lo = min(coalesce(lo, NEW.time_stamp), NEW.time_stamp), hi = max(coalesce(hi, NEW.time_stamp), NEW.time_stamp), version = version + 1 WHERE part = ${k};`;
+  const bounds = `UPDATE log_parts SET lo = min(coalesce(lo, NEW.time_stamp), NEW.time_stamp), hi = max(coalesce(hi, NEW.time_stamp), NEW.time_stamp),
+      id_lo = min(coalesce(id_lo, NEW.id), NEW.id), id_hi = max(coalesce(id_hi, NEW.id), NEW.id), version = version + 1 WHERE part = ${k};`;
   return `
   CREATE TRIGGER ${t}_insert AFTER INSERT ON ${t} BEGIN
     UPDATE log_stats SET entries = entries + 1, version = version + 1, last_id = max(last_id, NEW.id);
@@ -200,25 +202,40 @@ export function rotateFor(db: Db, t: number): void {
   addPartition(db, head.part + 1, day);
 }
 
-/** Bounds and version of every partition (log_parts), per database and log version (log_stats.version moves on every write). */
-const partsInfo_ = new WeakMap<
-  Db,
-  { version: number; schema: number; info: Map<number, { bounds: [number, number] | null; version: number }> }
->();
+/** What log_parts says of a partition: bounds of its time stamps and of its ids (null: nothing ever written to it), and its version. */
+export interface PartInfo {
+  bounds: [number, number] | null;
+  ids: [number, number] | null;
+  version: number;
+}
+
+/** log_parts, per database and log version (log_stats.version moves on every write). */
+const partsInfo_ = new WeakMap<Db, { version: number; schema: number; info: Map<number, PartInfo> }>();
 
 /** Bounds and version of every partition, read once per log version. */
-function partsInfo(db: Db): Map<number, { bounds: [number, number] | null; version: number }> {
+export function partsInfo(db: Db): Map<number, PartInfo> {
   const version = cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number;
   const schema = schemaVersion(db);
   let c = partsInfo_.get(db);
   if (!c || c.version !== version || c.schema !== schema) {
-    const rows = cachedStatement(db, 'SELECT part, lo, hi, version FROM log_parts').raw().all() as [
+    const rows = cachedStatement(db, 'SELECT part, lo, hi, id_lo, id_hi, version FROM log_parts').raw().all() as [
       number,
+      number | null,
+      number | null,
       number | null,
       number | null,
       number,
     ][];
-    c = { version, schema, info: new Map(rows.map(([p, lo, hi, v]) => [p, { bounds: lo === null ? null : [lo, hi!], version: v }])) };
+    c = {
+      version,
+      schema,
+      info: new Map(
+        rows.map(([p, lo, hi, ilo, ihi, v]) => [
+          p,
+          { bounds: lo === null ? null : [lo, hi!], ids: ilo === null ? null : [ilo, ihi!], version: v },
+        ]),
+      ),
+    };
     partsInfo_.set(db, c);
   }
   return c.info;
@@ -272,6 +289,31 @@ export function partsIn(db: Db, range: { start?: number; end?: number }): number
     if (!b) return false;
     return (range.start === undefined || b[1] >= range.start) && (range.end === undefined || b[0] < range.end);
   });
+}
+
+/** The partitions of `parts` that may hold an entry with lo <= id <= hi (from their bounds). */
+export function idsIn(db: Db, parts: readonly number[], lo: number, hi: number): number[] {
+  const info = partsInfo(db);
+  return parts.filter((k) => {
+    const b = info.get(k)?.ids;
+    return !!b && b[1] >= lo && b[0] <= hi;
+  });
+}
+
+/**
+ * `parts` in the order of their entries by `key` (ascending, or descending when `desc`) when
+ * no two overlap on it (from their bounds), so a page in that order is read one partition
+ * after another; else undefined (entries written late, or by another writer with an old
+ * time, make partitions overlap in time).
+ */
+export function inKeyOrder(db: Db, parts: readonly number[], key: 'id' | 'timeStamp', desc: boolean): number[] | undefined {
+  const info = partsInfo(db);
+  const ranged = parts.map((k) => ({ k, r: key === 'id' ? info.get(k)?.ids : info.get(k)?.bounds }));
+  if (ranged.some((x) => !x.r)) return undefined;
+  ranged.sort((a, b) => a.r![0] - b.r![0]);
+  for (let i = 1; i < ranged.length; i++) if (ranged[i]!.r![0] <= ranged[i - 1]!.r![1]) return undefined;
+  const ks = ranged.map((x) => x.k);
+  return desc ? ks.reverse() : ks;
 }
 
 /** The partitions of `parts` whose entries all lie in [start, end) (from their bounds). */

@@ -6,7 +6,7 @@ import { cachedStatement, type Db } from '../db.js';
 import type { TotalRequest } from '../list.js';
 import type { CompareOp, FilterNode } from '../query/index.js';
 import { containsTotal, indexable } from './fts.js';
-import { countIn, paramsKey, partTable, partsIn } from './parts.js';
+import { countIn, idsIn, paramsKey, partTable, partsIn } from './parts.js';
 
 const HOUR = 3_600_000;
 
@@ -156,9 +156,11 @@ export function logTotal(range: TimeRange): (db: Db, q: TotalRequest) => number 
       const [gt, lt] = op === '<' || op === '>=' ? ['>=', '<'] : ['>', '<='];
       // likelihood(): these are the narrowest bounds on the key, so SQLite walks just [lo, hi]
       const between = `(${where}) AND likelihood(l.id ${gt} ?, 0.0001) AND likelihood(l.id ${lt} ?, 0.0001)`;
+      // only the partitions whose ids reach between the two bounds
+      const near = idsIn(db, parts, lo, hi);
       total = shrinks
-        ? hit.total - countSql(between, [...hit.params, lo, hi]) // they leave
-        : hit.total + countSql(between, [...params, lo, hi]); // they join
+        ? hit.total - countIn(db, near, between, [...hit.params, lo, hi]) // they leave
+        : hit.total + countIn(db, near, between, [...params, lo, hi]); // they join
     } else {
       total = fromCounts() ?? countSql(where, params);
     }
