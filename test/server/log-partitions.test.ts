@@ -10,6 +10,8 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import Fastify from 'fastify';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../../src/server/db.js';
 import { startService } from '../../src/server/index.js';
@@ -18,6 +20,8 @@ import { ftsDdl, partitionTriggers, viewDdl } from '../../src/server/log/parts.j
 import { detachParts } from '../../src/server/log/purge.js';
 import { writeLog, writeLogEntries, type LogRow } from '../../src/server/log-writer.js';
 import { MIGRATIONS } from '../../src/server/migrations.js';
+import { listResponse, selectable } from '../../src/server/openapi.js';
+import { LogEntrySchema } from '../../src/schema/log-entry.js';
 import { tempDir } from '../helpers/cli.js';
 import { http, startTestService, type TestService } from '../helpers/service.js';
 
@@ -282,6 +286,40 @@ describe('pages across partitions equal a reference query on the view', () => {
       for (const t of [T0 + 5, T0 + 2 * DAY, T0 + 2 * DAY]) writeLog(db, new Date(t), 'Warning', 'late on WS-3', {});
       await check('partitions overlapping');
     } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('the reply of GET /v1/log', () => {
+  it("is, byte for byte, what the route's response schema serializes (the route writes it with JSON.stringify)", async () => {
+    const s = await startTestService();
+    const ref = Fastify();
+    try {
+      writeLogEntries(s.db, [
+        ...entries(300, T0, T0 + 2 * DAY, (i) => `entry ${i}: "quoted" \\ back\tslash é 日本 \u2028 ${'x'.repeat(i % 40)}`),
+        [T0 + 3 * DAY, 'Error', 'with an exception', '{A}', 'System.Exception: x\n   at y', '{"A":1,"B":"\\"}'],
+      ]);
+      // the same schema, serialized by fastify as it would for the route
+      ref.get(
+        '/',
+        { schema: { response: { 200: listResponse('logEntries', 'totalLogEntriesCount', selectable(LogEntrySchema)) } } },
+        (req) => JSON.parse(String((req.query as { body: string }).body)),
+      );
+      for (const query of [
+        {},
+        { select: 'Id, Message' },
+        { select: 'TimeStamp, Properties, Exception', filter: 'Level = "Error"' },
+        { take: 0 },
+      ] as Record<string, string | number>[]) {
+        const res = await request(`${s.url}/v1/log${q({ take: 1000, ...query })}`, { headers: { 'x-api-key': s.adminKey } });
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        const text = await res.body.text();
+        const want = await ref.inject({ method: 'GET', url: '/', query: { body: text } });
+        expect(text, JSON.stringify(query)).toBe(want.body);
+      }
+    } finally {
+      await ref.close();
       await s.close();
     }
   });

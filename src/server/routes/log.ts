@@ -68,14 +68,19 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
           },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const range = timeRange(req.query);
         // Message.Contains from the full-text index when it matches few entries for a page this long
         const rows = (req.query.take ?? TAKE_DEFAULT) + (req.query.skip ?? 0);
         const list = compileListRequest(logSource.spec, req.query, { contains: containsHook(db, partsIn(db, range), rows) });
         const scope = rangeScope(db, range, list.query.sort[0]!.field.name === 'id');
         const { records, total } = logPage(db, list, scope, range);
-        return { ...OK, logEntries: records, totalLogEntriesCount: total };
+        // the largest reply of the API (a page of 1000 is ~300 KB): V8's JSON.stringify writes it
+        // 2.5–4× faster than the schema's serializer, the same text (the records hold exactly the
+        // schema's fields, of its types; a test checks the bytes against the serializer's)
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify({ ...OK, logEntries: records, totalLogEntriesCount: total }));
       },
     );
   }
