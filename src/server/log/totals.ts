@@ -6,7 +6,7 @@ import { cachedStatement, type Db } from '../db.js';
 import type { TotalRequest } from '../list.js';
 import type { CompareOp, FilterNode } from '../query/index.js';
 import { containsTotal, indexable } from './fts.js';
-import { countIn, idsIn, paramsKey, partTable, partsIn } from './parts.js';
+import { countIn, idsIn, paramsKey, partTable, partsIn, partsInfo } from './parts.js';
 
 const HOUR = 3_600_000;
 
@@ -90,11 +90,12 @@ interface CachedTotal {
   params?: unknown[];
 }
 
-type Bound = { op: '<' | '<=' | '>' | '>='; bound: number };
+type Bound = { op: '<' | '<=' | '>' | '>='; bound: number; rest: FilterNode[] };
 
 /**
  * The top-level conjunct `Id <op> N` (N an integer, op < <= > >=) of a filter, field on either
- * side, when there is exactly one; else undefined. Only then is the filter "the rest AND Id <op> N".
+ * side, and the other conjuncts, when there is exactly one; else undefined. Only then is the
+ * filter "the rest AND Id <op> N".
  */
 function idBound(filter: FilterNode | undefined): Bound | undefined {
   if (!filter) return undefined;
@@ -110,10 +111,45 @@ function idBound(filter: FilterNode | undefined): Bound | undefined {
     if (n.kind !== 'compare' || !(n.op in mirror)) continue;
     const isId = (x: FilterNode) => x.kind === 'field' && x.name.toLowerCase() === 'id';
     const intLit = (x: FilterNode) => x.kind === 'literal' && typeof x.value === 'number' && Number.isSafeInteger(x.value);
-    if (isId(n.left) && intLit(n.right)) found.push({ op: n.op as Bound['op'], bound: (n.right as { value: number }).value });
-    else if (intLit(n.left) && isId(n.right)) found.push({ op: mirror[n.op]!, bound: (n.left as { value: number }).value });
+    const rest = conjuncts.filter((c) => c !== n);
+    if (isId(n.left) && intLit(n.right)) found.push({ op: n.op as Bound['op'], bound: (n.right as { value: number }).value, rest });
+    else if (intLit(n.left) && isId(n.right)) found.push({ op: mirror[n.op]!, bound: (n.left as { value: number }).value, rest });
   }
   return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * The total of "the rest AND Id <op> N" (params[at] is N) in partitions `parts`, the first
+ * page of a walk by key: a partition whose ids all meet the bound counts as for the rest alone,
+ * which does not change from one page to the next (from the hour counts when the rest is
+ * nothing or `Level = "x"`, else counted once and reused while the partition is unchanged);
+ * one whose ids all fail it counts nothing; only the one the bound cuts through is counted
+ * with it.
+ */
+function boundTotal(db: Db, parts: readonly number[], range: TimeRange, kb: Bound, where: string, params: unknown[], at: number): number {
+  const info = partsInfo(db);
+  // the rest alone: the bound's param made one that every id meets
+  const open = params.map((p, i) => (i === at ? (kb.op[0] === '<' ? Infinity : -Infinity) : p));
+  const level = kb.rest.length === 1 ? levelEquals(kb.rest[0]!) : undefined;
+  const meets = (id: number) =>
+    kb.op === '<' ? id < kb.bound : kb.op === '<=' ? id <= kb.bound : kb.op === '>' ? id > kb.bound : id >= kb.bound;
+  let n = 0;
+  for (const k of parts) {
+    const ids = info.get(k)?.ids;
+    if (!ids) continue;
+    const [a, b] = [meets(ids[0]), meets(ids[1])];
+    if (a && b) {
+      n +=
+        kb.rest.length === 0
+          ? countLogEntries(db, range, undefined, k)
+          : level !== undefined
+            ? countLogEntries(db, range, level, k)
+            : countIn(db, [k], where, open);
+    } else if (a || b) {
+      n += countIn(db, [k], where, params);
+    }
+  }
+  return n;
 }
 
 /**
@@ -161,6 +197,8 @@ export function logTotal(range: TimeRange): (db: Db, q: TotalRequest) => number 
       total = shrinks
         ? hit.total - countIn(db, near, between, [...hit.params, lo, hi]) // they leave
         : hit.total + countIn(db, near, between, [...params, lo, hi]); // they join
+    } else if (keyed) {
+      total = boundTotal(db, parts, range, kb, where, params, at);
     } else {
       total = fromCounts() ?? countSql(where, params);
     }
