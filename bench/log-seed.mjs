@@ -1,4 +1,8 @@
-// The log the benchmarks run on: bench/run.mjs and bench/serve.mjs build it the same way.
+// The log the benchmarks run on: bench/run.mjs, bench/stream-profile.mjs and bench/serve.mjs build it the same way.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 const H = 3_600_000;
 const DAY = 24 * H;
 /** Bumped whenever what buildLog builds changes, so that a log kept by bench/run.mjs (BENCH_DB_DIR) is built again. */
@@ -106,4 +110,31 @@ export function buildLog(server, file, rows) {
   if (n !== rows) throw new Error(`built ${n} entries, wanted ${rows}`);
   db.close();
   return { insertMs, indexMs };
+}
+
+/**
+ * The log of `rows` entries kept in `dir` (log-<rows>.db, and a .json stamp: what built it,
+ * when, in how long, under what load): reused when the stamp says it was built by this
+ * seeder for the schema a new database gets now, else built there. Returns the file, the
+ * stamp and whether it was reused.
+ */
+export function pristineLog(server, dir, rows) {
+  const file = join(dir, `log-${rows}.db`);
+  const stampFile = `${file}.json`;
+  const probe = server.openDatabase(':memory:');
+  const schema = createHash('sha256')
+    .update(probe.prepare("SELECT group_concat(sql, ';') FROM sqlite_master").pluck().get())
+    .digest('hex')
+    .slice(0, 16);
+  probe.close();
+  if (existsSync(file) && existsSync(stampFile)) {
+    const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+    if (stamp.rows === rows && stamp.seed === SEED_VERSION && stamp.schema === schema) return { file, stamp, reused: true };
+  }
+  for (const s of ['', '-wal', '-shm']) rmSync(file + s, { force: true });
+  const load = os.loadavg()[0];
+  const { insertMs, indexMs } = buildLog(server, file, rows);
+  const stamp = { rows, seed: SEED_VERSION, schema, insertMs, indexMs, load, date: new Date().toISOString(), node: process.version };
+  writeFileSync(stampFile, JSON.stringify(stamp, null, 2));
+  return { file, stamp, reused: false };
 }

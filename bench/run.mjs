@@ -17,7 +17,6 @@
 // Figures only: nothing here asserts a time (speed is measured here, never in tests). The
 // machine is shared: every table carries the load average when it was measured.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
-import { END, SEED_VERSION, START, buildLog } from './log-seed.mjs';
+import { END, START, buildLog, pristineLog } from './log-seed.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SIZES = String(process.env.BENCH_ROWS ?? 1_000_000)
@@ -152,30 +151,6 @@ const put = (key, value, extra = {}) => (current[key] = { value, load: load(), .
 
 // ---------------------------------------------------------------------------------------
 // 1. the log
-
-/** The pristine log of `rows` entries in DB_DIR: reused when its stamp says it was built by this seeder for this schema, else built. */
-function pristine(rows) {
-  const file = join(DB_DIR, `log-${rows}.db`);
-  const stampFile = `${file}.json`;
-  // the schema a new database gets: a log built for another is built again
-  const probe = server.openDatabase(':memory:');
-  const schema = createHash('sha256')
-    .update(probe.prepare('SELECT group_concat(sql, ";") FROM sqlite_master').pluck().get())
-    .digest('hex')
-    .slice(0, 16);
-  probe.close();
-  if (existsSync(file) && existsSync(stampFile)) {
-    const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
-    if (stamp.rows === rows && stamp.seed === SEED_VERSION && stamp.schema === schema) return { file, stamp, reused: true };
-  }
-  rmDb(file);
-  say(`building a log of ${int(rows)} entries in ${file}`);
-  const l0 = load();
-  const { insertMs, indexMs } = buildLog(server, file, rows);
-  const stamp = { rows, seed: SEED_VERSION, schema, insertMs, indexMs, load: l0, date: new Date().toISOString(), node: process.version };
-  writeFileSync(stampFile, JSON.stringify(stamp, null, 2));
-  return { file, stamp, reused: false };
-}
 
 /** Bytes of the log's tables and indexes, and of its full-text indexes, from SQLite's dbstat. */
 function sizes(file) {
@@ -393,7 +368,8 @@ const startLoad = os.loadavg();
 const builds = new Map();
 for (const rows of SIZES) {
   current = results.get(rows);
-  const p = pristine(rows);
+  say(`the log of ${int(rows)} entries`);
+  const p = pristineLog(server, DB_DIR, rows);
   builds.set(rows, { ...p, sizes: sizes(p.file) });
   await readStages(rows, p.file);
   if (STAGES.has('purge')) await purgeStages(p.file);
