@@ -347,13 +347,31 @@ async function purgeStages(file) {
         const idle = await readWhile(svc, () => sleep(3000));
         put('purge.idle', idle.lat.length, { p50: median(idle.lat), p99: pct(idle.lat, 99), max: Math.max(...idle.lat) });
       }
+      // the tables of partitions taken out are dropped after the reply (a worker thread): waited for, and timed
+      const drops = new Database(work, { readonly: true, fileMustExist: true });
+      const pending = drops.prepare('SELECT count(*) FROM log_drops').pluck();
       for (const [k, q] of [[key, query], ...(then ? [then] : [])]) {
         say(k);
-        const r = await readWhile(svc, () => call(svc, 'DELETE', `/v1/log${q}`));
+        const t0 = performance.now();
+        const r = await readWhile(svc, async () => {
+          const reply = await call(svc, 'DELETE', `/v1/log${q}`);
+          const replied = performance.now() - t0;
+          while (pending.get() > 0) await sleep(20);
+          return { body: reply.body, replied };
+        });
         const deleted = r.result.body.deletedLogCount;
         const left = (await call(svc, 'GET', '/v1/log?take=0')).body.totalLogEntriesCount;
-        put(k, r.ms / 1000, { deleted, left, reads: r.lat.length, p50: median(r.lat), p99: pct(r.lat, 99), max: Math.max(...r.lat) });
+        put(k, r.result.replied / 1000, {
+          dropped: r.ms / 1000,
+          deleted,
+          left,
+          reads: r.lat.length,
+          p50: median(r.lat),
+          p99: pct(r.lat, 99),
+          max: Math.max(...r.lat),
+        });
       }
+      drops.close();
     } finally {
       await svc.stop();
       rmDb(work);
@@ -457,8 +475,9 @@ const targets = [
     (f) => `${f1(f.value)} ms (the first time: ${f1(f.first)} ms)`,
     (f) => f.value <= 100,
   ],
-  ['purge of the oldest 90 %', '≤ 5 s', 'purge.oldest90', (f) => `${f1(f.value)} s`, (f) => f.value <= 5],
-  ['readers meanwhile, p99', '≤ 50 ms', 'purge.oldest90', (f) => `${f1(f.p99)} ms`, (f) => f.p99 <= 50],
+  ['purge of the oldest 90 %: the reply (the entries gone)', '≤ 5 s', 'purge.oldest90', (f) => `${f1(f.value)} s`, (f) => f.value <= 5],
+  ['… until its tables are dropped (the space free)', '≤ 5 s', 'purge.oldest90', (f) => `${f1(f.dropped)} s`, (f) => f.dropped <= 5],
+  ['readers meanwhile (until dropped), p99', '≤ 50 ms', 'purge.oldest90', (f) => `${f1(f.p99)} ms`, (f) => f.p99 <= 50],
   [
     '`lic log list --all -o ndjson`, the whole log',
     '≥ 300,000 entries/s',
@@ -647,7 +666,7 @@ if (STAGES.has('purge')) {
   md('## 7. Purge');
   md();
   md(
-    'Each on a fresh copy of the log. Two readers ask for a page of 100 over and over (a Warning page and the default page, one request at a time each) while the purge runs; "idle" is the same for 3 s with no purge. A purge by date takes the partitions wholly inside the range out of the log in one transaction and drops their tables (SQLite frees their pages without reading rows), and deletes the rest of the range from the partitions it cuts through (truncated and the rest put back when little is left, else in windows of 2,000 entries). Targets for the oldest 90 %: ≤ 5 s, readers\' p99 ≤ 50 ms.',
+    'Each on a fresh copy of the log. Two readers ask for a page of 100 over and over (a Warning page and the default page, one request at a time each) while the purge runs, until the tables it took out are dropped; "idle" is the same for 3 s with no purge. A purge by date takes the partitions wholly inside the range out of the log in one transaction and replies; their tables are dropped after, one partition per transaction, by a worker thread on its own connection (SQLite frees their pages without reading rows). Of a partition it cuts through it deletes the range\'s entries: the rest copied to a new partition when little is left (the old one then dropped likewise), else in windows of 2,000 entries. "The reply": when the entries are gone (counts and totals exact); "until its tables are dropped": when the disk space is free for the log again. Targets for the oldest 90 %: ≤ 5 s, readers\' p99 ≤ 50 ms.',
   );
   md();
   header('');
@@ -660,7 +679,13 @@ if (STAGES.has('purge')) {
   ];
   for (const [name, key, timed] of purges) {
     if (timed) {
-      row(`${name}: time`, key, (f) => `${f1(f.value)} s`);
+      row(`${name}: the reply`, key, (f) => `${f1(f.value)} s`);
+      row(
+        '… until its tables are dropped',
+        key,
+        (f) => `${f1(f.dropped)} s`,
+        (f) => f.dropped,
+      );
       row(
         '… entries deleted / left',
         key,

@@ -119,12 +119,18 @@ const RULES = {
   service: [
     [(f) => f.name === '(idle)', 'idle (waiting for the client)'],
     [(f) => f.name === '(garbage collector)', 'garbage collection'],
-    [(f) => /^write(Utf8|Latin1|Generic|v)/.test(f.name) || /stream_base_commons|net\.js|node:net/.test(f.src), 'writing the reply to the socket (encoding, syscalls)'],
+    [
+      (f) => /^write(Utf8|Latin1|Generic|v)/.test(f.name) || /stream_base_commons|net\.js|node:net/.test(f.src),
+      'writing the reply to the socket (encoding, syscalls)',
+    ],
     [(f) => /src\/server\/log\/page\.ts/.test(f.src), 'SQLite: reading the page (better-sqlite3, in logPage)'],
     [(f) => /src\/server\/(list|db)\.ts/.test(f.src), 'rows to records (field values, ISO times)'],
     [(f) => /src\/server\/routes\/log\.ts/.test(f.src), 'JSON.stringify of the reply, the route'],
     [(f) => /src\/server\/log\/|src\/server\/query\//.test(f.src), 'compile, total, partitions'],
-    [(f) => /node_modules\/(fastify|find-my-way|light-my-request|avvio|@fastify|ajv|fast-json-stringify)/.test(f.src), 'fastify (routing, validation, hooks)'],
+    [
+      (f) => /node_modules\/(fastify|find-my-way|light-my-request|avvio|@fastify|ajv|fast-json-stringify)/.test(f.src),
+      'fastify (routing, validation, hooks)',
+    ],
     [(f) => /src\/server\//.test(f.src), 'the service, other (auth, envelope)'],
     [(f) => /node_modules\/better-sqlite3/.test(f.src), 'better-sqlite3 wrappers (transactions)'],
     [() => true, 'Node and start-up, other'],
@@ -132,7 +138,10 @@ const RULES = {
   client: [
     [(f) => f.name === '(idle)', 'idle (waiting for the service)'],
     [(f) => f.name === '(garbage collector)', 'garbage collection'],
-    [(f) => /^write(Utf8|Latin1|Generic|v)/.test(f.name) || /stream_base_commons/.test(f.src), 'writing ndjson to stdout (encoding, syscalls)'],
+    [
+      (f) => /^write(Utf8|Latin1|Generic|v)/.test(f.name) || /stream_base_commons/.test(f.src),
+      'writing ndjson to stdout (encoding, syscalls)',
+    ],
     [(f) => /src\/client\/request\.ts/.test(f.src) && f.name === 'interpret', 'JSON.parse of the page'],
     [(f) => /src\/cli\/list\/format\.ts/.test(f.src), 'JSON.stringify of the records (ndjson)'],
     [(f) => /src\/cli\/list\/normalize\.ts/.test(f.src), 'checking records are in the documented shape'],
@@ -194,7 +203,9 @@ md();
 for (const [side, s] of Object.entries(sides)) {
   md(`## ${side === 'service' ? 'The service (`lic serve`)' : 'The CLI (`lic log list`)'}`);
   md();
-  md(`Busy ${f1(s.busy / 1000)} ms of ${f1(s.total / 1000)} ms sampled: **${f1(s.busy / s.entries)} µs per entry** (at most ${int(1e6 / (s.busy / s.entries))} entries/s on a CPU of its own).`);
+  md(
+    `Busy ${f1(s.busy / 1000)} ms of ${f1(s.total / 1000)} ms sampled: **${f1(s.busy / s.entries)} µs per entry** (at most ${int(1e6 / (s.busy / s.entries))} entries/s on a CPU of its own).`,
+  );
   md();
   md('| what | ms | µs per entry | share of busy |');
   md('| --- | ---: | ---: | ---: |');

@@ -3,7 +3,7 @@
  * and purge, the totals of GET /v1/log equal count(*) of a reference query (also when derived
  * page by page, or served from the cache), key-paged walks return the same records as a
  * reference query, and the page queries use the intended indexes in every partition; a
- * date-range purge that leaves little (truncated, the rest put back) deletes exactly the
+ * date-range purge that leaves little of a partition (the rest copied to a new one) deletes exactly the
  * range, keeps the survivors' ids and the id sequence, and is seen by another connection all
  * at once. The log here spans several partitions (writes on several UTC days); the
  * partitions themselves and the full-text index are tested in log-partitions.test.ts.
@@ -416,7 +416,7 @@ describe('DELETE /v1/log keeps the counts exact', () => {
     expect((await get(q({ filter: 'Level = "Debug"', take: 1 }))).body.totalLogEntriesCount).toBe(refCount(svc.db, "level = 'Debug'"));
   });
 
-  it('a date range holding every entry: all go (truncated as by deleteAll), counts exact, triggers back', async () => {
+  it('a date range holding every entry: all go (as by deleteAll), counts exact, triggers back', async () => {
     const n = refCount(svc.db, '1');
     const r = await del(q({ startDate: iso(-10 * DAY), endDate: iso(Date.now() + DAY) }));
     expect(r.body.deletedLogCount).toBe(n);
@@ -460,14 +460,17 @@ describe('DELETE /v1/log keeps the counts exact', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// a date-range purge that leaves little: the log truncated and the survivors put back
+// a date-range purge that leaves little of a partition: the survivors copied to a new partition, the old one dropped
 
-/** Records every SQL text `db` prepares (calls through); tells whether a purge took the truncating path. */
+/** Records every SQL text `db` prepares (calls through); tells whether a purge took the path that copies the rest of a partition to a new one. */
 function spyPrepare(db: Db): { truncated: () => boolean; reset: () => void } {
   const seen: string[] = [];
   const real = db.prepare.bind(db);
   db.prepare = ((sql: string) => (seen.push(sql), real(sql))) as typeof db.prepare;
-  return { truncated: () => seen.some((s) => /^CREATE TABLE temp\./.test(s)), reset: () => void (seen.length = 0) };
+  return {
+    truncated: () => seen.some((s) => /^INSERT INTO log_p\d+ \(id, .*\) SELECT .* FROM log_p\d+ WHERE/.test(s)),
+    reset: () => void (seen.length = 0),
+  };
 }
 /** The schema objects of partition k: table, indexes, triggers, with their SQL. */
 const partSchema = (db: Db, k: number) =>
@@ -490,7 +493,7 @@ async function freshService(file?: string): Promise<TestService & { spy: ReturnT
 const sdel = (svc: TestService, query: string) => http(svc, 'DELETE', `/v1/log${query}`, { key: svc.adminKey });
 const sget = (svc: TestService, query: string) => http(svc, 'GET', `/v1/log${query}`, { key: svc.adminKey });
 
-describe('DELETE /v1/log by a date range that leaves little: truncated, the rest put back', () => {
+describe('DELETE /v1/log by a date range that leaves little of a partition: the rest copied to a new one', () => {
   it('deletes exactly the range; survivors unchanged (ids too); counts, totals and the schema exact; the audit entry lands', async () => {
     const s = await freshService();
     try {
@@ -504,7 +507,7 @@ describe('DELETE /v1/log by a date range that leaves little: truncated, the rest
       const want = refCount(db, inRange, a, b);
       const survivors = rows(db, `NOT (${inRange})`, a, b);
       expect(survivors.length).toBeGreaterThan(0);
-      expect(survivors.length * 4).toBeLessThanOrEqual(want); // so the truncating path applies
+      expect(survivors.length * 4).toBeLessThanOrEqual(want); // so the copying path applies
       const parts = partsOf(db);
       expect(parts.length).toBeGreaterThan(2); // the edges were written on several days
       const schema = parts.map((k) => partSchema(db, k));
@@ -528,10 +531,13 @@ describe('DELETE /v1/log by a date range that leaves little: truncated, the rest
       expect(audit[0]!.message).toContain(`purged ${want} log entries`);
       expectCountsExact(db);
       expect(db.prepare('SELECT version FROM log_stats').pluck().get()).toBeGreaterThan(version);
-      // no partition was wholly inside the range: all are still there, their indexes and triggers too
-      // (and one more: the purge's entry, written today)
-      expect(partsOf(db).slice(0, parts.length)).toEqual(parts);
-      expect(parts.map((k) => partSchema(db, k))).toEqual(schema);
+      // partition 1 (most of the range) was replaced by a new one holding its survivors; the
+      // others, cut through by a few entries, are there with their indexes and triggers
+      expect(partsOf(db)).not.toContain(1);
+      expect(partsOf(db)).toEqual(expect.arrayContaining(parts.slice(1)));
+      for (const [i, k] of parts.entries()) if (k !== 1) expect(partSchema(db, k)).toEqual(schema[i]);
+      expect(db.prepare('SELECT count(*) FROM log_drops').pluck().get()).toBe(0); // dropped before the reply (in memory)
+      expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name GLOB 'log_p1_*' OR name = 'log_p1'").pluck().get()).toBe(0);
       expect(db.prepare("SELECT count(*) FROM sqlite_temp_master WHERE type = 'table'").pluck().get()).toBe(0);
       // totals through the API: the cached ones are stale and not used
       expect((await sget(s, contains)).body.totalLogEntriesCount).toBe(refCount(db, "instr(message, 'host-1') > 0"));

@@ -2,22 +2,20 @@
  * Purges of the log by time range and filter (`DELETE /v1/log`, contract §6): whole
  * partitions inside the range taken out at once and their tables dropped; in a partition
  * only partly inside, the entries deleted in windows that let other requests run, or the
- * partition truncated and its survivors put back. Design and figures: ./README.md.
+ * partition replaced by a copy of its survivors. Design and figures: ./README.md.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { cachedStatement, type Db } from '../db.js';
 import type { Scope } from '../list.js';
 import { scheduleIndexing } from './fts.js';
-import { addPartition, armWhere, ftsTable, partBounds, partTable, partsIn, rebuildView } from './parts.js';
+import { LOG_COLUMNS, addPartition, armWhere, ftsTable, partBounds, partTable, partsIn, rebuildView } from './parts.js';
 import { countLogEntries, type TimeRange } from './totals.js';
 
 /** Rows a windowed purge examines (so at most deletes) per statement, i.e. per turn other requests wait for. */
 export const PURGE_BATCH = 2000;
-/** A partition keeping at most this many entries of a range purge (and a fifth of what goes) is truncated instead: ~0.7 s at most in one go. */
+/** A partition keeping at most this many entries of a range purge (and a fifth of what goes) is replaced by a copy of them instead (splitPart): a copy of ~50,000 entries at most in one go. */
 export const TRUNCATE_KEEP_MAX = 50_000;
-/** Temporary table (this connection only) holding the survivors of a truncating purge. */
-const KEPT = 'temp.lic_purge_kept';
 
 /** Where a range purge (no filter) finds its entries: partitions wholly inside the range, and those partly inside. */
 export interface RangePlan {
@@ -119,7 +117,7 @@ parentPort.postMessage('done');`;
  * transaction. SQLite frees a table's pages without reading its rows one by one (~0.3 µs per
  * entry measured, indexes included), but a partition of a big log still takes a while: a file
  * database is dropped from in a worker thread (readers are not held up); in memory, or should
- * the worker fail, here, letting other requests run between partitions.
+ * the worker fail, here, letting other requests run between partitions. Never rejects.
  */
 export async function dropDetached(db: Db): Promise<void> {
   if (!db.open || cachedStatement(db, 'SELECT NOT EXISTS (SELECT 1 FROM log_drops)').pluck().get() === 1) return;
@@ -129,6 +127,8 @@ export async function dropDetached(db: Db): Promise<void> {
         eval: true,
         workerData: { file: db.name, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
       });
+      // a stop does not wait for it: what is left is dropped at the next start
+      worker.unref();
       await new Promise<void>((resolve, reject) => {
         worker.once('message', () => resolve());
         worker.once('error', reject);
@@ -138,7 +138,21 @@ export async function dropDetached(db: Db): Promise<void> {
       // dropped here instead
     }
   }
-  while (db.open && dropOneDetached(db)) await new Promise((res) => setImmediate(res));
+  try {
+    while (db.open && dropOneDetached(db)) await new Promise((res) => setImmediate(res));
+  } catch {
+    // closed meanwhile, or busy: the next purge or start drops what is left
+  }
+}
+
+/**
+ * What a purge waits for before its reply: the entries are gone when the partitions are taken
+ * out; their tables are dropped after, by a worker for a file database (not waited for), here
+ * for one in memory (waited for, as it holds up this connection anyway).
+ */
+export async function dropDetachedSoon(db: Db): Promise<void> {
+  const dropping = dropDetached(db);
+  if (db.memory) await dropping;
 }
 
 /**
@@ -201,48 +215,45 @@ export async function purgeWindows(db: Db, k: number, r: TimeRange, filter: Scop
   return deleted;
 }
 
-/** `"name"`: an identifier quoted for SQL. */
-const quoteId = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
 /**
- * Empties partition k by truncation and puts back the entries `keep` selects (a SELECT of
- * whole rows of it), in the caller's transaction; returns how many entries went. SQLite
- * truncates only a table without triggers: its triggers and indexes are dropped and made
- * again from their SQL in sqlite_master; the table itself stays. Its full-text index is
- * emptied and the survivors left to the indexer (fts_upto below them).
+ * Replaces partition k by a new one holding only the entries `keep` selects (a WHERE over its
+ * rows), in the caller's transaction; returns how many entries went. The survivors keep their
+ * ids; the new partition's index starts empty (they are left to the indexer); partition k is
+ * taken out (detachParts), its pages freed when it is dropped, off this transaction. A new
+ * partition takes the next number, so it would be the head: when k was not the head, an
+ * empty head follows it, opened for the head's day.
  */
-function truncatePart(db: Db, k: number, keep: { sql: string; params: unknown[] }): number {
+function splitPart(db: Db, k: number, keep: { where: string; params: unknown[] }): number {
+  const head = cachedStatement(db, 'SELECT part, opened FROM log_parts ORDER BY part DESC LIMIT 1').get() as {
+    part: number;
+    opened: number | null;
+  };
+  const opened = cachedStatement(db, 'SELECT opened FROM log_parts WHERE part = ?').pluck().get(k) as number | null;
+  const q = head.part + 1;
+  addPartition(db, q, opened);
   const t = partTable(k);
-  const objects = db
-    .prepare(
-      "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('trigger', 'index') AND sql IS NOT NULL ORDER BY type, name",
-    )
-    .all(t) as { type: 'trigger' | 'index'; name: string; sql: string }[];
-  db.exec(`DROP TABLE IF EXISTS ${KEPT}`);
-  db.prepare(`CREATE TABLE ${KEPT} AS ${keep.sql}`).run(...keep.params);
-  for (const o of objects) db.exec(`DROP ${o.type.toUpperCase()} ${quoteId(o.name)}`);
-  const n = db.prepare(`DELETE FROM ${t}`).run().changes;
-  db.prepare('DELETE FROM log_counts WHERE part = ?').run(k);
-  db.prepare('UPDATE log_stats SET entries = entries - ?, version = version + 1').run(n);
-  // its counts made before are stale even if nothing is put back
-  db.prepare('UPDATE log_parts SET version = version + 1 WHERE part = ?').run(k);
-  db.exec(`INSERT INTO ${ftsTable(k)} (${ftsTable(k)}) VALUES ('delete-all')`);
-  db.prepare(`UPDATE log_parts SET fts_upto = coalesce((SELECT min(id) FROM ${KEPT}) - 1, fts_upto) WHERE part = ?`).run(k);
-  for (const o of objects) if (o.type === 'trigger') db.exec(o.sql);
-  // column for column: the temporary table was made from `SELECT *` of the partition; the triggers count them again
-  const kept = db.prepare(`INSERT INTO ${t} SELECT * FROM ${KEPT} ORDER BY id`).run().changes;
-  db.exec(`DROP TABLE ${KEPT}`);
-  for (const o of objects) if (o.type === 'index') db.exec(o.sql);
+  // the survivors not indexed: below fts_upto the insert trigger would index them one by one
+  const first = db
+    .prepare(`SELECT min(id) FROM ${t} WHERE ${keep.where}`)
+    .pluck()
+    .get(...keep.params) as number | null;
+  if (first !== null) db.prepare('UPDATE log_parts SET fts_upto = ? WHERE part = ?').run(first - 1, q);
+  // column for column: both tables have the columns of the log, in its order
+  const kept = db
+    .prepare(`INSERT INTO ${partTable(q)} (${LOG_COLUMNS}) SELECT ${LOG_COLUMNS} FROM ${t} WHERE ${keep.where} ORDER BY id`)
+    .run(...keep.params).changes;
+  if (k !== head.part) addPartition(db, q + 1, head.opened);
+  const n = detachParts(db, [k]);
   scheduleIndexing(db);
   return n - kept;
 }
 
 /**
- * True when a purge of [start, end) may truncate partition k and put back the rest: it keeps
- * at most TRUNCATE_KEEP_MAX entries and at most a fifth of what goes (from the hour counts).
- * Else its entries are deleted in windows.
+ * True when a purge of [start, end) may replace partition k by a copy of the rest (splitPart):
+ * it keeps at most TRUNCATE_KEEP_MAX entries and at most a fifth of what goes (from the hour
+ * counts). Else its entries are deleted in windows.
  */
-export function truncationFits(db: Db, k: number, r: TimeRange): boolean {
+export function splitFits(db: Db, k: number, r: TimeRange): boolean {
   if (r.start !== undefined && r.end !== undefined && r.start >= r.end) return false; // an empty range
   const inRange = countLogEntries(db, r, undefined, k);
   const kept = countLogEntries(db, {}, undefined, k) - inRange;
@@ -251,20 +262,20 @@ export function truncationFits(db: Db, k: number, r: TimeRange): boolean {
 
 /**
  * True when a purge of [start, end) can take its entries out of partition k within one
- * transaction of bounded length: by truncation (truncationFits), or row by row when at most
- * PURGE_BATCH of them are in the range (what one window of a windowed purge deletes).
+ * transaction of bounded length: by a copy of the rest (splitFits), or row by row when at
+ * most PURGE_BATCH of them are in the range (what one window of a windowed purge deletes).
  */
 export function fitsInOne(db: Db, k: number, r: TimeRange): boolean {
-  return truncationFits(db, k, r) || countLogEntries(db, r, undefined, k) <= PURGE_BATCH;
+  return splitFits(db, k, r) || countLogEntries(db, r, undefined, k) <= PURGE_BATCH;
 }
 
 /**
  * Deletes the entries of [start, end) with id <= `lastId` from partition k in the caller's
- * transaction (see fitsInOne): by truncation when that fits, else row by row. Returns how
+ * transaction (see fitsInOne): by a copy of the rest when that fits, else row by row. Returns how
  * many entries went.
  */
 export function purgePartInOne(db: Db, k: number, r: TimeRange, lastId: number): number {
-  if (truncationFits(db, k, r)) return truncateRange(db, k, r, lastId);
+  if (splitFits(db, k, r)) return splitRange(db, k, r, lastId);
   const parts = ['id <= ?'];
   const params: number[] = [lastId];
   if (r.start !== undefined) (parts.push('time_stamp >= ?'), params.push(r.start));
@@ -275,16 +286,16 @@ export function purgePartInOne(db: Db, k: number, r: TimeRange, lastId: number):
 }
 
 /**
- * Deletes the entries of [start, end) with id <= `lastId` from partition k by truncatePart,
- * in the caller's transaction (see truncationFits). Returns how many entries went.
+ * Deletes the entries of [start, end) with id <= `lastId` from partition k by splitPart, in
+ * the caller's transaction (see splitFits). Returns how many entries went.
  */
-function truncateRange(db: Db, k: number, r: TimeRange, lastId: number): number {
-  // the complement of start <= time_stamp < end (time_stamp is NOT NULL): two seeks of the time index; and what came after the purge began
+function splitRange(db: Db, k: number, r: TimeRange, lastId: number): number {
+  // the complement of start <= time_stamp < end (time_stamp is NOT NULL), and what came after the purge began
   const parts = ['id > ?'];
   const params: number[] = [lastId];
   if (r.start !== undefined) (parts.push('time_stamp < ?'), params.push(r.start));
   if (r.end !== undefined) (parts.push('time_stamp >= ?'), params.push(r.end));
-  return truncatePart(db, k, { sql: `SELECT * FROM ${partTable(k)} WHERE ${parts.join(' OR ')}`, params });
+  return splitPart(db, k, { where: parts.join(' OR '), params });
 }
 
 /**
@@ -304,7 +315,7 @@ export function detachAll(db: Db): number {
  */
 export function resumeLogWork(db: Db): void {
   scheduleIndexing(db);
-  setTimeout(() => void dropDetached(db).catch(() => {}), 0).unref();
+  setTimeout(() => void dropDetached(db), 0).unref();
 }
 
 /** Deletes the entry with id `id` through the view `log` (so that any trigger on it fires); returns how many went (0 or 1). */

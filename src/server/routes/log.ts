@@ -13,7 +13,7 @@ import {
   deleteEntry,
   detachAll,
   detachParts,
-  dropDetached,
+  dropDetachedSoon,
   planRange,
   purgeRange,
   fitsInOne,
@@ -136,7 +136,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
             })
             .immediate();
           if (deleted !== undefined) {
-            await dropDetached(db);
+            await dropDetachedSoon(db);
             return reply(deleted);
           }
         }
@@ -166,7 +166,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
           deleted = await purgeRange(db, range, { where: query.where, params: query.params }, lastId, foreign);
         }
         writeAudit(ctx, req, purged(deleted));
-        await dropDetached(db);
+        await dropDetachedSoon(db);
         return reply(deleted);
       }
       if (q.deleteAll === true) {
@@ -175,7 +175,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
           req.audit = purged(n);
           return n;
         });
-        await dropDetached(db);
+        await dropDetachedSoon(db);
         return reply(deleted);
       }
       throw badRequest('DELETE /v1/log needs a criterion: id, filter, startDate, endDate or deleteAll=true', 'deleteAll');
