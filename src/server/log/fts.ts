@@ -142,6 +142,18 @@ export function indexLog(db: Db, batch = 50_000): number {
 }
 
 const pending = new WeakSet<Db>();
+/** Databases whose indexing waits: another connection (the drop worker) holds the write lock in turns, and a writer here would wait for it with the event loop stopped. */
+const held = new WeakMap<Db, number>();
+
+/** Holds the background indexer of `db` while `work` runs (see held); resolves as `work` does. */
+export async function holdIndexing<T>(db: Db, work: Promise<T>): Promise<T> {
+  held.set(db, (held.get(db) ?? 0) + 1);
+  try {
+    return await work;
+  } finally {
+    held.set(db, held.get(db)! - 1);
+  }
+}
 
 /**
  * Indexes what is not indexed yet in the background, INDEX_BATCH entries per turn of the
@@ -154,6 +166,10 @@ export function scheduleIndexing(db: Db, delay = INDEX_DELAY_MS): void {
   setTimeout(() => {
     pending.delete(db);
     if (!db.open) return;
+    if ((held.get(db) ?? 0) > 0) {
+      scheduleIndexing(db, 500);
+      return;
+    }
     let done: number;
     try {
       done = indexLogBatch(db);

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { cachedStatement, type Db } from '../db.js';
 import type { Scope } from '../list.js';
-import { scheduleIndexing } from './fts.js';
+import { holdIndexing, scheduleIndexing } from './fts.js';
 import { LOG_COLUMNS, addPartition, armWhere, ftsTable, partBounds, partTable, partsIn, rebuildView } from './parts.js';
 import { countLogEntries, type TimeRange } from './totals.js';
 
@@ -108,7 +108,10 @@ const one = db.transaction(() => {
   }
   return true;
 });
-while (one.immediate()) {}
+// between partitions, a pause for writers waiting on the service's connection (its busy
+// handler polls: without a gap it would wait for every partition)
+const pause = new Int32Array(new SharedArrayBuffer(4));
+while (one.immediate()) Atomics.wait(pause, 0, 0, 25);
 db.close();
 parentPort.postMessage('done');`;
 
@@ -129,11 +132,12 @@ export async function dropDetached(db: Db): Promise<void> {
       });
       // a stop does not wait for it: what is left is dropped at the next start
       worker.unref();
-      await new Promise<void>((resolve, reject) => {
+      const done = new Promise<void>((resolve, reject) => {
         worker.once('message', () => resolve());
         worker.once('error', reject);
         worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`))));
       });
+      await holdIndexing(db, done);
     } catch {
       // dropped here instead
     }
