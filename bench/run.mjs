@@ -693,10 +693,10 @@ if (STAGES.has('purge')) {
         (f) => f.deleted,
       );
       row(
-        '… entries/s',
+        '… entries/s, until dropped',
         key,
-        (f) => int(f.deleted / f.value),
-        (f) => f.deleted / f.value,
+        (f) => int(f.deleted / f.dropped),
+        (f) => f.deleted / f.dropped,
       );
     } else {
       md(`| ${name} | ${SIZES.map(() => '').join(' | ')} | ${ratioHeads.map(() => '').join(' | ')} |`);
