@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The service side of start-up and streaming (issue 9): `npm run bench:serve`. Writes bench/serve.md.
+// The service side of start-up and streaming: `npm run bench:serve`. Writes bench/serve.md.
 // BENCH_ROWS (default 1,000,000) entries, BENCH_RUNS (default 10) cold starts; BENCH_DB=file reuses a log.
 //
 // 1. cold start: `lic serve` spawned on an existing BENCH_ROWS-entry database, timed from spawn to

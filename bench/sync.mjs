@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of `lic resources export` | `lic resources import` between two services (issue 12):
+// Benchmark of `lic resources export` | `lic resources import` between two services:
 // `npm run build --silent && node bench/sync.mjs`. BENCH_RESOURCES (default 500) resources of
 // BENCH_KIB KiB each (default 64) are created in a first `lic serve`; then, spawned as a user
 // runs them: the export to a file, the import into an empty second `lic serve` (all created),

@@ -12,7 +12,9 @@ const meta = readMeta();
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${meta ? meta.version : 'unknown (no build: run `npm run build`)'}\n`);
 } else if (!meta) {
-  process.stderr.write(`lic: this copy of lic has not been built (no ${require('node:path').join(__dirname, '..', 'dist')}): run \`npm run build\` in its directory\n`);
+  process.stderr.write(
+    `lic: this copy of lic has not been built (no ${require('node:path').join(__dirname, '..', 'dist')}): run \`npm run build\` in its directory\n`,
+  );
   process.exitCode = 1;
 } else {
   const refusal = nodeRefusal(process.versions.node, meta.node);
@@ -28,7 +30,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 function readMeta() {
   try {
     return require('../dist/version.json');
-  } catch (e) {
+  } catch {
     return undefined;
   }
 }
@@ -67,14 +69,13 @@ function nodeRefusal(version, node) {
 async function start() {
   // undici parses HTTP with a WebAssembly build of llhttp. V8 tiers that module up with
   // background compile jobs that a short-lived process must wait for at exit (~150 ms per
-  // command, measured on Node 20); baseline (Liftoff) code is plenty for a CLI's few replies.
-  // V8 rejects a code cache made under other flags than the run that reads it, so the flag
-  // is set before anything is compiled, and the caches are kept apart by it. Help sends no
-  // request and skips node:v8. Set only on the V8s known to have it (an unknown flag makes V8
-  // print an error line): a newer Node simply runs without it.
+  // command, measured on Node 20; bench/startup.md has the figures on 22, 24 and 26); baseline (Liftoff) code is plenty for a CLI's few replies.
+  // The flag is set before anything is compiled: Node keeps a compile cache per set of V8
+  // flags. Help sends no request and skips node:v8. Set only on the V8s known to have it (an
+  // unknown flag makes V8 print an error line): a newer Node simply runs without it.
   const liftoff = !helpOnly(argv) && hasLiftoffOnly();
   if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
-  const { main, systemContext } = loadBundle(liftoff ? 'liftoff' : '');
+  const { main, systemContext } = loadBundle();
   process.exitCode = await main(argv, systemContext());
 }
 
@@ -97,17 +98,22 @@ function helpOnly(args) {
 /**
  * dist/cli.cjs's exports, loaded with Node's compile cache (module.enableCompileCache: it keeps
  * the compiled code of every CommonJS file loaded after it, dist/vendor/ and dist/server.cjs
- * too) in cacheDir(), a subdirectory per set of V8 flags (`variant`). NODE_DISABLE_COMPILE_CACHE=1
+ * too) in cacheDir(), in a subdirectory per Node version and set of V8 flags. NODE_DISABLE_COMPILE_CACHE=1
  * (Node's own switch) turns it off; LIC_CACHE_DIR moves it. A cache is never a failure: an
  * unwritable directory or a rejected file just mean compiling this time.
  */
-function loadBundle(variant) {
+function loadBundle() {
   const path = require('node:path');
   if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
+    // Node makes the cache's directories (and any missing parent) with the umask's mode, 0777
+    // under umask 000: owner only instead, while it does
+    const umask = process.umask(0o077);
     try {
-      require('node:module').enableCompileCache(variant ? path.join(cacheDir(), variant) : cacheDir());
-    } catch (e) {
+      require('node:module').enableCompileCache(cacheDir());
+    } catch {
       // no cache this time
+    } finally {
+      process.umask(umask);
     }
   }
   return require(path.join(__dirname, '..', 'dist', 'cli.cjs'));

@@ -8,12 +8,13 @@ _lic() {
     [[ $w == -* ]] && continue
     case "$path" in
     '') subs='profile keys log resources assemblies orders templates products serve api doctor completion' ;;
-    'profile') subs='add list use remove show' ;;
+    'profile') subs='add list use remove show migrate' ;;
     'profile add') subs='' ;;
     'profile list') subs='' ;;
     'profile use') subs='' ;;
     'profile remove') subs='' ;;
     'profile show') subs='' ;;
+    'profile migrate') subs='' ;;
     'keys') subs='list create update delete rotate' ;;
     'keys list') subs='' ;;
     'keys create') subs='' ;;
@@ -55,6 +56,7 @@ _lic() {
     [[ " $subs " == *" $w "* ]] && path="${path:+$path }$w"
   done
   case "$path|$prev" in
+    'profile migrate|--to') COMPREPLY=($(compgen -W 'keyring file' -- "$cur")); return ;;
     'log list|--level') COMPREPLY=($(compgen -W 'Verbose Debug Information Warning Error Fatal' -- "$cur")); return ;;
     'log tail|--level') COMPREPLY=($(compgen -W 'Verbose Debug Information Warning Error Fatal' -- "$cur")); return ;;
     'log stats|--by') COMPREPLY=($(compgen -W 'hour day week' -- "$cur")); return ;;
@@ -65,12 +67,13 @@ _lic() {
   esac
   case "$path" in
     '') words='profile keys log resources assemblies orders templates products serve api doctor completion --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --version --help' ;;
-    'profile') words='add list use remove show --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
-    'profile add') words='--api-key-stdin --default --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'profile') words='add list use remove show migrate --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'profile add') words='--api-key-stdin --default --insecure-storage --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'profile list') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'profile use') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'profile remove') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'profile show') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'profile migrate') words='--to --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'keys') words='list create update delete rotate --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'keys list') words='--owner --revoked --active --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'keys create') words='--perm --name --owner --description --expires --force --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
@@ -103,7 +106,7 @@ _lic() {
     'templates show') words='--product --release --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'products') words='list --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'products list') words='--customer --fields --limit --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
-    'serve') words='--db --host --port --seed --keys-file --no-profile --log-requests --auth-fail-limit --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'serve') words='--db --host --port --seed --keys-file --no-profile --insecure-storage --log-requests --auth-fail-limit --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'api') words='--method --field --input --header --yes --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'doctor') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'completion') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;

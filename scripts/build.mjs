@@ -1,6 +1,6 @@
 // Bundles the CLI and every pure-JS dependency into dist/ with esbuild, so a start reads a
-// few files instead of resolving hundreds in node_modules. Only better-sqlite3 (a native
-// addon) stays external. The output is CommonJS, not ES modules: Node starts a CommonJS
+// few files instead of resolving hundreds in node_modules. Only the native addons stay
+// external: better-sqlite3 and @napi-rs/keyring (loaded when a key is read from the keyring). The output is CommonJS, not ES modules: Node starts a CommonJS
 // file without its ES module loader (~20 ms, measured), and bin/lic.js keeps V8's code of
 // every file in Node's compile cache (module.enableCompileCache).
 //   dist/cli.cjs          lic itself: commander, every verb, the renderer, the client. Our
@@ -76,7 +76,6 @@ const VENDOR = [
   'write-file-atomic',
   'chalk',
   'csv-stringify',
-  'cli-progress',
   '@inquirer/confirm',
   '@inquirer/password',
   'typebox',
@@ -141,7 +140,8 @@ const common = {
   format: 'cjs',
   platform: 'node',
   target: 'node22',
-  external: ['better-sqlite3'],
+  // native addons stay in node_modules: better-sqlite3 (lic serve) and the keyring binding
+  external: ['better-sqlite3', '@napi-rs/keyring'],
   // a dynamic import() of a bundled module becomes a call of its lazy initialiser, and one of
   // an external file (the service, a vendor package) a require(): no ES module loader at all
   supported: { 'dynamic-import': false },

@@ -1,7 +1,8 @@
-// Regenerates the README's command reference (between its marker comments) and the man
+// Regenerates the command reference in docs/reference.md (between its marker comments) and the man
 // page man/lic.1 from the commander tree (`npm run docs`); scripts/reference.ts renders
 // both. test/docs/reference.test.ts fails when either is stale.
-// Node 20 cannot import TypeScript, so the renderer is bundled first with esbuild into a
+// Node cannot run this TypeScript as it is (its imports name the .js files tsc's NodeNext
+// resolution wants, and Node's type stripping does not map them), so the renderer is bundled first with esbuild into a
 // temporary directory whose node_modules points at ours (dependencies stay external).
 import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ try {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
     // the demo assets, as scripts/build.mjs inlines them
     loader: { '.html': 'text', '.xml': 'text', '.snk': 'binary' },
@@ -31,10 +32,10 @@ try {
   });
   const ref = await import(pathToFileURL(join(tmp, 'reference.mjs')).href);
   const docs = ref.collectCommands();
-  const readmePath = join(root, 'README.md');
-  writeFileSync(readmePath, ref.spliceReadme(readFileSync(readmePath, 'utf8'), ref.renderReadmeReference(docs)));
+  const readmePath = join(root, 'docs', 'reference.md');
+  writeFileSync(readmePath, ref.spliceReference(readFileSync(readmePath, 'utf8'), ref.renderReference(docs)));
   writeFileSync(join(root, 'man', 'lic.1'), ref.renderManPage(pkg.version, docs));
-  console.log(`README.md command reference and man/lic.1: ${docs.length - 1} commands`);
+  console.log(`docs/reference.md and man/lic.1: ${docs.length - 1} commands`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

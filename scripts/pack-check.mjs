@@ -1,15 +1,15 @@
-// The package as users get it (issue 11), run by .ci/run, not by `npm test`:
+// The package as users get it, run by .ci/run (on the pinned Node), not by `npm test`:
 //   1. `npm pack`: the tarball holds what bin/lic.js needs, the man page and completions,
 //      and no tests, sources or source maps; its size is printed (README "Installing").
-//   2. A global install of it into a temporary prefix with a clean HOME (better-sqlite3 is
-//      compiled: ~2 minutes on 2 cores): `lic --version`, `--help`, `completion bash`, the
-//      man page linked, `lic serve --port 0` and `lic keys list` against it.
-//   3. The same tarball installed with the native build made to fail (CC/CXX=false): npm
-//      still succeeds, leaving the optional better-sqlite3 out; every other command works
-//      (run against the service of step 2) and `lic serve` exits 1 with one line.
+//   2. A global install of it into a temporary prefix with a clean HOME, every compiler made
+//      to fail (CC=CXX=false) and no `nodedir` (node-gyp would have to fetch Node's headers
+//      from nodejs.org, which this machine cannot reach): it succeeds, compiles nothing (no
+//      build/ directory anywhere in the install) and runs no install script; then
+//      `lic --version`, `--help`, `completion bash`, the man page linked, `lic serve --port 0`
+//      (better-sqlite3's prebuilt binary) and `lic keys list` against it.
 // Usage: node scripts/pack-check.mjs [--keep]   (--keep leaves the temporary directory)
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,12 +27,21 @@ function check(ok, what, detail = '') {
   if (!ok) failures++;
 }
 
-/** A clean HOME: nothing but a copy of the user's ~/.npmrc (its `nodedir` spares node-gyp a header download). */
+/** A clean HOME: nothing but the user's ~/.npmrc without `nodedir` and `python` (a compile would need them). */
 function cleanHome(name) {
   const home = join(work, name);
   mkdirSync(home, { recursive: true });
-  if (existsSync(join(homedir(), '.npmrc'))) copyFileSync(join(homedir(), '.npmrc'), join(home, '.npmrc'));
+  const rc = join(homedir(), '.npmrc');
+  const lines = existsSync(rc) ? readFileSync(rc, 'utf8').split('\n') : [];
+  writeFileSync(join(home, '.npmrc'), lines.filter((l) => !/^\s*(nodedir|python)\s*=/.test(l)).join('\n'));
   return home;
+}
+
+/** Every directory named `build` under `dir` (a native module compiled there leaves one). */
+function buildDirs(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name === 'build')
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /**
@@ -144,16 +153,31 @@ try {
   const limitKb = 2048;
   check(info.size < limitKb * 1024, `the tarball is under ${limitKb} kB`, `${info.size} bytes`);
 
-  // 2. a global install, native build working
-  const home = cleanHome('home-good');
-  const prefix = join(work, 'prefix-good');
+  // 2. a global install with every compiler failing and no Node headers
+  const home = cleanHome('home');
+  const prefix = join(work, 'prefix');
   const env = userEnv(home, prefix);
-  let t = Date.now();
-  const inst = run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', tarball], env, { timeoutMs: 900_000 });
+  const t = Date.now();
+  const inst = run(
+    'npm',
+    ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--foreground-scripts', tarball],
+    { ...env, CC: 'false', CXX: 'false', npm_config_nodedir: '' },
+    { timeoutMs: 600_000 },
+  );
   check(
     inst.status === 0,
-    `npm install -g of the tarball (${((Date.now() - t) / 1000).toFixed(0)} s, better-sqlite3 compiled)`,
+    `npm install -g of the tarball on Node ${process.versions.node} with CC=CXX=false (${((Date.now() - t) / 1000).toFixed(1)} s)`,
     inst.stderr.slice(-3000),
+  );
+  const installed = join(prefix, 'lib', 'node_modules', pkg.name);
+  const built = existsSync(installed) ? buildDirs(installed) : [];
+  check(existsSync(installed) && built.length === 0, 'nothing was compiled (no build/ directory in the install)', built.join('\n'));
+  check(!/gyp info|node-gyp rebuild/.test(inst.stdout + inst.stderr), 'no node-gyp step ran', (inst.stdout + inst.stderr).slice(-2000));
+  // the package ships its build: the user's npm must have no lifecycle script of ours to approve
+  check(
+    !/install scripts not covered|allowScripts|\blic@[^ ]* (prepare|install|postinstall)\b/i.test(inst.stdout + inst.stderr),
+    'npm install -g asks the user to approve no script',
+    (inst.stdout + inst.stderr).slice(-2000),
   );
   const v = run('lic', ['--version'], env);
   check(v.status === 0 && v.stdout.trim().endsWith(pkg.version), `lic --version prints ${pkg.version}`, v.stdout + v.stderr);
@@ -167,7 +191,7 @@ try {
   let url;
   try {
     url = await svc.url;
-    check(true, `lic serve --port 0: ${url}`);
+    check(true, `lic serve --port 0 (better-sqlite3's prebuilt binary): ${url}`);
   } catch (e) {
     check(false, 'lic serve --port 0 from the install', e.message);
   }
@@ -176,55 +200,12 @@ try {
     const keys = run('lic', ['keys', 'list', '-o', 'json'], env);
     const listed = apiKeys(keys.stdout);
     check(
-      keys.status === 0 && Array.isArray(listed) && listed.length >= 1,
+      keys.status === 0 && listed.length >= 1,
       `lic keys list (${listed.length} key(s)) via profile "local"`,
       keys.stdout + keys.stderr,
     );
-    const key = /(api_[a-z0-9]{24})/.exec(svc.stderr())?.[1];
-
-    // 3. the same tarball with the native build failing
-    const home2 = cleanHome('home-nocc');
-    const prefix2 = join(work, 'prefix-nocc');
-    const env2 = userEnv(home2, prefix2);
-    t = Date.now();
-    const inst2 = run(
-      'npm',
-      ['install', '-g', '--prefix', prefix2, '--no-audit', '--no-fund', tarball],
-      { ...env2, CC: 'false', CXX: 'false' },
-      { timeoutMs: 600_000 },
-    );
-    check(
-      inst2.status === 0,
-      `npm install -g with the native build failing (CC=CXX=false) still succeeds (${((Date.now() - t) / 1000).toFixed(0)} s)`,
-      inst2.stderr.slice(-3000),
-    );
-    const driver = join(prefix2, 'lib', 'node_modules', pkg.name, 'node_modules', 'better-sqlite3');
-    check(!existsSync(join(driver, 'build', 'Release', 'better_sqlite3.node')), 'and leaves better-sqlite3 out (no native module)');
-    const v2 = run('lic', ['--version'], env2);
-    check(v2.status === 0 && v2.stdout.trim().endsWith(pkg.version), 'without the driver: lic --version', v2.stdout + v2.stderr);
-    const remote = { ...env2, LIC_BASE_URL: url, LIC_API_KEY: key ?? '' };
-    const k2 = run('lic', ['keys', 'list', '-o', 'json'], remote);
-    check(k2.status === 0 && apiKeys(k2.stdout).length >= 1, 'without the driver: lic keys list against a service', k2.stdout + k2.stderr);
-    const cr = run('lic', ['keys', 'create', '--name', 'pack-check', '--perm', '1', '-o', 'json'], remote);
-    check(
-      cr.status === 0 && /api_[a-z0-9]{24}/.test(cr.stdout),
-      'without the driver: lic keys create prints the new key',
-      cr.stdout + cr.stderr,
-    );
-    const lg = run('lic', ['log', 'list', '--limit', '5', '-o', 'json'], remote);
-    check(lg.status === 0, 'without the driver: lic log list', lg.stdout + lg.stderr);
-    const doc = run('lic', ['doctor'], remote);
-    check(doc.status === 0, 'without the driver: lic doctor', doc.stdout + doc.stderr);
-    const s2 = run('lic', ['serve', '--port', '0', '--db', ':memory:'], env2, { timeoutMs: 30_000 });
-    const lines = s2.stderr.trimEnd().split('\n');
-    check(
-      s2.status === 1 &&
-        s2.stdout === '' &&
-        lines.length === 1 &&
-        /needs the optional dependency better-sqlite3, which is not installed/.test(lines[0]),
-      `without the driver: lic serve exits 1 with one line: ${lines[0]}`,
-      `exit ${s2.status}\n${s2.stderr}`,
-    );
+    const cr = run('lic', ['keys', 'create', '--name', 'pack-check', '--perm', '1', '-o', 'json'], env);
+    check(cr.status === 0 && /api_[a-z0-9]{24}/.test(cr.stdout), 'lic keys create prints the new key', cr.stderr);
   }
   svc.child.kill('SIGTERM');
   const end = await svc.exited;

@@ -1,19 +1,19 @@
 /**
  * The command reference, rendered from the commander tree that `lic` itself parses with
- * (buildProgram), so the README's reference and the man page can't drift from `--help`:
+ * (buildProgram), so docs/reference.md and the man page can't drift from `--help`:
  * every visible command with its usage, description, arguments, options and the text its
  * help prints after them (examples). The help topics (ENVIRONMENT, EXIT STATUS, FILTERS)
  * come from src/cli/help-topics.ts. Written by scripts/gen-docs.mjs (`npm run docs`);
- * test/docs/reference.test.ts fails when README.md or man/lic.1 is stale.
+ * test/docs/reference.test.ts fails when docs/reference.md or man/lic.1 is stale.
  */
 import { Help, type Command } from 'commander';
 import type { Context } from '../src/cli/context.js';
 import { HELP_TOPICS } from '../src/cli/help-topics.js';
 import { buildProgram } from '../src/cli/program.js';
 
-/** The marker comments around the generated part of README.md. */
-export const README_BEGIN = '<!-- BEGIN GENERATED: command reference (npm run docs; do not edit by hand) -->';
-export const README_END = '<!-- END GENERATED: command reference -->';
+/** The marker comments around the generated part of docs/reference.md. */
+export const REFERENCE_BEGIN = '<!-- BEGIN GENERATED: command reference (npm run docs; do not edit by hand) -->';
+export const REFERENCE_END = '<!-- END GENERATED: command reference -->';
 
 interface Item {
   term: string;
@@ -47,6 +47,7 @@ function inertContext(sink: { text: string }): Context {
     dataDir: '~/.local/share/lic',
     onInterrupt: () => () => {},
     sleep: () => Promise.resolve(),
+    keyring: () => Promise.reject(new Error('the command reference reads no keyring')),
   };
 }
 
@@ -87,10 +88,10 @@ function cell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 }
 
-/** The README's command reference (Markdown), between README_BEGIN and README_END. */
-export function renderReadmeReference(docs: CommandDoc[] = collectCommands()): string {
+/** The command reference (Markdown) of docs/reference.md, between REFERENCE_BEGIN and REFERENCE_END. */
+export function renderReference(docs: CommandDoc[] = collectCommands()): string {
   const [root, ...commands] = docs;
-  const lines: string[] = [README_BEGIN, '', '## Command reference', ''];
+  const lines: string[] = [REFERENCE_BEGIN, '', '## Command reference', ''];
   lines.push(
     'Generated from the command tree (`npm run docs`); `lic COMMAND --help` prints the same, with examples. ' +
       'Global options, accepted by every command:',
@@ -110,16 +111,16 @@ export function renderReadmeReference(docs: CommandDoc[] = collectCommands()): s
     if (rows.length)
       lines.push('| argument / option | |', '|---|---|', ...rows.map((o) => `| \`${cell(o.term)}\` | ${cell(o.description)} |`), '');
   }
-  lines.push(README_END);
+  lines.push(REFERENCE_END);
   return lines.join('\n');
 }
 
-/** README.md with its generated reference replaced by `reference`; throws when the markers are missing. */
-export function spliceReadme(readme: string, reference: string = renderReadmeReference()): string {
-  const a = readme.indexOf(README_BEGIN);
-  const b = readme.indexOf(README_END);
-  if (a < 0 || b < a) throw new Error(`README.md: the markers ${README_BEGIN} … ${README_END} are missing`);
-  return readme.slice(0, a) + reference + readme.slice(b + README_END.length);
+/** docs/reference.md (`readme`) with its generated reference replaced by `reference`; throws when the markers are missing. */
+export function spliceReference(readme: string, reference: string = renderReference()): string {
+  const a = readme.indexOf(REFERENCE_BEGIN);
+  const b = readme.indexOf(REFERENCE_END);
+  if (a < 0 || b < a) throw new Error(`docs/reference.md: the markers ${REFERENCE_BEGIN} … ${REFERENCE_END} are missing`);
+  return readme.slice(0, a) + reference + readme.slice(b + REFERENCE_END.length);
 }
 
 /** Escapes text for roff (man(7)): backslashes, hyphens as \\- (option dashes), non-ASCII characters, and a leading dot or quote that would read as a request. */

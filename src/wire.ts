@@ -9,11 +9,13 @@
 export const Code = {
   OK: 0,
   INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
   ALREADY_EXISTS: 6,
   PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   INTERNAL: 13,
+  UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
 } as const;
 
@@ -64,47 +66,6 @@ export type AssemblyList = Envelope & { assemblies: Assembly[]; totalAssembliesC
 export type OrderList = Envelope & { orders: Order[]; totalOrdersCount: number };
 export type LicenseTemplateList = Envelope & { licenseTemplates: LicenseTemplate[]; totalLicenseTemplatesCount: number };
 export type CustomerProductList = Envelope & { products: CustomerProduct[] };
-
-/** RFC 3339 date-time (T, t or space separator; fraction of any length; Z or ±hh:mm) or a plain date. */
-const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|([+-])(\d{2}):(\d{2})))?$/;
-
-function daysInMonth(y: number, m: number): number {
-  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
-}
-
-/**
- * Parses a time as contract §2 and §5 write it: RFC 3339 (`2025-01-18T14:04:02.659Z`,
- * offsets like `+01:00` allowed, fraction digits past milliseconds truncated) or a plain
- * date `2025-01-18` (midnight UTC). Returns ms since the epoch, or undefined if `text`
- * is not such a time (including impossible dates like 2025-02-30 and leap seconds).
- */
-export function parseTimeLiteral(text: string): number | undefined {
-  if (text.length > 64) return undefined;
-  const m = TIME_RE.exec(text);
-  if (!m) return undefined;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return undefined;
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d); // not Date.UTC: it maps years 0..99 to 1900..1999
-  if (m[4] === undefined) return date.getTime();
-  const h = Number(m[4]);
-  const mi = Number(m[5]);
-  const s = Number(m[6]);
-  if (h > 23 || mi > 59 || s > 59) return undefined;
-  const ms = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
-  let offset = 0;
-  if (m[9] !== undefined) {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) return undefined;
-    offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
-  }
-  date.setUTCHours(h, mi, s, ms);
-  return date.getTime() - offset;
-}
 
 /**
  * An API key as lic shows it anywhere (lists, doctor, dry runs): the public 8-character

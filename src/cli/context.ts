@@ -1,14 +1,21 @@
 /**
- * Everything a command may touch of the outside world (STYLE §1). `systemContext()`
+ * Everything a command may touch of the outside world (docs/architecture.md). `systemContext()`
  * builds the real one for bin/lic.js; tests build their own with captured streams,
  * a temporary profile dir and scripted prompt answers.
  */
+import type { Keyring } from '../config/keyring.js';
+
 export interface OutStream {
   /** writes text; `false` (as Node's stream.write) means the buffer is full: await `drain()` before writing more */
   write(chunk: string): unknown;
   isTTY: boolean;
   /** terminal width when a TTY */
   columns?: number;
+  /**
+   * A pipe or socket: its reader (`| head`, `| grep`) may print on the same terminal as
+   * our stderr, so the progress bar steps aside while data goes out. Absent: not a pipe.
+   */
+  pipe?: boolean;
   /**
    * Resolves once a full buffer has drained (Node's `once('drain')`); rejects when the
    * stream broke, e.g. EPIPE after `| head` went away. Absent: the stream never fills.
@@ -44,6 +51,11 @@ export interface Context {
   configDir?: string;
   /** where `lic serve` keeps its default database */
   dataDir: string;
+  /**
+   * The operating system's keyring for API keys (src/config/keyring.ts), made on first call:
+   * only a command that reads or writes a key kept there loads the binding.
+   */
+  keyring(): Promise<Keyring>;
   /** calls `handler` on SIGINT/SIGTERM until the returned function is called */
   onInterrupt(handler: (signal: string) => void): () => void;
   /** milliseconds sleep (injectable for `log tail --follow`) */

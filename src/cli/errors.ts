@@ -54,11 +54,11 @@ export const ExitCode = {
   INTERRUPTED: 130,
 } as const;
 
-/** The one mapping from an error to an exit code (STYLE §5). */
+/** The one mapping from an error to an exit code (docs/architecture.md). */
 export function exitCodeFor(e: unknown): number {
   if (e instanceof UsageError) return ExitCode.USAGE;
   if (e instanceof NotFoundError) return ExitCode.NOT_FOUND;
-  if (e instanceof AuthError) return ExitCode.AUTH;
+  if (e instanceof AuthError || isKeyringError(e)) return ExitCode.AUTH;
   if (e instanceof ApiError) {
     if (e.status === 401 || e.status === 403) return ExitCode.AUTH;
     if (e.status === 404) return ExitCode.NOT_FOUND;
@@ -77,4 +77,12 @@ export function messageFor(e: unknown): string {
   }
   if (e instanceof Error) return e.message;
   return String(e);
+}
+
+/**
+ * A KeyringError of src/config/keyring.ts (or its KeyringUnavailableError): the key can't be
+ * had from the keyring. Recognised by name, so this module does not load the keyring's at start.
+ */
+function isKeyringError(e: unknown): boolean {
+  return e instanceof Error && (e.name === 'KeyringError' || e.name === 'KeyringUnavailableError');
 }

@@ -1,51 +1,36 @@
 /** Local file access shared by the verbs that read or write files (--data-file, --data-out, --from-dll). */
-import { open } from 'node:fs/promises';
+import { describeFsError, readFileBounded, sizeLimitText } from '../local-files.js';
+import { UsageError } from './errors.js';
+
+// the bounded readers are shared with the local service (src/local-files.ts)
+export { describeFsError, readFileBounded } from '../local-files.js';
 
 /** 1 MiB, 1024 × 1024 bytes. */
 export const MiB = 1024 * 1024;
 
-/**
- * Reads the file at `path` (a regular file, FIFO or device alike), but at most
- * `maxBytes + 1` bytes: `/dev/zero` or a runaway FIFO can't make the process read
- * gigabytes. A result longer than `maxBytes` means "too large"; the caller says so.
- * stat's size is not trusted (it is 0 for devices and pipes). Throws node:fs errors.
- */
-export async function readFileBounded(path: string, maxBytes: number): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    while (total <= maxBytes) {
-      const buf = Buffer.allocUnsafe(Math.min(maxBytes + 1 - total, 1024 * 1024));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(buf.subarray(0, bytesRead));
-      total += bytesRead;
-    }
-    return Buffer.concat(chunks, total);
-  } finally {
-    await fh.close();
-  }
-}
+/** A PEM file of CA certificates may be this large: a whole system bundle is ~0.2 MiB. */
+export const MAX_CA_FILE_BYTES = 4 * MiB;
 
 /**
- * A node:fs error as a short reason for a usage error (`no such file`, `permission
- * denied`, …), without the stack or the syscall noise; any other error's own message.
+ * The text of a PEM file of CA certificates (`--ca-file`, a profile's CA file,
+ * NODE_EXTRA_CA_CERTS), read up to MAX_CA_FILE_BYTES. `name` says where the path came
+ * from (`--ca-file`). Throws UsageError naming it when the file can't be read, is over
+ * the limit or holds no PEM certificate.
  */
-export function describeFsError(e: unknown): string {
-  switch ((e as NodeJS.ErrnoException).code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory, not a file';
-    case 'ENOTDIR':
-      return 'a part of the path is not a directory';
-    default:
-      return (e as Error).message ?? String(e);
+export async function readCaFile(path: string, name: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFileBounded(path, MAX_CA_FILE_BYTES);
+  } catch (e) {
+    throw new UsageError(`${name} ${path}: ${describeFsError(e)}`);
   }
+  if (bytes.length > MAX_CA_FILE_BYTES)
+    throw new UsageError(`${name} ${path}: ${sizeLimitText(MAX_CA_FILE_BYTES)}; a CA bundle is far smaller`);
+  const pem = bytes.toString('utf8');
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`${name} ${path}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
+  }
+  return pem;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Runtime } from './runtime.js';
 
 /**
  * Runs one command line (`argv` without node and script) and returns the exit code.
- * The only place errors become exit codes and stderr lines (STYLE §5); no stack trace
+ * The only place errors become exit codes and stderr lines (docs/architecture.md); no stack trace
  * unless LIC_DEBUG=1. `nouns`: what the program declares (buildProgram; tests pass one verb).
  */
 export async function main(argv: string[], ctx: Context, nouns: readonly RegisterNoun[] = NOUNS): Promise<number> {

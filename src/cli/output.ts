@@ -1,5 +1,5 @@
 /**
- * The one renderer (STYLE §3): every result goes through here. `json` prints the
+ * The one renderer (docs/architecture.md): every result goes through here. `json` prints the
  * body it is given (the list machinery normalises it to the documented shape unless
  * --raw; pretty on a TTY, one line when piped); `table` is a
  * fitted terminal table (./table.ts) on a TTY and the same columns as tab-separated text (no header;
@@ -27,6 +27,10 @@ export interface Column<R = Record<string, unknown>> {
   kind?: ColumnKind;
   /** colour hint for TTY tables */
   tone?: (row: R) => 'ok' | 'warn' | 'bad' | 'dim' | undefined;
+  /** which columns a narrow terminal leaves out first: lower first (default 0; among equals the rightmost; ./table.ts) */
+  priority?: number;
+  /** a last column of prose (a report's result): wrapped onto continuation lines on a terminal instead of cut */
+  wrap?: boolean;
 }
 
 export interface RenderOptions {
@@ -97,7 +101,7 @@ export interface ListWriterOptions {
 }
 
 /**
- * The one renderer (STYLE §3) of a command's results in the chosen format (`opts`):
+ * The one renderer (docs/architecture.md) of a command's results in the chosen format (`opts`):
  * `list`, `record`, `json`, `raw` and the streaming `openList` write data to stdout;
  * `info` and `warn` write notes to stderr. Writes resolve after stdout's backpressure.
  */
@@ -111,6 +115,16 @@ export class Renderer {
   json(body: unknown): void {
     const pretty = this.ctx.stdout.isTTY && this.opts.format !== 'ndjson';
     this.ctx.stdout.write(pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`);
+  }
+
+  /**
+   * The result of a verb that changes one record (update, delete): with `-o json` the
+   * service's reply `body` on stdout, otherwise the one-line `message` on stderr (stdout
+   * stays empty, so a script that pipes the other formats reads nothing it must skip).
+   */
+  done(body: unknown, message: string): void {
+    if (this.opts.format === 'json') this.json(body);
+    else this.info(message);
   }
 
   /**

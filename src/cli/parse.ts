@@ -4,7 +4,8 @@
  */
 import { InvalidArgumentError, type Command, type Option } from 'commander';
 import { UsageError } from './errors.js';
-import { INT32_MAX, LOG_LEVELS, parseTimeLiteral, TAKE_MAX } from '../wire.js';
+import { DAY, parseDurationMs, parseRfc3339 } from '../time.js';
+import { INT32_MAX, LOG_LEVELS, TAKE_MAX } from '../wire.js';
 
 const PERM_NAMES: Record<string, number> = { read: 1, write: 2, delete: 4 };
 const PERM_LETTERS: Record<string, number> = { r: 1, w: 2, d: 4 };
@@ -59,19 +60,18 @@ export function parseLevel(value: string): string {
   return found;
 }
 
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const TIME_FORMS = 'an RFC 3339 time (2025-01-18T14:04:02Z), a date (2025-01-18), or a relative age (90s, 30m, 24h, 7d, 2w)';
 
 /**
  * A point in time: RFC 3339 with a zone, a plain date (midnight UTC), or an age before
- * `now` (`30m`, `24h`, `7d`). Returns RFC 3339 UTC (contract §2).
+ * `now` (a duration of src/time.ts with its unit: `30m`, `24h`, `7d`, `1.5h`). Returns RFC 3339 UTC (contract §2).
  */
 export function parseTime(value: string, now: Date): string {
   const v = value.trim();
-  const rel = /^(\d+)([smhdw])$/.exec(v);
-  if (rel) return relative(now, -Number(rel[1]) * UNIT_MS[rel[2]!]!, TIME_FORMS);
+  const age = parseDurationMs(v);
+  if (age !== undefined) return relative(now, -age, TIME_FORMS);
   // the service's own rule (contract §2), plus one convenience: seconds may be left out
-  const ms = parseTimeLiteral(v.replace(/^(\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2})(?=[Zz+-])/, '$1:00'));
+  const ms = parseRfc3339(v.replace(/^(\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2})(?=[Zz+-])/, '$1:00'));
   if (ms !== undefined) return new Date(ms).toISOString();
   throw new InvalidArgumentError(`expected ${TIME_FORMS}.`);
 }
@@ -89,14 +89,16 @@ function relative(now: Date, deltaMs: number, forms: string): string {
   return new Date(ms).toISOString();
 }
 
-/** A duration: `500ms`, `2s`, `1m`, or bare seconds → milliseconds (> 0). */
+/** Longest --timeout / --interval: timers take at most 2^31-1 ms (past that Node fires at once), so cap well below it. */
+const DURATION_MAX_MS = DAY;
+
+/** `--timeout`, `--interval`, LIC_TIMEOUT: a duration (src/time.ts: `500ms`, `2s`, `1.5m`, `1h`; a bare number is seconds) → ms, 1ms..24h. */
 export function parseDuration(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!m || Number(m[1]) <= 0) throw new InvalidArgumentError('expected a duration such as 500ms, 2s or 1m.');
-  const n = Number(m[1]);
-  const ms = Math.round(m[2] === 'ms' ? n : n * (m[2] === 'm' ? 60_000 : m[2] === 'h' ? 3_600_000 : 1000));
-  // timers take at most 2^31-1 ms; past that Node fires at once, so cap well below it
-  if (ms < 1 || ms > 86_400_000) throw new InvalidArgumentError('expected a duration from 1ms to 24h, such as 500ms, 2s or 1m.');
+  const ms = parseDurationMs(value, { bareSeconds: true });
+  if (ms === undefined) throw new InvalidArgumentError('expected a duration such as 500ms, 2s or 1m.');
+  if (ms < 1 || ms > DURATION_MAX_MS) {
+    throw new InvalidArgumentError('expected a duration from 1ms to 24h, such as 500ms, 2s or 1m.');
+  }
   return ms;
 }
 
@@ -132,12 +134,12 @@ export function checkRange(since: string | undefined, until: string | undefined)
 }
 
 /**
- * `--expires`: RFC 3339, a date, or a relative age *ahead* of `now` (`90d`, `12h`).
+ * `--expires`: RFC 3339, a date, or a duration *ahead* of `now` (src/time.ts, with its unit, an optional `+`: `90d`, `+12h`).
  * Returns RFC 3339 UTC.
  */
 export function parseExpiry(value: string, now: Date): string {
-  const rel = /^\+?(\d+)([smhdw])$/.exec(value.trim());
-  if (rel) return relative(now, Number(rel[1]) * UNIT_MS[rel[2]!]!, 'an RFC 3339 time, a date, or a time ahead such as 90d or 12h');
+  const ahead = parseDurationMs(value.trim().replace(/^\+/, ''));
+  if (ahead !== undefined) return relative(now, ahead, 'an RFC 3339 time, a date, or a time ahead such as 90d or 12h');
   try {
     return parseTime(value, now);
   } catch {

@@ -1,6 +1,6 @@
 /**
  * The root command: global flags, then one registration per noun. Declarations only;
- * every verb parses its flags into an options object and calls its `runX` (STYLE §2).
+ * every verb parses its flags into an options object and calls its `runX` (docs/architecture.md).
  */
 import { Command, Option } from 'commander';
 import { registerApi } from '../commands/api/index.js';
@@ -87,9 +87,9 @@ export function nounOf(argv: readonly string[], root: Command): RegisterNoun | u
 /**
  * Builds a fresh program for one invocation; output goes to the context's streams; every
  * Runtime made is added to `runtimes` so main() can close it. `nouns` replaces NOUNS in
- * tests: one verb registered with a `run` that records its options (STYLE §12). With
+ * tests: one verb registered with a `run` that records its options (docs/architecture.md). With
  * `argv` and NOUNS, a command line that certainly runs one noun (nounOf) gets only that
- * noun declared: declaring all 42 commands and their options is ~5 ms of every start (issue 9).
+ * noun declared: declaring all 42 commands and their options is ~5 ms of every start.
  */
 export function buildProgram(
   ctx: Context,

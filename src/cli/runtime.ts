@@ -3,7 +3,6 @@
  * flags, lazily, so `--help` needs no key and nothing loads undici or conf until a
  * command asks for a client or the profile store.
  */
-import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import type { ApiClient } from '../client/request.js';
 import { AuthError } from '../client/errors.js';
@@ -12,7 +11,8 @@ import type { Profile, ProfileStore } from '../config/profiles.js';
 import { VERSION, type Context } from './context.js';
 import { DeclinedError, UsageError } from './errors.js';
 import { Renderer, colorEnabled, type OutputFormat } from './output.js';
-import { describeFsError } from './files.js';
+import { MAX_CA_FILE_BYTES, readCaFile, readFileBounded } from './files.js';
+import { sizeLimitText } from '../local-files.js';
 import { parseBaseUrl, parseDuration, parseRetries } from './parse.js';
 
 /** The local service's default address (`lic serve` without --port). */
@@ -44,7 +44,11 @@ export interface GlobalOptions {
 export interface Target {
   profileName?: string;
   baseUrl: string;
-  apiKey?: string;
+  /**
+   * Where the API key comes from: LIC_API_KEY, the profile's keyring entry or its file, or
+   * none. The key itself is read by Runtime.apiKey() (a keyring read only when needed).
+   */
+  keyFrom: 'LIC_API_KEY' | 'keyring' | 'file' | 'none';
   /** the profile used, for its network settings */
   profile?: Profile;
 }
@@ -74,6 +78,7 @@ export class Runtime {
   private store?: Promise<ProfileStore>;
   private clientP?: Promise<ApiClient>;
   private targetP?: Promise<Target>;
+  private keyP?: Promise<string | undefined>;
 
   constructor(
     readonly ctx: Context,
@@ -113,10 +118,11 @@ export class Runtime {
       const named = this.globals.profile ?? (env.LIC_PROFILE || undefined);
       let profileName: string | undefined;
       let profile: Profile | undefined;
+      let keyFrom: Target['keyFrom'] = envKey ? 'LIC_API_KEY' : 'none';
       // with both URL and key from flag/env and no profile named, the store is not even opened
       if (named || !(flagUrl && envKey)) {
         // read without conf: most commands only need the current profile (see readProfiles)
-        const { readProfiles } = await import('../config/profiles.js');
+        const { readProfiles, keyStoreOf } = await import('../config/profiles.js');
         const store = readProfiles(this.ctx.configDir);
         profileName = named ?? store.defaultName();
         profile = profileName ? store.get(profileName) : undefined;
@@ -126,22 +132,41 @@ export class Runtime {
             `no profile named "${named}"${names.length ? `; profiles: ${names.join(', ')}` : '; add one with `lic profile add`'}`,
           );
         }
+        if (!envKey && profile) keyFrom = keyStoreOf(profile) ?? 'none';
       }
       return {
         profileName: profile ? profileName : undefined,
         baseUrl: flagUrl ?? profile?.baseUrl ?? DEFAULT_BASE_URL,
-        apiKey: envKey ?? profile?.apiKey,
+        keyFrom,
         profile,
       };
     })();
     return this.targetP;
   }
 
+  /**
+   * The API key for the target: LIC_API_KEY, else the profile's, read from its file or from
+   * the keyring (the binding loads only then); undefined when there is none. Throws
+   * KeyringError (exit 3) when the profile's key is in a keyring that can't give it.
+   */
+  apiKey(): Promise<string | undefined> {
+    this.keyP ??= (async () => {
+      const t = await this.target();
+      if (t.keyFrom === 'LIC_API_KEY') return this.ctx.env.LIC_API_KEY;
+      if (!t.profile || !t.profileName) return undefined;
+      if (t.keyFrom !== 'keyring') return t.profile.apiKey;
+      const [{ readProfileKey }, { storePath }] = await Promise.all([import('../config/key-storage.js'), import('../config/profiles.js')]);
+      return readProfileKey(this.ctx.keyring, storePath(this.ctx.configDir), t.profileName, t.profile);
+    })();
+    return this.keyP;
+  }
+
   /** The API client for the target; throws AuthError when no key is configured. */
   client(): Promise<ApiClient> {
     this.clientP ??= (async () => {
       const t = await this.target();
-      if (!t.apiKey) {
+      const apiKey = await this.apiKey();
+      if (!apiKey) {
         throw new AuthError(
           t.profileName
             ? `profile "${t.profileName}" has no API key; run \`lic profile add ${t.profileName} --base-url ${t.baseUrl}\``
@@ -149,7 +174,7 @@ export class Runtime {
         );
       }
       // a header value can't carry whitespace or control characters: say so, don't fail as a network error
-      if (/[\s\x00-\x1f\x7f]/.test(t.apiKey)) {
+      if (/[\s\x00-\x1f\x7f]/.test(apiKey)) {
         throw new AuthError(
           `the API key from ${this.ctx.env.LIC_API_KEY ? 'LIC_API_KEY' : `profile "${t.profileName}"`} contains whitespace or control characters`,
         );
@@ -164,13 +189,13 @@ export class Runtime {
       const env = this.ctx.env;
       const pick = (lower: string, upper: string) => env[lower] || env[upper] || undefined;
       // CAs matter only where TLS may be spoken: plain http:// with no proxy neither reads
-      // NODE_EXTRA_CA_CERTS nor loads tls (milliseconds per run, issue 9); --ca-file is still checked
+      // NODE_EXTRA_CA_CERTS nor loads tls (milliseconds per run); --ca-file is still checked
       const tlsPossible = url.protocol === 'https:' || Boolean(pick('http_proxy', 'HTTP_PROXY') || pick('https_proxy', 'HTTPS_PROXY'));
       const ca = tlsPossible || net.caFile ? await this.extraCas(net.caFile) : undefined;
       const { ApiClient } = await import('../client/request.js');
       const client = new ApiClient({
         baseUrl: t.baseUrl,
-        apiKey: t.apiKey,
+        apiKey,
         userAgent: `lic/${VERSION}`,
         timeoutMs: net.timeoutMs.value,
         retries: net.retries.value,
@@ -240,29 +265,20 @@ export class Runtime {
    * The CAs to add to Node's bundled roots: NODE_EXTRA_CA_CERTS of the context (Node reads
    * it only at start, and an explicit `ca` would otherwise drop it) and `--ca-file`.
    * Undefined when neither is set (Node's default store). Throws UsageError for a CA file
-   * that can't be read or holds no PEM certificate.
+   * that can't be read, is over MAX_CA_FILE_BYTES or holds no PEM certificate.
    */
   private async extraCas(caFile: Setting<string> | undefined): Promise<string[] | undefined> {
     const cas: string[] = [];
     const extra = this.ctx.env.NODE_EXTRA_CA_CERTS;
-    // unreadable: Node has already warned at start and goes on without it; so do we
-    if (extra)
-      await readFile(extra, 'utf8').then(
-        (pem) => cas.push(pem),
-        () => undefined,
-      );
-    if (caFile) {
-      const name = caFile.from === '--ca-file' ? '--ca-file' : `the CA file of ${caFile.from}`;
-      let pem: string;
-      try {
-        pem = await readFile(caFile.value, 'utf8');
-      } catch (e) {
-        throw new UsageError(`${name} ${caFile.value}: ${describeFsError(e)}`);
+    // unreadable: Node has already warned at start and goes on without it; so do we (but never read without limit)
+    if (extra) {
+      const bytes = await readFileBounded(extra, MAX_CA_FILE_BYTES).catch(() => undefined);
+      if (bytes && bytes.length > MAX_CA_FILE_BYTES) {
+        throw new UsageError(`NODE_EXTRA_CA_CERTS ${extra}: ${sizeLimitText(MAX_CA_FILE_BYTES)}; a CA bundle is far smaller`);
       }
-      if (!pem.includes('-----BEGIN CERTIFICATE-----'))
-        throw new UsageError(`${name} ${caFile.value}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
-      cas.push(pem);
+      if (bytes) cas.push(bytes.toString('utf8'));
     }
+    if (caFile) cas.push(await readCaFile(caFile.value, caFile.from === '--ca-file' ? '--ca-file' : `the CA file of ${caFile.from}`));
     return cas.length ? cas : undefined;
   }
 
@@ -288,7 +304,7 @@ export class Runtime {
         : t.profileName
           ? inProfile
           : 'built-in default';
-    const keyFrom = env.LIC_API_KEY ? 'LIC_API_KEY' : t.apiKey ? inProfile : 'none';
+    const keyFrom = t.keyFrom === 'LIC_API_KEY' ? 'LIC_API_KEY' : t.keyFrom === 'none' ? 'none' : inProfile;
     return {
       profile: { value: t.profileName ?? null, from: profileFrom },
       baseUrl: { value: t.baseUrl, from: urlFrom },

@@ -1,6 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import envPaths from 'env-paths';
+import type { Keyring } from '../config/keyring.js';
 import type { Context, OutStream } from './context.js';
 import { BrokenPipeError } from './errors.js';
 
@@ -11,13 +13,14 @@ import { BrokenPipeError } from './errors.js';
  */
 export function systemContext(): Context {
   const env = process.env;
+  let keyring: Promise<Keyring> | undefined;
   return {
     env,
-    stdout: outStream(() => process.stdout),
-    stderr: outStream(() => process.stderr),
+    stdout: outStream(() => process.stdout, 1),
+    stderr: outStream(() => process.stderr, 2),
     stdin: {
       // not process.stdin, which Node makes on first use: on a file or /dev/null it is an
-      // fs.ReadStream, whose module loads fs/promises and the stream machinery (~5 ms, issue 9)
+      // fs.ReadStream, whose module loads fs/promises and the stream machinery (~5 ms)
       get isTTY() {
         return isatty(0);
       },
@@ -48,6 +51,7 @@ export function systemContext(): Context {
     now: () => new Date(),
     configDir: env.LIC_CONFIG_DIR || undefined,
     dataDir: env.LIC_DATA_DIR || defaultDataDir(),
+    keyring: () => (keyring ??= import('../config/keyring.js').then((m) => m.systemKeyring())),
     onInterrupt(handler) {
       const h = (sig: NodeJS.Signals) => handler(sig);
       process.on('SIGINT', h);
@@ -77,7 +81,7 @@ const watched = new WeakSet<NodeJS.WriteStream>();
  * BrokenPipeError (main() ends quietly, exit 0), so a long `--all` listing stops instead of
  * fetching pages for nobody. Other stream errors still surface as before (uncaught).
  */
-function outStream(open: () => NodeJS.WriteStream): OutStream {
+function outStream(open: () => NodeJS.WriteStream, fd: number): OutStream {
   // the stream is made on first use (Node makes process.stdout/stderr on first access, and
   // loads for it the module of a file, pipe or terminal stream): --help never makes stderr
   let stream: NodeJS.WriteStream | undefined;
@@ -106,6 +110,14 @@ function outStream(open: () => NodeJS.WriteStream): OutStream {
     },
     get columns() {
       return get().columns;
+    },
+    get pipe() {
+      try {
+        const st = fstatSync(fd);
+        return st.isFIFO() || st.isSocket();
+      } catch {
+        return false;
+      }
     },
     drain: () =>
       new Promise<void>((resolve, reject) => {

@@ -4,28 +4,47 @@
  * measured with string-width (East Asian wide characters, emoji, ANSI codes). The
  * piped table (tab-separated) and the data formats live in ./output.ts.
  *
- * Fitting: each column's natural width is its widest cell of the first page (and its
- * header); while the total exceeds the terminal width, the widest shrinkable column
- * (`text` first, then `label`) loses one column, never below its minimum (`text`: 8
- * or less when the column is narrower; `label`: 8 or its header, whichever is wider). `id`, `number` and `time`
- * cells are never truncated; if the table still does not fit, the last `text` column
- * takes what is left (at least 1) and the line is as wide as it must be; a last text
- * column may use the rest of the line on later pages. `--wide`
- * turns fitting off. A later page's cell wider than its column is truncated with `…`
- * (text, and a label column that fitting cut) or widens that row (id, number, time, a
- * label column at its natural width); the row's last text column gives up the difference.
+ * The width policy (every list and `lic doctor` follow it; `--wide` turns it off):
+ *
+ * 1. Each column's natural width is its widest cell of the first page (and its header).
+ *    When they all fit, nothing is cut or left out.
+ * 2. Columns empty on the page (every cell blank) go first, rightmost first.
+ * 3. Every column has a minimum width it keeps (see ColumnKind): ids, numbers, times,
+ *    codes (order numbers, template and resource codes, key prefixes) are never cut, so
+ *    an identifier is never cut to a prefix it shares with the rows around it; a name
+ *    keeps at least 16 columns and enough to tell it from its neighbours; free text 16;
+ *    a label 12 (or its header); a URL its scheme, host and port.
+ * 4. While the columns do not fit even at their minimums, the column of lowest priority
+ *    is left out (Column.priority; among equals the rightmost, the declared order being
+ *    most important first) — never fewer than two.
+ * 5. The columns left are shrunk towards their minimums: free text first, then URLs,
+ *    labels, and names last, the widest first; a cut cell ends in `…` (a URL or code is
+ *    cut in the middle instead, keeping its start and end). A last text column uses the
+ *    rest of the line; a last column marked `wrap` (a report's prose) wraps onto
+ *    continuation lines instead of being cut.
+ *
+ * Widths are fixed by the first page. A later page's cell wider than its column is cut
+ * (text, names, labels that fitting cut, codes and URLs in the middle) or widens that row
+ * (ids, numbers, times, a label at its natural width); the row's last text column gives
+ * up the difference. A line is wider than the terminal only when two columns cannot fit
+ * even at their minimums.
  */
-// string-width (with its emoji tables) is bundled into this module's lazy chunk: output.ts
-// imports this module only when it draws a terminal table, so other commands never load it
+// string-width (with its emoji tables) and wrap-ansi are bundled into this module's lazy chunk: output.ts
+// imports this module only when it draws a terminal table, so other commands never load them
 import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
+import { HOUR, parseRfc3339 } from '../time.js';
 
 /**
- * How a column's cells are shown on a terminal: `id` and `number` right-aligned and
- * never truncated, `time` an RFC 3339 instant shown compact (`2026-11-23 06:44`) and
- * never truncated, `text` free text truncated first (name, description, message),
- * `label` short words truncated last (level, status, prefix). Default `text`.
+ * How a column's cells are shown on a terminal (the module comment has the whole policy):
+ * `id` and `number` right-aligned, never cut; `time` an RFC 3339 instant shown compact
+ * (`2026-11-23 06:44`), never cut; `code` an identifier (order number, code, key prefix,
+ * token, version), never cut on the first page, cut in the middle on a later one; `name`
+ * the text that names a record, kept recognisable; `url` a URL or path, cut in the middle
+ * keeping scheme, host and port; `text` free text (description, message), cut first;
+ * `label` short words (level, status, owner), cut to no less than 12. Default `text`.
  */
-export type ColumnKind = 'id' | 'number' | 'time' | 'text' | 'label';
+export type ColumnKind = 'id' | 'number' | 'time' | 'code' | 'name' | 'url' | 'text' | 'label';
 
 /** Tones a column may give a cell; painted only when colour is on. */
 type Tone = 'ok' | 'warn' | 'bad' | 'dim' | undefined;
@@ -36,6 +55,10 @@ export interface TableColumn<R> {
   get: (row: R) => unknown;
   kind?: ColumnKind;
   tone?: (row: R) => Tone;
+  /** which columns a narrow terminal leaves out first: lower first (default 0; among equals the rightmost) */
+  priority?: number;
+  /** a last column of prose (a report's result): wrapped at spaces onto continuation lines instead of cut */
+  wrap?: boolean;
 }
 
 /** Paints headers and toned cells (identity functions when colour is off). */
@@ -62,7 +85,10 @@ export interface TableOptions {
 
 /** Column separator. */
 const GAP = '  ';
-const TEXT_MIN = 8;
+/** Free text and names are cut to no less than this (a name is recognisable; a description says something). */
+const TEXT_MIN = 16;
+/** A name keeps enough to differ from its neighbours' (their shared prefix and 2), up to this. */
+const NAME_MAX = 40;
 const ELLIPSIS = '…';
 
 /**
@@ -103,7 +129,58 @@ export function truncate(s: string, width: number): string {
   return out + ELLIPSIS;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** The graphemes of `s` (code units for ASCII), for cutting by display width. */
+function graphemes(s: string): string[] {
+  if (ASCII.test(s)) return [...s];
+  return [...(segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(s)].map((g) => g.segment);
+}
+
+/**
+ * `s` cut to at most `width` display columns by leaving out a middle part, marked `…`:
+ * the first `keep` columns stay (a URL's scheme, host and port), then the rest is shared
+ * one third to the start and two thirds to the end, where identifiers and paths differ
+ * (`ORD-…01015`, `http://127.0.0.1:8765/…/licenses`). Below `keep + 2` columns, the start only.
+ */
+export function truncateMiddle(s: string, width: number, keep = 0): string {
+  if (displayWidth(s) <= width) return s;
+  if (width <= 0) return '';
+  if (width < keep + 2) return truncate(s, width);
+  const g = graphemes(s);
+  const room = width - 1;
+  const endRoom = Math.floor(((room - keep) * 2) / 3);
+  let tail = '';
+  let used = 0;
+  for (let i = g.length - 1; i >= 0; i--) {
+    const w = displayWidth(g[i]!);
+    if (used + w > endRoom) break;
+    tail = g[i]! + tail;
+    used += w;
+  }
+  let head = '';
+  for (const x of g) {
+    const w = displayWidth(x);
+    if (used + w > room) break;
+    head += x;
+    used += w;
+  }
+  return head + ELLIPSIS + tail;
+}
+
+/** Display columns of a URL's `scheme://host:port` (0 for a path or other text): what a cut URL keeps. */
+function originWidth(s: string): number {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*/i.exec(s);
+  return m ? displayWidth(m[0]) : 0;
+}
+
+/** Display columns of the prefix `a` and `b` share. */
+function sharedPrefixWidth(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return displayWidth(a.slice(0, i));
+}
+
+/** An RFC 3339 instant (src/time.ts: a date-time with its zone; a plain date is not an instant) → ms, or NaN. */
+const instantMs = (s: string) => parseRfc3339(s, { dateTimeOnly: true }) ?? NaN;
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
@@ -117,7 +194,7 @@ export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: stri
     `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
   if (o.utc) {
     return (s) => {
-      const ms = RFC3339.test(s) ? Date.parse(s) : NaN;
+      const ms = instantMs(s);
       return Number.isNaN(ms) ? s : `${compact(new Date(ms))}Z`;
     };
   }
@@ -147,56 +224,90 @@ export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: stri
   }
   const offsets = new Map<number, number>();
   const offsetAt = (ms: number): number => {
-    const hour = Math.floor(ms / 3_600_000);
+    const hour = Math.floor(ms / HOUR);
     let off = offsets.get(hour);
     if (off === undefined) {
       const p: Record<string, number> = {};
-      for (const part of fmt.formatToParts(new Date(hour * 3_600_000))) if (part.type !== 'literal') p[part.type] = Number(part.value);
-      off = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!) - hour * 3_600_000;
+      for (const part of fmt.formatToParts(new Date(hour * HOUR))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+      off = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!) - hour * HOUR;
       if (offsets.size > 10_000) offsets.clear();
       offsets.set(hour, off);
     }
     return off;
   };
   return (s) => {
-    const ms = RFC3339.test(s) ? Date.parse(s) : NaN;
+    const ms = instantMs(s);
     return Number.isNaN(ms) ? s : compact(new Date(ms + offsetAt(ms)));
   };
 }
 
-/** Minimum width a shrinkable column gives up to (its natural width when narrower). */
-function minWidth(kind: ColumnKind, header: string, natural: number): number {
-  // a label of up to 12 columns (a key prefix, a status such as "Completed") is never cut; a longer one not below its header
-  if (kind === 'label') return Math.max(Math.min(natural, LABEL_MIN), Math.min(natural, displayWidth(header)));
-  return Math.min(natural, TEXT_MIN);
+/**
+ * The width a column keeps however narrow the terminal (its natural width when narrower):
+ * ids, numbers, times and codes all of it; a label 12 or its header; free text 16; a name
+ * 16, or enough to differ from the rows next to it (their shared prefix and 2), up to 40;
+ * a URL its scheme, host and port and 2 more. `cells` are the first page's cells.
+ */
+export function minWidth(kind: ColumnKind, header: string, cells: readonly string[], natural: number): number {
+  switch (kind) {
+    case 'label':
+      return Math.max(Math.min(natural, LABEL_MIN), Math.min(natural, displayWidth(header)));
+    case 'text':
+      return Math.min(natural, TEXT_MIN);
+    case 'name': {
+      let shared = 0;
+      for (let i = 1; i < cells.length; i++) shared = Math.max(shared, sharedPrefixWidth(cells[i - 1]!, cells[i]!));
+      return Math.min(natural, Math.max(TEXT_MIN, Math.min(NAME_MAX, shared + 2)));
+    }
+    case 'url':
+      return Math.min(natural, Math.max(TEXT_MIN, ...cells.map((c) => originWidth(c) + 2)));
+    default:
+      return natural;
+  }
 }
 
-/** A label (status, level, prefix, owner) is cut only beyond this many columns. */
+/** A label (status, level, owner) is cut only beyond this many columns. */
 const LABEL_MIN = 12;
 
-/**
- * Which columns a terminal of `width` shows: all when they fit at their minimum widths,
- * else the first ones that do (the columns are declared most important first), dropping
- * from the right — never fewer than two. `--wide` shows every column.
- */
-export function visibleColumns(kinds: readonly ColumnKind[], mins: readonly number[], width: number): number {
-  let n = kinds.length;
-  const need = (k: number) => mins.slice(0, k).reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, k - 1);
-  while (n > 2 && need(n) > width) n--;
-  return n;
-}
+/** The total width of the columns `keep` at widths `w`, gaps included. */
+const widthOf = (w: readonly number[], keep: readonly number[]) =>
+  keep.reduce((a, i) => a + w[i]!, 0) + GAP.length * Math.max(0, keep.length - 1);
 
 /**
- * Column widths for `natural` widths in `width` columns (see the module comment):
- * shrinks the widest `text` column, then the widest `label` column, one step at a time,
- * never below `mins`; then the last text column takes what is left (at least 1).
+ * Which columns (indices, in order) a terminal of `width` shows (steps 2 and 4 of the
+ * module comment): all when they fit at their natural widths; else the ones empty on the
+ * page go, rightmost first, until the rest fits; then, while the rest does not fit even
+ * at the minimums, the one of lowest `priority` (the rightmost among equals) — never
+ * fewer than two.
+ */
+export function chooseColumns(
+  c: { natural: readonly number[]; mins: readonly number[]; empty: readonly boolean[]; priority: readonly number[] },
+  width: number,
+): number[] {
+  let keep = c.natural.map((_, i) => i);
+  for (let i = keep.length - 1; i >= 0 && keep.length > 2 && widthOf(c.natural, keep) > width; i--) {
+    if (c.empty[i]) keep = keep.filter((k) => k !== i);
+  }
+  while (keep.length > 2 && widthOf(c.mins, keep) > width) {
+    let drop = keep[keep.length - 1]!;
+    for (const i of keep) if (c.priority[i]! < c.priority[drop]! || (c.priority[i] === c.priority[drop] && i > drop)) drop = i;
+    keep = keep.filter((k) => k !== drop);
+  }
+  return keep;
+}
+
+/** The order in which kinds give up width (step 5): free text first, names last. */
+const SHRINK_ORDER: readonly ColumnKind[] = ['text', 'url', 'label', 'name'];
+
+/**
+ * Column widths for `natural` widths in `width` columns (step 5 of the module comment):
+ * shrinks the widest column of each kind in SHRINK_ORDER, one step at a time, never below
+ * `mins`; then, if it still does not fit, the last text column takes what is left (at least 1).
  */
 export function fitWidths(natural: readonly number[], kinds: readonly ColumnKind[], mins: readonly number[], width: number): number[] {
   const w = [...natural];
-  const sep = GAP.length * Math.max(0, w.length - 1);
-  const total = () => w.reduce((a, b) => a + b, 0) + sep;
-  for (const tier of ['text', 'label'] as const) {
-    let over = total() - width;
+  const all = w.map((_, i) => i);
+  for (const tier of SHRINK_ORDER) {
+    let over = widthOf(w, all) - width;
     while (over > 0) {
       let pick = -1;
       for (let i = 0; i < w.length; i++) if (kinds[i] === tier && w[i]! > mins[i]! && (pick < 0 || w[i]! > w[pick]!)) pick = i;
@@ -206,10 +317,10 @@ export function fitWidths(natural: readonly number[], kinds: readonly ColumnKind
       for (let i = 0; i < w.length; i++) if (i !== pick && kinds[i] === tier && w[i]! < w[pick]! && w[i]! > next) next = w[i]!;
       const cut = Math.min(over, w[pick]! - next);
       w[pick]! -= Math.max(1, cut);
-      over = total() - width;
+      over = widthOf(w, all) - width;
     }
   }
-  const over = total() - width;
+  const over = widthOf(w, all) - width;
   const last = kinds.lastIndexOf('text');
   if (over > 0 && last >= 0) w[last] = Math.max(1, w[last]! - over);
   return w;
@@ -256,21 +367,33 @@ export class TableStream<R> {
       let natural = cols.map((c, i) =>
         Math.max(this.o.header === false ? 0 : displayWidth(c.header), ...cells.map((row) => displayWidth(row[i]!))),
       );
-      let mins = natural.map((n, i) => minWidth(this.kinds[i]!, cols[i]!.header, n));
-      // too many columns for the terminal even at their minimums: the last ones are left out
-      const shown = this.o.wide ? cols.length : visibleColumns(this.kinds, mins, this.o.width);
-      if (shown < cols.length) {
-        this.columns = cols = cols.slice(0, shown);
-        this.kinds = this.kinds.slice(0, shown);
-        natural = natural.slice(0, shown);
-        mins = mins.slice(0, shown);
-        cells = cells.map((row) => row.slice(0, shown));
+      let mins = natural.map((n, i) =>
+        minWidth(
+          this.kinds[i]!,
+          cols[i]!.header,
+          cells.map((row) => row[i]!),
+          n,
+        ),
+      );
+      // too many columns for the terminal: empty ones, then the least important, are left out
+      if (!this.o.wide) {
+        const keep = chooseColumns(
+          { natural, mins, empty: cols.map((_, i) => cells.every((row) => row[i] === '')), priority: cols.map((c) => c.priority ?? 0) },
+          this.o.width,
+        );
+        if (keep.length < cols.length) {
+          this.columns = cols = keep.map((i) => cols[i]!);
+          this.kinds = keep.map((i) => this.kinds[i]!);
+          natural = keep.map((i) => natural[i]!);
+          mins = keep.map((i) => mins[i]!);
+          cells = cells.map((row) => keep.map((i) => row[i]!));
+        }
       }
       this.widths = this.o.wide ? natural : fitWidths(natural, this.kinds, mins, this.o.width);
       this.whole = this.kinds.map((k, i) => k === 'label' && this.widths![i]! >= natural[i]!);
       // a last text column is not padded: later pages' longer text may use the rest of the line
       const last = cols.length - 1;
-      if (!this.o.wide && shrinkable(this.kinds[last]!)) {
+      if (!this.o.wide && cuttable(this.kinds[last]!)) {
         const rest = this.o.width - this.widths.reduce((a, b) => a + b, 0) - GAP.length * last + this.widths[last]!;
         this.widths[last] = Math.max(this.widths[last]!, rest);
       }
@@ -290,14 +413,18 @@ export class TableStream<R> {
     return out;
   }
 
-  /** One line of cells under `widths`: truncated, padded (ids and numbers to the right), painted; no trailing spaces. */
+  /**
+   * One line of cells under `widths`: cut as their kind says, padded (ids and numbers to
+   * the right), painted; no trailing spaces. A `wrap` last column too long for its width
+   * continues on the next lines, under itself.
+   */
   private line(cells: readonly string[], widths: readonly number[], paint: (s: string, i: number) => string): string {
     const w = [...widths];
     if (!this.o.wide) {
-      // a never-truncated cell wider than its column: the row's text columns give the room back, last first
+      // a never-cut cell wider than its column: the row's text columns give the room back, last first
       let extra = 0;
       for (let i = 0; i < cells.length; i++) {
-        if (shrinkable(this.kinds[i]!) && !this.whole[i]) continue;
+        if ((cuttable(this.kinds[i]!) && !this.whole[i]) || this.kinds[i] === 'code') continue;
         const more = Math.max(0, displayWidth(cells[i]!) - w[i]!);
         extra += more;
         w[i]! += more;
@@ -311,15 +438,26 @@ export class TableStream<R> {
     }
     const last = cells.length - 1;
     let out = '';
+    let more: string[] = [];
     for (let i = 0; i <= last; i++) {
       const kind = this.kinds[i]!;
       let t = cells[i]!;
-      if (!this.o.wide && shrinkable(kind) && !this.whole[i]) t = truncate(t, w[i]!);
+      if (!this.o.wide && displayWidth(t) > w[i]!) {
+        if (i === last && this.columns[i]?.wrap) {
+          [t = '', ...more] = wrapAnsi(t, w[i]!, { hard: true, trim: true }).split('\n');
+        } else if (kind === 'url') t = truncateMiddle(t, w[i]!, originWidth(t));
+        else if (kind === 'code') t = truncateMiddle(t, w[i]!);
+        else if (cuttable(kind) && !this.whole[i]) t = truncate(t, w[i]!);
+      }
       const pad = ' '.repeat(Math.max(0, w[i]! - displayWidth(t)));
       const right = kind === 'id' || kind === 'number';
       const painted = t === '' ? '' : paint(t, i);
       out += right ? pad + painted : i === last ? painted : painted + pad;
       if (i < last) out += GAP;
+    }
+    if (more.length) {
+      const indent = ' '.repeat(w.slice(0, last).reduce((a, b) => a + b + GAP.length, 0));
+      for (const part of more) out = `${out.trimEnd()}\n${indent}${paint(part, last)}`;
     }
     return out.trimEnd();
   }
@@ -330,8 +468,9 @@ function guessKind(values: readonly unknown[]): ColumnKind {
   const present = values.filter((v) => v !== null && v !== undefined && v !== '');
   if (present.length === 0) return 'text';
   if (present.every((v) => typeof v === 'number')) return 'number';
-  if (present.every((v) => typeof v === 'string' && RFC3339.test(v))) return 'time';
+  if (present.every((v) => typeof v === 'string' && !Number.isNaN(instantMs(v)))) return 'time';
   return 'text';
 }
 
-const shrinkable = (k: ColumnKind) => k === 'text' || k === 'label';
+/** Kinds whose cells are cut to their column (the others are whole, or cut in the middle). */
+const cuttable = (k: ColumnKind) => k === 'text' || k === 'name' || k === 'url' || k === 'label';

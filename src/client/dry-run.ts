@@ -4,6 +4,7 @@
  * main() prints that plan on stdout and exits 0. The commands run unchanged up to the
  * write, so a dry run validates exactly like the real run.
  */
+import { requestHeaders } from './headers.js';
 import { buildUrl, type ApiClient, type RequestOptions } from './request.js';
 import { maskApiKey } from '../wire.js';
 
@@ -47,17 +48,13 @@ export function redactBody(value: unknown): unknown {
 }
 
 /**
- * The plan of one request, as ApiClient would send it: URL with query, the headers
- * (user-agent, accept, content-type with a body, extra `headers` when the client
- * supports them, x-api-key redacted to its prefix) and the redacted body.
+ * The plan of one request, as ApiClient would send it: URL with query, exactly the headers
+ * the real request carries (requestHeaders, the same builder) with x-api-key redacted to
+ * its prefix, and the redacted body.
  */
 export function describeRequest(client: ApiClient, method: string, path: string, o: RequestOptions = {}): DryRunPlan {
-  const headers: Record<string, string> = { 'user-agent': client.opts.userAgent, accept: 'application/json' };
-  if (o.body !== undefined) headers['content-type'] = 'application/json';
-  // extra headers (`lic api -H`), for a client whose RequestOptions carries them
-  const extra = (o as { headers?: Record<string, string> }).headers ?? {};
-  for (const [k, v] of Object.entries(extra)) if (k.toLowerCase() !== 'x-api-key') headers[k.toLowerCase()] = v;
-  if (!o.anonymous && client.opts.apiKey) headers['x-api-key'] = maskApiKey(client.opts.apiKey);
+  const headers = requestHeaders(client.opts, o);
+  if (headers['x-api-key']) headers['x-api-key'] = maskApiKey(headers['x-api-key']);
   // JSON round trip: what would go over the wire (undefined fields dropped), then redacted
   const body = o.body === undefined ? null : redactBody(JSON.parse(JSON.stringify(o.body)));
   return { method, url: buildUrl(client.opts.baseUrl, path, o.query), headers, body };

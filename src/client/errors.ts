@@ -1,5 +1,5 @@
 /**
- * Typed errors of the HTTP layer (STYLE §5). None of them ever carries the API key:
+ * Typed errors of the HTTP layer (docs/architecture.md). None of them ever carries the API key:
  * they keep only method, path (no query values that could hold secrets are added by us)
  * and what the service said.
  */
@@ -27,7 +27,8 @@ export class ApiError extends Error {
  * method), `dns`, `timeout`, `reset`, `closed` (the body ended before its Content-Length),
  * `tls` (certificate not trusted: not retried), `other`.
  */
-export type NetworkErrorKind = 'refused' | 'dns' | 'timeout' | 'reset' | 'closed' | 'tls' | 'other';
+/** `proxy`: the forward proxy refused to open a CONNECT tunnel (a setting to fix, so never retried). */
+export type NetworkErrorKind = 'refused' | 'dns' | 'timeout' | 'reset' | 'closed' | 'tls' | 'proxy' | 'other';
 
 /** No connection, reset, DNS failure, TLS failure or timeout. */
 export class NetworkError extends Error {

@@ -1,7 +1,6 @@
 /**
  * The client's defaults and fixed rules, in a module that does not load undici: the
- * Runtime reads the defaults for `profile show`, and `lic api -H` the reserved headers,
- * without paying for the HTTP stack.
+ * Runtime reads the defaults for `profile show` without paying for the HTTP stack.
  */
 
 /** Per-attempt deadline when none is configured: 30 s for connect, headers and the whole body. */
@@ -14,6 +13,3 @@ export const MAX_WAIT_MS = 10_000;
 export const BACKOFF_BASE_MS = 500;
 /** Default cap on one reply body: 64 MiB (LIC_MAX_REPLY_BYTES overrides). */
 export const DEFAULT_MAX_REPLY_BYTES = 64 * 1024 * 1024;
-
-/** Headers the client owns; `lic api -H` may not set them, and the client ignores them in RequestOptions.headers. */
-export const RESERVED_HEADERS: ReadonlySet<string> = new Set(['x-api-key', 'host', 'content-length', 'transfer-encoding', 'connection']);

@@ -1,7 +1,7 @@
 /**
  * The parts of undici that lic's requests use, by deep import of its lib/ modules instead
  * of its index: the index loads every dispatcher, fetch, WebSocket, the mock and cache
- * layers (~100–150 ms, issue 9), where a request needs the Agent, the request API and
+ * layers (~100–150 ms), where a request needs the Agent, the request API and
  * the error classes. The proxy agent is loaded by `loadEnvHttpProxyAgent` only when a
  * proxy is configured. undici 7's package has no "exports" map, so these paths resolve
  * in Node and in the esbuild bundle alike; test/client pins that they keep working.

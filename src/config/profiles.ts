@@ -1,17 +1,23 @@
 /**
  * The profile store: named (base URL, API key) pairs and the default profile, kept by
- * `conf` in the user's config directory (or `LIC_CONFIG_DIR`) with file mode 0600.
+ * `conf` in the user's config directory (or `LIC_CONFIG_DIR`) with file mode 0600. A key
+ * is in the operating system's keyring (`"keyStore": "keyring"`, the key itself not in the
+ * file: src/config/key-storage.ts) or, as before the keyring, in this file (`apiKey`).
  * Validated here rather than by conf's `schema` option, which costs ~80 ms a start (ajv).
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type Conf from 'conf';
+import { readFileBoundedSync, sizeLimitText } from '../local-files.js';
 import { maskApiKey } from '../wire.js';
 
 export interface Profile {
   baseUrl: string;
+  /** the API key itself, when it is kept in this file (`--insecure-storage`, no keyring reachable, or a store from before the keyring) */
   apiKey?: string;
+  /** `keyring`: the key is in the operating system's keyring (src/config/keyring.ts), not in this file */
+  keyStore?: 'keyring';
   /** deadline of one request attempt in ms (`--timeout` when the profile was added) */
   timeoutMs?: number;
   /** extra attempts after the first (`--retries`) */
@@ -22,8 +28,18 @@ export interface Profile {
   insecureHttp?: boolean;
 }
 
+/** Where a profile's key is kept: the operating system's keyring or the profile file. */
+export type KeyStore = 'keyring' | 'file';
+
+/** `keyring` or `file` for a profile with a key; undefined for one without. */
+export function keyStoreOf(p: Profile): KeyStore | undefined {
+  if (p.keyStore === 'keyring') return 'keyring';
+  return p.apiKey ? 'file' : undefined;
+}
+
 /** The optional settings of a profile and the type each must have (checked on read). */
 const SETTING_TYPES: Record<string, 'number' | 'string' | 'boolean'> = {
+  apiKey: 'string',
   timeoutMs: 'number',
   retries: 'number',
   caFile: 'string',
@@ -37,6 +53,9 @@ interface StoreShape {
 
 /** Profile names: letters, digits, `_ . -`, 1..64 chars, starting with a letter or digit. */
 export const PROFILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** The store file may be this large (a profile takes a few hundred bytes); it is never read whole beyond it. */
+const MAX_STORE_BYTES = 1024 * 1024;
 
 /** Thrown when the store file holds something that is not a profile store. */
 export class ProfileStoreError extends Error {}
@@ -62,14 +81,16 @@ function parseStore(text: string, dir?: string): StoreShape {
  * empty store. ProfileStoreError when it cannot be read or parsed (never quoting it).
  */
 function loadStore(path: string, dir?: string): StoreShape {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileBoundedSync(path, MAX_STORE_BYTES);
   } catch (e) {
     if ((e as { code?: string }).code === 'ENOENT') return { profiles: {} };
     throw new ProfileStoreError(`cannot read the profile store ${path}: ${(e as Error).message}`);
   }
-  return parseStore(text, dir);
+  if (bytes.length > MAX_STORE_BYTES)
+    throw new ProfileStoreError(`the profile store ${path} is ${sizeLimitText(MAX_STORE_BYTES)}; fix or remove it`);
+  return parseStore(bytes.toString('utf8'), dir);
 }
 
 /**
@@ -103,6 +124,9 @@ export class ProfileView {
         if (value !== undefined && typeof value !== type)
           throw new ProfileStoreError(`${this.path}: profile "${name}" has a ${field} that is not a ${type}`);
       }
+      const keyStore = (v as Profile).keyStore;
+      if (keyStore !== undefined && keyStore !== 'keyring')
+        throw new ProfileStoreError(`${this.path}: profile "${name}" has a keyStore that is not "keyring"`);
     }
     return p;
   }
@@ -135,6 +159,11 @@ export class ProfileStore extends ProfileView {
 
   /** Opens (creating if needed) the store in `dir` (conf's default config dir when undefined). */
   static async open(dir?: string): Promise<ProfileStore> {
+    const path = storePath(dir);
+    // conf reads the file without a limit: check it first (ProfileStoreError when too large or not a store)
+    loadStore(path, dir);
+    // conf makes the directory with the umask's mode (0777 under umask 000): it holds API keys, so 0700
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const { default: ConfClass } = await import('conf');
     const conf = new ConfClass<StoreShape>({
       deserialize: (text: string) => parseStore(text, dir),
@@ -154,6 +183,11 @@ export class ProfileStore extends ProfileView {
     const all = { ...this.all(), [name]: profile };
     this.conf.set('profiles', all);
     if (makeDefault || !this.defaultName() || !all[this.defaultName()!]) this.conf.set('defaultProfile', name);
+  }
+
+  /** Replaces the named profiles (which exist) in one write of the file. */
+  update(changes: Record<string, Profile>): void {
+    this.conf.set('profiles', { ...this.all(), ...changes });
   }
 
   /** Removes a profile; returns false when there was none. Clears the default if it pointed there. */

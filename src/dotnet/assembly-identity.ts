@@ -124,7 +124,7 @@ interface PeImage {
   sizeOfHeaders: number;
 }
 
-/** PE/COFF headers (PE/COFF spec §2–§4; ECMA-335 II.25.2). */
+/** PE/COFF headers (Microsoft PE/COFF specification §2–§4; ECMA-335 II.25.2). */
 function readPe(bytes: Uint8Array): PeImage {
   if (bytes.length === 0) fail('not a PE file (the file is empty)');
   // II.25.2.1: MS-DOS header, starts with "MZ".

@@ -1,8 +1,8 @@
-/** The assembly record and its insert/update bodies (spec Assembly; contract §7). */
+/** The assembly record and its insert/update bodies (contract §7). */
 import type { Static } from 'typebox';
 import { INT32_MAX, insertBody, record, recordId, updateBody, type Inner } from './json-schema.js';
 
-/** An assembly as listed (spec Assembly; contract §7). */
+/** An assembly as listed (contract §7). */
 export const AssemblySchema = record(
   {
     id: recordId,

@@ -1,8 +1,8 @@
-/** The product of a customer (spec CustomerProduct; contract §8). */
+/** The product of a customer (contract §8). */
 import type { Static } from 'typebox';
 import { record, recordId, time } from './json-schema.js';
 
-/** A product in a customer's product list (spec CustomerProduct); read-only here. */
+/** A product in a customer's product list; read-only here. */
 export const CustomerProductSchema = record(
   {
     id: recordId,

@@ -1,11 +1,11 @@
-/** The license template record (spec LicenseTemplate; contract §8). */
+/** The license template record (contract §8). */
 import type { Static } from 'typebox';
 import { AssemblySchema } from './assembly.js';
 import { nestedTime, record, recordId, recordWithOptional } from './json-schema.js';
 
 const str = { type: 'string' } as const;
 
-/** A license template of a product release (spec LicenseTemplate); read-only here. */
+/** A license template of a product release; read-only here. */
 export const LicenseTemplateSchema = record(
   {
     id: recordId,

@@ -1,4 +1,4 @@
-/** The log entry record (spec LogEntry; contract §6). */
+/** The log entry record (contract §6). */
 import type { Static } from 'typebox';
 import { idSchema, record, recordId, time } from './json-schema.js';
 
@@ -6,7 +6,7 @@ import { idSchema, record, recordId, time } from './json-schema.js';
 export const LOG_LEVELS = ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** A log entry (spec LogEntry); read-only: the service writes the log. */
+/** A log entry; read-only: the service writes the log. */
 export const LogEntrySchema = record(
   {
     id: recordId,

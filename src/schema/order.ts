@@ -1,8 +1,8 @@
-/** The order record (spec Order; contract §8). */
+/** The order record (contract §8). */
 import type { Static } from 'typebox';
 import { optionalTime, record, recordId, time } from './json-schema.js';
 
-/** An order of a customer (spec Order); read-only here. */
+/** An order of a customer; read-only here. */
 export const OrderSchema = record(
   {
     id: recordId,

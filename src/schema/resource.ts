@@ -1,9 +1,9 @@
-/** The resource record and its insert/update bodies (spec Resource; contract §2, §7, §9). */
+/** The resource record and its insert/update bodies (contract §2, §7, §9). */
 import type { Static } from 'typebox';
 import { insertBody, record, recordId, time, updateBody, type Inner } from './json-schema.js';
 
 /**
- * A resource as listed (spec Resource): `password` is write-only (always ""), `data` the
+ * A resource as listed: `password` is write-only (always ""), `data` the
  * bytes in base64 (contract §2); `dataSize` (bytes of `data`) is lic serve's addition, so a
  * table can show sizes without fetching the data.
  */

@@ -1,11 +1,21 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifySchemaCompiler } from 'fastify';
+import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifySchemaCompiler,
+} from 'fastify';
 import { Ajv } from 'ajv';
 import { Code } from '../wire.js';
 import { createAuth } from './auth.js';
 import type { AuthFailLimit } from './auth-guard.js';
+import { BUSY_RETRY_AFTER_S, createWriteGate, databaseBusy, isBusy } from './busy.js';
 import type { ServiceContext } from './context.js';
 import { ApiFailure } from './errors.js';
 import { writeLog } from './log-writer.js';
+import { fieldWithLoneSurrogate, firstStringWhere } from './text.js';
 import { registerOpenApi } from './openapi.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -16,10 +26,18 @@ export interface LogSink {
 
 /** Body size limit of contract §9. */
 export const BODY_LIMIT = 10 * 1024 * 1024;
+/** A path segment (an id, a customer code) may be this long; longer is a 414 (contract §9's codes are at most 256). */
+const MAX_PARAM_LENGTH = 1024;
 
-export interface AppOptions extends Omit<ServiceContext, 'invalidateKeys'> {
+export interface AppOptions extends Omit<ServiceContext, 'invalidateKeys' | 'write'> {
   /** fastify request logging (pino): `true` for stderr, or a sink; off by default */
   logger?: boolean | LogSink;
+  /**
+   * one line for the operator (stderr of `lic serve`) about what the service's own log may
+   * not hold: the database locked by another process (when it begins and ends), an error
+   * whose log entry could not be written; none when absent
+   */
+  warn?: (line: string) => void;
   /** the failed-authentication guard (auth-guard.ts); default 5 per 60 s, limit 0 = off */
   authFailLimit?: AuthFailLimit;
 }
@@ -82,17 +100,7 @@ function fieldWithInvalidUtf8(body: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-  const walk = (v: unknown, path: string): string | undefined => {
-    if (typeof v === 'string') return v.includes('\uFFFD') ? path : undefined;
-    if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        const found = (k.includes('\uFFFD') ? (path ? `${path}.${k}` : k) : undefined) ?? walk(x, path ? `${path}.${k}` : k);
-        if (found) return found;
-      }
-    }
-    return undefined;
-  };
-  return walk(value, '');
+  return firstStringWhere(value, (s) => s.includes('\uFFFD'));
 }
 
 /**
@@ -145,6 +153,77 @@ function onFirstUse(compile: () => TextValidator): TextValidator {
   return lazy;
 }
 
+/** The envelope of contract §1 as a JSON text, for replies written outside fastify's reply (a raw socket, a raw response). */
+const envelopeText = (code: number, message: string) => JSON.stringify({ success: false, code, message });
+
+/**
+ * Node's HTTP parser failed on a connection before fastify saw a request (fastify's
+ * `clientErrorHandler`): the reply is written on the socket itself, in the envelope —
+ * 431 (code 8) for a request line and headers over the limit, 408 (code 4) for one that
+ * did not arrive in time, else 400 (code 3) naming what the parser refused — and the
+ * connection closed. A reply still in progress for an earlier, whole request on the
+ * connection (pipelining) is finished first; nothing is written to a socket that is gone.
+ */
+function clientError(err: NodeJS.ErrnoException & { reason?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, Code.RESOURCE_EXHAUSTED, `the request line and headers are larger than the limit of ${maxHeaderSize} bytes`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, Code.DEADLINE_EXCEEDED, 'the request did not arrive in time; the connection is closed']
+        : [
+            400,
+            Code.INVALID_ARGUMENT,
+            `the request is not valid HTTP/1.1: ${(err.reason ?? err.code ?? 'parse error').replace(/\.$/, '')}`,
+          ];
+  const body = envelopeText(code, message);
+  let replied = false;
+  const reply = () => {
+    if (replied || socket.destroyed) return;
+    replied = true;
+    if (!socket.writable) return void socket.destroy();
+    // whatever the peer still sends is not read: close once the reply is out
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
+    );
+  };
+  // the reply Node's server is writing on this socket, if any (`_httpMessage`, as Node's own socketOnError reads it):
+  // when its request arrived whole, the error is in a later, pipelined one, so that reply goes out first; when
+  // the error is in its own body, it never will, and the 400 takes its place
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished && inFlight.req.complete) {
+    inFlight.once('finish', reply);
+    inFlight.once('close', reply);
+  } else {
+    reply();
+  }
+}
+
+/**
+ * Errors fastify's router meets before any route (fastify's `frameworkErrors`), in the
+ * envelope: a path segment over MAX_PARAM_LENGTH is a 414 (code 8), a path whose
+ * percent-encoding is broken a 400 (code 3); anything else a 500.
+ */
+function frameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const path = req.url.split('?')[0]!;
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(414).send({
+      success: false,
+      code: Code.RESOURCE_EXHAUSTED,
+      message: `a segment of the path ${path.slice(0, 40)}… is longer than the limit of ${MAX_PARAM_LENGTH} characters`,
+    });
+  } else if (err.code === 'FST_ERR_BAD_URL') {
+    void reply.status(400).send({
+      success: false,
+      code: Code.INVALID_ARGUMENT,
+      message: `the path ${path.slice(0, 200)} is not a valid URL path (bad percent-encoding)`,
+    });
+  } else {
+    void reply.status(500).send({ success: false, code: Code.INTERNAL, message: 'internal error in the service; see its log' });
+  }
+}
+
 /**
  * Builds the local reference service (fastify) over an opened database: envelope, errors
  * and status codes of contract §1, auth of §3, audit entries of §6, every route.
@@ -182,14 +261,41 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ? { level: 'info', stream: typeof opts.logger === 'object' ? opts.logger : process.stderr } : false,
     bodyLimit: BODY_LIMIT,
     // path parameters up to contract §9's 256-character codes, plus room for a too-long id to reach its 400
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
-    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // the 503 of a request that arrives while the service shuts down is ours (an onRequest hook below), in the envelope
+    return503OnClosing: false,
+    // Node's own 400 for an HTTP/1.1 request without Host has no body: the hook below answers it in the envelope
+    http: { requireHostHeader: false },
+    // errors of Node's HTTP parser and of fastify's router, before any route: in the envelope too
+    clientErrorHandler: clientError,
+    frameworkErrors: frameworkError as never,
+  });
+  // Node answers these itself, with no body, unless someone listens: an `Expect` other than
+  // 100-continue (417) and a CONNECT request (the socket just closed)
+  app.server.on('checkExpectation', (req, res) => {
+    const body = envelopeText(
+      Code.INVALID_ARGUMENT,
+      `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported (only 100-continue)`,
+    );
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    res.end(body);
+  });
+  app.server.on('connect', (req, socket: Socket) => {
+    const body = envelopeText(Code.NOT_FOUND, `no such endpoint: CONNECT ${String(req.url).slice(0, 200)}`);
+    socket.end(
+      `HTTP/1.1 404 Not Found\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
 
   // JSON bodies: an empty one is fine where no body is expected (GET, DELETE: several HTTP
-  // clients send `content-type: application/json` with nothing); bytes that are not UTF-8
-  // are a 400 naming the field (never stored as U+FFFD); a __proto__ / constructor.prototype
-  // key is a 400 saying so (fastify's default parser refuses them as "not JSON").
+  // clients send `content-type: application/json` with nothing); bytes that are not UTF-8,
+  // and escaped lone surrogates, are a 400 naming the field (never stored); a __proto__ /
+  // constructor.prototype key is a 400 saying so (fastify's default parser refuses them as
+  // "not JSON").
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
@@ -220,7 +326,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           undefined,
         );
       }
-      done(err, value);
+      if (err) return done(err, undefined);
+      const field = fieldWithLoneSurrogate(text, value);
+      if (field !== undefined) {
+        const reason = 'not valid Unicode: it holds an unpaired surrogate (a \\uD800-\\uDFFF escape without its other half)';
+        const name = field || 'request body';
+        return done(new ApiFailure(400, Code.INVALID_ARGUMENT, `${name} is ${reason}`, [{ field: name, reason }]), undefined);
+      }
+      done(null, value);
     });
   });
 
@@ -229,16 +342,30 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return new ApiFailure(400, Code.INVALID_ARGUMENT, message, [{ field, reason: message }]);
   });
 
+  const warn = opts.warn ?? (() => {});
+  const gate = createWriteGate(opts.db, opts.now, warn);
   const auth = createAuth(opts, opts.authFailLimit);
-  const ctx: ServiceContext = { ...opts, invalidateKeys: auth.invalidate };
-  app.addHook('onRequest', auth.onRequest);
+  const ctx: ServiceContext = { ...opts, invalidateKeys: auth.invalidate, write: gate.write };
 
   // Shutting down (SIGTERM/SIGINT): in-flight requests finish, but their replies close the
   // connection; a kept-alive one would hold `close()` (and `lic serve`) until the client lets go.
+  // A request that arrives meanwhile on a kept-alive connection is refused: 503, code 14.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    gate.close();
   });
+  app.addHook('onRequest', async (req, reply) => {
+    if (closing) {
+      reply.header('retry-after', '1');
+      throw new ApiFailure(503, Code.UNAVAILABLE, 'the service is shutting down');
+    }
+    // HTTP/1.1 requires a Host header (RFC 9112 §3.2); Node's own refusal of one without it has no body
+    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
+      throw new ApiFailure(400, Code.INVALID_ARGUMENT, 'an HTTP/1.1 request needs a Host header');
+    }
+  });
+  app.addHook('onRequest', auth.onRequest);
   app.addHook('onSend', async (_req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
     return payload;
@@ -248,7 +375,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // transaction (audit.ts), so the two commit together or not at all.
 
   app.setErrorHandler((err: FastifyError | ApiFailure, req, reply) => {
+    // a write that met another process's lock where it could not wait asynchronously (busy.ts)
+    if (isBusy(err)) {
+      gate.refused(`${req.method} ${req.url.split('?')[0]}`);
+      err = databaseBusy();
+    }
     if (err instanceof ApiFailure) {
+      if (err.code === Code.UNAVAILABLE && !reply.hasHeader('retry-after')) reply.header('retry-after', String(BUSY_RETRY_AFTER_S));
       return reply
         .status(err.status)
         .send({ success: false, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
@@ -271,17 +404,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return reply.status(400).send({ success: false, code: Code.INVALID_ARGUMENT, message });
     }
     req.log.error(err);
+    const path = req.url.split('?')[0];
     try {
       writeLog(
         opts.db,
         opts.now(),
         'Error',
         'Unhandled error in {Method} {Path}',
-        { Method: req.method, Path: req.url.split('?')[0] },
+        { Method: req.method, Path: path },
         String(err.stack ?? err),
       );
-    } catch {
-      // the log itself may be what failed (a full disk): the 500 still goes out
+    } catch (e) {
+      // the log itself may be what failed (a full disk): the 500 still goes out, and the operator hears of it
+      warn(
+        `internal error in ${req.method} ${path}: ${String(err.message ?? err)}; it could not be written to the log (${(e as Error).message})`,
+      );
     }
     return reply.status(500).send({ success: false, code: Code.INTERNAL, message: 'internal error in the service; see its log' });
   });

@@ -37,13 +37,13 @@ export function writeAudit(ctx: Pick<ServiceContext, 'db' | 'now'>, req: Fastify
  * Runs a write handler's synchronous database work and its audit entry in one
  * transaction: `work` returns the reply and sets `req.audit`; both commit together, or
  * an error in either rolls back both and propagates (an ApiFailure keeps its status).
+ * While another process holds the write lock it waits a bounded time, then rejects with
+ * 503 having changed nothing (ServiceContext.write).
  */
-export function audited<T>(ctx: Pick<ServiceContext, 'db' | 'now'>, req: FastifyRequest, work: () => T): T {
-  return ctx.db
-    .transaction(() => {
-      const reply = work();
-      writeAudit(ctx, req, req.audit);
-      return reply;
-    })
-    .immediate();
+export function audited<T>(ctx: Pick<ServiceContext, 'db' | 'now' | 'write'>, req: FastifyRequest, work: () => T): Promise<T> {
+  return ctx.write(`${req.method} ${req.url.split('?')[0]}`, () => {
+    const reply = work();
+    writeAudit(ctx, req, req.audit);
+    return reply;
+  });
 }

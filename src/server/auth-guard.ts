@@ -6,6 +6,8 @@
  * aggregated: one Warning entry per address per window, whose count is kept current,
  * and one Warning when a block starts — never one row per attempt.
  */
+import { isBusy } from './busy.js';
+import { DAY, HOUR, MINUTE, parseDurationMs, SECOND } from '../time.js';
 import { cachedStatement, type Db } from './db.js';
 import { renderTemplate, writeLog } from './log-writer.js';
 
@@ -16,12 +18,12 @@ export interface AuthFailLimit {
 }
 
 /** The default of `lic serve --auth-fail-limit`: more than 5 failures within 60 s blocks. */
-export const DEFAULT_AUTH_FAIL_LIMIT: AuthFailLimit = { limit: 5, windowMs: 60_000 };
+export const DEFAULT_AUTH_FAIL_LIMIT: AuthFailLimit = { limit: 5, windowMs: MINUTE };
 /** The first block lasts this long; each repeat offence doubles it, up to MAX_COOLDOWN_MS. */
-const BASE_COOLDOWN_MS = 60_000;
-const MAX_COOLDOWN_MS = 3_600_000;
+const BASE_COOLDOWN_MS = MINUTE;
+const MAX_COOLDOWN_MS = HOUR;
 /** Offences are forgotten once an address has stayed clean this long after its last block. */
-const FORGET_AFTER_MS = 24 * 3_600_000;
+const FORGET_AFTER_MS = DAY;
 /** Addresses tracked at most; the stalest quiet ones go first beyond it. */
 const MAX_TRACKED = 50_000;
 
@@ -45,18 +47,17 @@ export interface FailureInfo {
 }
 
 /**
- * Parses `N/DURATION` (`5/60s`, `10/5m`, `0` = off) into an AuthFailLimit.
+ * Parses `N/DURATION` (`5/60s`, `10/5m`; the window a duration of src/time.ts, a bare
+ * number is seconds, 1s..24h; `0` = off) into an AuthFailLimit.
  * Returns undefined for anything else (the caller names its flag in the error).
  */
 export function parseAuthFailLimit(text: string): AuthFailLimit | undefined {
   const v = text.trim();
-  if (v === '0' || /^0\/\d+(ms|s|m|h)?$/.test(v)) return { limit: 0, windowMs: DEFAULT_AUTH_FAIL_LIMIT.windowMs };
-  const m = /^(\d{1,6})\/(\d{1,6})(ms|s|m|h)?$/.exec(v);
-  if (!m) return undefined;
-  const unit = m[3] === 'ms' ? 1 : m[3] === 'm' ? 60_000 : m[3] === 'h' ? 3_600_000 : 1000;
-  const windowMs = Number(m[2]) * unit;
-  if (windowMs < 1000 || windowMs > 86_400_000) return undefined;
-  return { limit: Number(m[1]), windowMs };
+  if (v === '0') return { limit: 0, windowMs: DEFAULT_AUTH_FAIL_LIMIT.windowMs };
+  const m = /^(\d{1,6})\/(\S+)$/.exec(v);
+  const windowMs = m ? parseDurationMs(m[2]!, { bareSeconds: true }) : undefined;
+  if (windowMs === undefined || windowMs < SECOND || windowMs > DAY) return undefined;
+  return { limit: Number(m![1]), windowMs: Number(m![1]) === 0 ? DEFAULT_AUTH_FAIL_LIMIT.windowMs : windowMs };
 }
 
 /**
@@ -81,23 +82,38 @@ export function createAuthGuard(db: Db, now: () => Date, o: AuthFailLimit = DEFA
     }
   };
 
+  /**
+   * Runs a write of the log; while another process holds the database's write lock (busy.ts)
+   * the entry is skipped, so the failure still counts and its 401 still goes out.
+   */
+  const tolerant = (write: () => void) => {
+    try {
+      write();
+    } catch (e) {
+      if (!isBusy(e)) throw e;
+    }
+  };
+
   /** The one Warning of this window for `ip`: written at its first failure, then its count updated in place. */
   const logFailure = (ip: string, s: AddressState, t: number, info: FailureInfo) => {
     const props = { Method: info.method, Path: info.path, Reason: info.reason, RemoteAddress: ip };
     if (s.entryId === undefined || t - s.entryWindowStart >= o.windowMs) {
       s.entryWindowStart = t;
       s.entryCount = 1;
-      s.entryId = writeLog(db, new Date(t), 'Warning', 'Authentication failed for {Method} {Path}: {Reason}', props);
+      s.entryId = undefined;
+      tolerant(() => (s.entryId = writeLog(db, new Date(t), 'Warning', 'Authentication failed for {Method} {Path}: {Reason}', props)));
       return;
     }
     s.entryCount++;
     const template = '{Count} failed authentications from {RemoteAddress} within {WindowSeconds} s; the last for {Method} {Path}: {Reason}';
     const all = { ...props, Count: s.entryCount, WindowSeconds: Math.round(o.windowMs / 1000) };
-    cachedStatement(db, 'UPDATE log SET message = ?, message_template = ?, properties = ? WHERE id = ?').run(
-      renderTemplate(template, all),
-      template,
-      JSON.stringify(all),
-      s.entryId,
+    tolerant(() =>
+      cachedStatement(db, 'UPDATE log SET message = ?, message_template = ?, properties = ? WHERE id = ?').run(
+        renderTemplate(template, all),
+        template,
+        JSON.stringify(all),
+        s.entryId,
+      ),
     );
   };
 
@@ -131,18 +147,20 @@ export function createAuthGuard(db: Db, now: () => Date, o: AuthFailLimit = DEFA
       s.blockedUntil = t + cooldown;
       s.failures = [];
       const seconds = Math.ceil(cooldown / 1000);
-      writeLog(
-        db,
-        new Date(t),
-        'Warning',
-        'Blocked {RemoteAddress} for {Seconds} s after {Count} failed authentications within {WindowSeconds} s (offence {Offence})',
-        {
-          RemoteAddress: ip,
-          Seconds: seconds,
-          Count: o.limit + 1,
-          WindowSeconds: Math.round(o.windowMs / 1000),
-          Offence: s.offences,
-        },
+      tolerant(() =>
+        writeLog(
+          db,
+          new Date(t),
+          'Warning',
+          'Blocked {RemoteAddress} for {Seconds} s after {Count} failed authentications within {WindowSeconds} s (offence {Offence})',
+          {
+            RemoteAddress: ip,
+            Seconds: seconds,
+            Count: o.limit + 1,
+            WindowSeconds: Math.round(o.windowMs / 1000),
+            Offence: s.offences,
+          },
+        ),
       );
       return seconds;
     },

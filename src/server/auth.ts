@@ -66,7 +66,7 @@ const CACHE_TTL_MS = 5_000;
  * (auth-guard.ts): logged aggregated per address, and an address that keeps failing is
  * refused with 429 for a while (`authFailLimit`, default 5 per 60 s; limit 0 = off).
  */
-export function createAuth(ctx: Omit<ServiceContext, 'invalidateKeys'>, authFailLimit?: AuthFailLimit) {
+export function createAuth(ctx: Omit<ServiceContext, 'invalidateKeys' | 'write'>, authFailLimit?: AuthFailLimit) {
   const cache = new Map<string, { row: KeyRow | undefined; until: number }>();
   const byPrefix = ctx.db.prepare<[string], KeyRow>(
     `SELECT k.id, k.owner_id, k.permissions, k.expire_date, k.revoked, u.role, u.customer_code, k.key_hash
@@ -121,6 +121,7 @@ export function createAuth(ctx: Omit<ServiceContext, 'invalidateKeys'>, authFail
       ownerId: row.owner_id,
       role: row.role,
       permissions: row.permissions,
+      expireDate: row.expire_date,
       customerCode: row.customer_code,
     };
     req.caller = caller;

@@ -7,6 +7,8 @@ export interface Caller {
   ownerId: string;
   role: Role;
   permissions: number;
+  /** when the calling key expires (ms since the epoch), null when it never does: a key can't grant past it */
+  expireDate: number | null;
   /** customer code of a Customer user (contract §3), else null */
   customerCode: string | null;
 }
@@ -20,6 +22,12 @@ export interface ServiceContext {
   generateKey: () => string;
   /** forget cached key lookups; call after any change to api_keys or users */
   invalidateKeys: () => void;
+  /**
+   * runs a write's synchronous database work in one transaction, waiting (asynchronously, a
+   * bounded time) while another process holds the write lock, then 503 (busy.ts); `request`
+   * names it (`POST /v1/resources`)
+   */
+  write: <T>(request: string, work: () => T) => Promise<T>;
   /** a resource password → the form stored at rest (sealed with the key outside the database; secrets.ts) */
   sealSecret: (plain: string) => string;
 }
@@ -31,7 +39,7 @@ declare module 'fastify' {
     audit?: { recordId?: number | string; properties?: Record<string, unknown>; note?: string };
   }
   interface FastifyContextConfig {
-    /** roles allowed to call the route (spec role lists; contract §3); absent = public */
+    /** roles allowed to call the route (contract §3); absent = public */
     roles?: readonly Role[];
   }
 }

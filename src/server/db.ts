@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
+import { DAY } from '../time.js';
 
 export type Db = Database.Database;
 
@@ -52,7 +53,6 @@ export function migrate(db: Db): number {
   return ran;
 }
 
-const DAY_MS = 86_400_000;
 /** The UTC day last formatted: its first ms and its `YYYY-MM-DDT` (a page of the log is mostly one day). */
 let day = { start: NaN, prefix: '' };
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
@@ -64,9 +64,9 @@ const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
  */
 export function isoOrNull(ms: number | null | undefined): string | null {
   if (ms == null) return null;
-  if (!(ms >= day.start && ms < day.start + DAY_MS)) {
+  if (!(ms >= day.start && ms < day.start + DAY)) {
     if (!Number.isInteger(ms)) return new Date(ms).toISOString(); // NaN and fractions: as toISOString does (RangeError or rounding)
-    const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+    const start = ms - (((ms % DAY) + DAY) % DAY);
     day = { start, prefix: new Date(start).toISOString().slice(0, -13) };
   }
   const t = ms - day.start;

@@ -2,14 +2,15 @@
  * The local reference service (`lic serve`). Loaded by dynamic import only; imports
  * nothing from the CLI or the client (STYLE: the server stands alone).
  */
-import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type LogSink } from './app.js';
 import type { AuthFailLimit } from './auth-guard.js';
 import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
 import { openDatabase, type Db } from './db.js';
+import { describeFsError, readFileBounded, sizeLimitText } from '../local-files.js';
 import { resumeLogWork } from './log/purge.js';
 import { openSecrets, type SecretKeySource } from './secrets.js';
+import { fieldWithLoneSurrogate } from './text.js';
 
 export { buildApp } from './app.js';
 export { openDatabase } from './db.js';
@@ -17,6 +18,7 @@ export { writeLogEntries } from './log-writer.js';
 export { indexLog } from './log/fts.js';
 export { generateApiKey, hashApiKey } from './auth.js';
 export { SecretKeyError } from './secrets.js';
+export { seededSummary } from './seed/summary.js';
 export { parseAuthFailLimit, DEFAULT_AUTH_FAIL_LIMIT, type AuthFailLimit } from './auth-guard.js';
 
 export interface StartOptions {
@@ -30,6 +32,8 @@ export interface StartOptions {
   now?: () => Date;
   generateKey?: () => string;
   logger?: boolean | LogSink;
+  /** one line for the operator (stderr) about what the service's own log may not hold (AppOptions.warn) */
+  warn?: (line: string) => void;
   /** the failed-authentication guard; default 5 failures per 60 s, limit 0 = off */
   authFailLimit?: AuthFailLimit;
   /** LIC_SECRET_KEY: the key that seals resource passwords (base64/hex, 32 bytes); default a `<db>.key` file beside the database */
@@ -60,14 +64,17 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Thrown for a dataset that cannot be loaded; the message names the path of the bad field. */
+/** Thrown for a dataset that cannot be loaded; the message starts with the file's path and names the bad field. */
 export class SeedError extends Error {}
+
+/** A dataset file (`lic serve --seed FILE`) may be this large; it is parsed whole. */
+export const MAX_SEED_BYTES = 64 * 1024 * 1024;
 
 function isEmpty(db: Db): boolean {
   return db.prepare('SELECT count(*) FROM users').pluck().get() === 0;
 }
 
-/** First start: an Administrator user and a key with permissions 7 (issue #2). */
+/** First start: an Administrator user and a key with permissions 7. */
 function bootstrap(db: Db, now: Date, generateKey: () => string): IssuedKey {
   const key = generateKey();
   db.transaction(() => {
@@ -96,16 +103,30 @@ async function seedDatabase(
     const { buildDemoDataset } = await import('./seed/demo.js');
     dataset = buildDemoDataset(now);
   } else {
+    let bytes: Buffer;
+    try {
+      bytes = await readFileBounded(seed, MAX_SEED_BYTES);
+    } catch (e) {
+      throw new SeedError(`${seed}: cannot read it: ${describeFsError(e)}`);
+    }
+    if (bytes.length > MAX_SEED_BYTES) throw new SeedError(`${seed}: ${sizeLimitText(MAX_SEED_BYTES)}`);
+    const text = bytes.toString('utf8');
     let json: unknown;
     try {
-      json = JSON.parse(await readFile(seed, 'utf8'));
+      json = JSON.parse(text);
     } catch (e) {
-      throw new SeedError(`cannot read dataset ${seed}: ${(e as Error).message}`);
+      throw new SeedError(`${seed}: not a JSON dataset (${(e as Error).message})`);
     }
+    // valid JSON, but not text: it would be stored as bytes that are not UTF-8
+    const lone = fieldWithLoneSurrogate(text, json);
+    if (lone !== undefined)
+      throw new SeedError(
+        `${seed}: ${lone || 'the dataset'} holds an unpaired surrogate escape (\\uD800-\\uDFFF alone), which is not valid Unicode`,
+      );
     try {
       dataset = parseDataset(json);
     } catch (e) {
-      if (e instanceof DatasetError) throw new SeedError(`dataset ${seed}: ${e.message}`);
+      if (e instanceof DatasetError) throw new SeedError(`${seed}: ${e.message}`);
       throw e;
     }
   }
@@ -127,7 +148,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     resumeLogWork(db);
     const secrets = openSecrets(db, opts.dbPath, opts.secretKey);
     const sealSecret = (plain: string) => secrets.box.seal(plain);
-    app = await buildApp({ db, now, generateKey, sealSecret, logger: opts.logger, authFailLimit: opts.authFailLimit });
+    app = await buildApp({ db, now, generateKey, sealSecret, logger: opts.logger, warn: opts.warn, authFailLimit: opts.authFailLimit });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     // Keys are made only once the port is ours: the first start's keys are shown only by
     // this start, so a failed listen (EADDRINUSE) must not use them up.

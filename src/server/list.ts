@@ -4,7 +4,7 @@ import { compileListQuery, type ParsedListQuery } from './query/index.js';
 import { QueryError, type CompileOptions, type FieldSpec, type ListSpec } from './query/types.js';
 import { TAKE_DEFAULT, TAKE_MAX } from '../wire.js';
 
-/** The rule-3 query parameters as the route received them (already type-checked by the schema). */
+/** The list query parameters (contract §5) as the route received them (already type-checked by the schema). */
 export interface ListParams {
   select?: string;
   filter?: string;
@@ -44,7 +44,7 @@ export interface ListRequest {
   skip: number;
 }
 
-/** JSON-schema fragment of the rule-3 query parameters, shared by every list route (contract §5). */
+/** JSON-schema fragment of the list query parameters (contract §5), shared by every list route (contract §5). */
 export const listQuerySchema = {
   select: { type: 'string', maxLength: 4096 },
   filter: { type: 'string', maxLength: 4096 },

@@ -146,7 +146,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX orders_customer ON orders (customer_id, id);
   `,
-  // 3: the log built for size (issue 4). Exact counts kept by triggers, so the total of a
+  // 3: the log built for size. Exact counts kept by triggers, so the total of a
   // page (contract §5) need not count a million rows; an index for paging a level by id.
   // The hour of a time stamp is floor(time_stamp / 3600000), written with integer
   // arithmetic (SQLite's / truncates toward zero) so it needs no math functions.

@@ -21,7 +21,7 @@ const errorSchema = {
   description:
     'Failure (contract §1): 400 bad input (code 3), 401 missing/unknown/revoked/expired key (16), ' +
     '403 role or permission bit missing (7), 404 not found (5), 409 already exists (6), ' +
-    '413 body too large and 429 too many requests (8)',
+    '413 body too large and 429 too many requests (8), 503 database locked by another process or service shutting down (14)',
 };
 
 const SERVER_ERROR = { ...errorSchema, description: 'A bug in the service (code 13); the body carries no stack trace' };
@@ -119,6 +119,11 @@ function errorResponses(method: string, url: string): Record<string, JsonSchema>
   if (method === 'POST' || method === 'PUT') out['413'] = e('The body is larger than 10 MiB (code 8)');
   out['429'] = e('Too many requests, or too many failed authentications from this address; see Retry-After (code 8)');
   out['500'] = SERVER_ERROR;
+  out['503'] = e(
+    method === 'GET'
+      ? 'The service is shutting down; see Retry-After (code 14)'
+      : 'The database is locked by another process for longer than a write waits (2 s), or the service is shutting down; nothing was changed; see Retry-After (code 14)',
+  );
   return out;
 }
 

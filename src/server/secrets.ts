@@ -1,14 +1,17 @@
 /**
- * Resource passwords at rest (issue 8 §3): sealed with AES-256-GCM under a key kept
+ * Resource passwords at rest: sealed with AES-256-GCM under a key kept
  * outside the database — `LIC_SECRET_KEY` (32 bytes, base64 or hex), or a 0600 file beside
  * the database (`<db>.key`, made on first start). A copy of the database alone reveals no
  * password. Stored form: `enc:v1:` + base64(iv 12 bytes | tag 16 bytes | ciphertext).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { readFileBoundedSync, sizeLimitText } from '../local-files.js';
 import type { Db } from './db.js';
 
 const PREFIX = 'enc:v1:';
+/** The key file beside the database may be this large (its key is 44 characters of base64). */
+const MAX_KEY_FILE_BYTES = 4096;
 
 /** The key is missing, malformed or not the one the database's passwords were sealed with. */
 export class SecretKeyError extends Error {}
@@ -94,7 +97,12 @@ export function openSecrets(db: Db, dbPath: string, envKey?: string): { box: Sec
       source = { kind: 'file', path, created: true };
     } else {
       if ((mode & 0o077) !== 0) chmodSync(path, 0o600);
-      key = keyFromText(readFileSync(path, 'utf8'), path);
+      // a key is 44 characters of base64: a bigger file is not one (and is never read whole)
+      const bytes = readFileBoundedSync(path, MAX_KEY_FILE_BYTES);
+      if (bytes.length > MAX_KEY_FILE_BYTES) {
+        throw new SecretKeyError(`the key file ${path} is ${sizeLimitText(MAX_KEY_FILE_BYTES)}; it holds 32 bytes as base64 or hex`);
+      }
+      key = keyFromText(bytes.toString('utf8'), path);
       source = { kind: 'file', path };
     }
   }

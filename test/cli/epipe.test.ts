@@ -8,17 +8,17 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, LIC_NODE } from '../helpers/spawn.js';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+
 import { insertLog } from './list/harness.js';
+import { useService } from '../helpers/fixtures.js';
 
 const ENTRIES = 3000;
 const TAKE = 50;
-let svc: TestService;
 let proxy: RecordingProxy;
 let proxyUrl: string;
 
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   insertLog(svc.db, ENTRIES);
   // counts the requests on their way to the real service; bodies pass through untouched
   proxy = await startRecordingProxy(svc.url);
@@ -26,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await proxy?.close();
-  await svc?.close();
 });
 
 /** Runs `bash -c 'set -o pipefail; lic ARGS | head -1'`; the exit status is the pipeline's. */

@@ -3,19 +3,18 @@
  * runtime error, 2 usage, 3 401/403 or no key, 4 not found, 5 network/timeout; one line
  * on stderr, no stack trace unless LIC_DEBUG=1.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../helpers/cli.js';
 import { closedPort, startFake } from '../helpers/fake-server.js';
-import { addUserWithKey, startTestService, type TestService } from '../helpers/service.js';
+import { addUserWithKey } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 const STACK = /\n\s+at .+:\d+:\d+/;
-let svc: TestService;
 let readOnly: string;
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   readOnly = await addUserWithKey(svc, 'ro', 'Administrator', 1);
 });
-afterAll(() => svc.close());
 
 describe('each exit code from the real service', () => {
   it('0: success', async () => {

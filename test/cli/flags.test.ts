@@ -1,18 +1,15 @@
 /**
- * Flag handling across verbs (issue 13) against the real service: enum values in any
+ * Flag handling across verbs against the real service: enum values in any
  * case reach the service as their canonical spelling, `--json` agrees with `-o json`,
  * and output flags that contradict each other are usage errors naming both, with nothing
  * sent (the key list and the log stay as they were).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { envFor, runCli, type RunOptions } from '../helpers/cli.js';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(() => svc.close());
+const { svc } = useService();
 
 const lic = (args: string[], o: RunOptions = {}) => runCli(args, { ...o, env: { ...envFor(svc, svc.adminKey), ...o.env } });
 

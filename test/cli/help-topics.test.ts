@@ -1,5 +1,5 @@
 /**
- * Help beyond the verbs (issue 7): the topics `lic help environment|exit-codes|filters`
+ * Help beyond the verbs: the topics `lic help environment|exit-codes|filters`
  * next to commander's own `lic help NOUN`, the root help naming the topics, inherited
  * global flags in every verb's help, and suggestions for mistyped nouns, verbs and flags
  * (the unknown option before commander's required-option check).

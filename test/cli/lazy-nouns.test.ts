@@ -1,5 +1,5 @@
 /**
- * buildProgram declares only the noun a command line certainly runs (nounOf, issue 9):
+ * buildProgram declares only the noun a command line certainly runs (nounOf):
  * whatever the command line, what lic prints and its exit code are those of the program
  * with every noun declared.
  */

@@ -1,13 +1,14 @@
 /**
- * Options parsing per verb (issue 2): every bad flag or argument is a usage error (exit 2)
+ * Options parsing per verb: every bad flag or argument is a usage error (exit 2)
  * naming the flag and the allowed forms, and nothing is sent. "Nothing sent" is proven two
  * ways: against a closed port (a sent request would be exit 5, not 2), and against the real
  * service, whose key list and log stay unchanged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../helpers/cli.js';
 import { closedPort } from '../helpers/fake-server.js';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 const PERM_FORMS = ['a number 0..7', 'letters from "rwd"', 'names "read,write,delete"'];
 const ID_FORMS = ['1..2147483647'];
@@ -57,7 +58,7 @@ const USAGE_CASES: [string[], string[]][] = [
     ['keys', 'update', '1', '--expires', 'nevermore'],
     ["option '--expires <time>' argument 'nevermore' is invalid", 'or never to clear it'],
   ],
-  // --expires in the past, without --force (issue 13): keys create and update
+  // --expires in the past, without --force: keys create and update
   [
     ['keys', 'create', '--perm', '7', '--expires', '2020-01-01'],
     ['--expires 2020-01-01T00:00:00.000Z is in the past', '--force'],
@@ -66,7 +67,7 @@ const USAGE_CASES: [string[], string[]][] = [
     ['keys', 'update', '1', '--expires', '2020-01-01T10:00:00Z'],
     ['--expires 2020-01-01T10:00:00.000Z is in the past', '--force'],
   ],
-  // an unknown option is reported (with the nearest) before a missing required one (issue 13)
+  // an unknown option is reported (with the nearest) before a missing required one
   [
     ['keys', 'create', '--prem', '7'],
     ["unknown option '--prem'", '(Did you mean --perm?)'],
@@ -75,7 +76,7 @@ const USAGE_CASES: [string[], string[]][] = [
     ['templates', 'show', '1', '--prodct', '1', '--release', '2'],
     ["unknown option '--prodct'", '(Did you mean --product?)'],
   ],
-  // conflicting output flags, and formats a verb can't print (issue 13)
+  // conflicting output flags, and formats a verb can't print
   [['--json', '-o', 'csv', 'keys', 'list'], ['--json and --output csv conflict']],
   [['keys', 'list', '-o', 'tsv', '--json'], ['--json and --output tsv conflict']],
   [
@@ -205,11 +206,7 @@ describe('usage errors: exit 2, naming the flag, nothing sent (closed port)', ()
 });
 
 describe('usage errors against the real service: nothing changes', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(() => svc.close());
+  const { svc } = useService();
 
   it('bad flags on writes leave the key list and the log exactly as they were', async () => {
     const keysBefore = (await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey })).body;
@@ -229,11 +226,7 @@ describe('usage errors against the real service: nothing changes', () => {
 });
 
 describe('--perm forms reach the service exactly as typed', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(() => svc.close());
+  const { svc } = useService();
 
   it.each([
     ['7', 7],
@@ -266,11 +259,7 @@ describe('--perm forms reach the service exactly as typed', () => {
 });
 
 describe('accepted time and id forms', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(() => svc.close());
+  const { svc } = useService();
 
   it.each([
     ['30m'],

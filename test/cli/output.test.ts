@@ -1,23 +1,22 @@
 /**
- * The one renderer, seen from the command line (STYLE §3): -o json is the service's body
+ * The one renderer, seen from the command line (docs/architecture.md): -o json is the service's body
  * unchanged, tables on a TTY, tab-separated text when piped, colour rules, and stdout
  * carrying data only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, type RunOptions } from '../helpers/cli.js';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 const ANSI = /\u001b\[/;
-let svc: TestService;
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   // a second key and one log entry, so lists have more than one row
   await http(svc, 'POST', '/v1/api-keys', {
     key: svc.adminKey,
     body: { apiKey: { name: 'second', permissions: 1, description: 'tab\there' } },
   });
 });
-afterAll(() => svc.close());
 
 const lic = (args: string[], o: RunOptions = {}) => runCli(args, { ...o, env: { ...envFor(svc, svc.adminKey), ...o.env } });
 

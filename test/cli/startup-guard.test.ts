@@ -1,5 +1,5 @@
 /**
- * The start-up guard of issue 9, not a timing assert: a short command must not load or
+ * The start-up guard, not a timing assert: a short command must not load or
  * initialise a module it does not need. The built CLI is one CommonJS file (dist/cli.cjs)
  * whose modules are initialised lazily by esbuild's wrappers (`"src/cli/table.ts"() {...}`),
  * plus dist/vendor/*.cjs and dist/server.cjs, required on first use. The CLI is spawned with
@@ -18,7 +18,7 @@ import { BIN } from '../helpers/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What no short command may load: the service, the table, the profile writer, prompts, progress, CSV, the DLL reader, colour, TypeBox. */
+/** What no short command may load: the service, the table, the profile writer, prompts, CSV, the DLL reader, colour, TypeBox. */
 const NEVER_AT_START = [
   'src/server/',
   'node_modules/fastify/',
@@ -26,12 +26,13 @@ const NEVER_AT_START = [
   'node_modules/pe-library/',
   'src/dotnet/',
   'node_modules/@inquirer/',
-  'node_modules/cli-progress/',
   'node_modules/csv-stringify/',
   'node_modules/chalk/',
   'node_modules/string-width/',
   'src/cli/table.ts',
   'node_modules/typebox/',
+  // the keyring binding: only a command that reads a key kept in the keyring loads it
+  'node_modules/@napi-rs/',
 ];
 /** What `--help` needs neither: no HTTP client at all. */
 const NO_CLIENT = ['node_modules/undici/', 'src/client/request.ts'];
@@ -143,6 +144,37 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
     expect(r.code).toBe(0);
     expect(r.files.length).toBeGreaterThan(1);
     expect(r.files.filter((f) => f.includes('node_modules/'))).toEqual([]);
+  });
+
+  it('a key in the profile file, or LIC_API_KEY over a keyring profile: no keyring binding, no key-storage module', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const dir = tempDir();
+    const profiles = (p: Record<string, unknown>) =>
+      writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ profiles: { p: { baseUrl: svc.url, ...p } }, defaultProfile: 'p' }));
+    profiles({ apiKey: svc.adminKey });
+    const file = await loads(['keys', 'list', '-o', 'json'], { LIC_CONFIG_DIR: dir });
+    expect(file.code).toBe(0);
+    expect(file.files.filter((f) => f.includes('node_modules/'))).toEqual([]);
+    expect(offending(file.inputs, [...NEVER_AT_START, 'src/config/key-storage.ts', 'src/config/keyring.ts'])).toEqual([]);
+    profiles({ keyStore: 'keyring' });
+    const env = await loads(['keys', 'list', '-o', 'json'], { LIC_CONFIG_DIR: dir, LIC_API_KEY: svc.adminKey });
+    expect(env.code).toBe(0);
+    expect(env.files.filter((f) => f.includes('node_modules/'))).toEqual([]);
+    expect(offending(env.inputs, [...NEVER_AT_START, 'src/config/key-storage.ts', 'src/config/keyring.ts'])).toEqual([]);
+  });
+
+  it('the guard sees the keyring: a profile whose key is in the keyring loads the binding from node_modules', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'profiles.json'),
+      JSON.stringify({ profiles: { p: { baseUrl: svc.url, keyStore: 'keyring' } }, defaultProfile: 'p' }),
+    );
+    // no session bus here, so the read fails (exit 3), but only after the binding was loaded for it
+    const r = await loads(['keys', 'list', '-o', 'json'], { LIC_CONFIG_DIR: dir });
+    expect(r.code).toBe(3);
+    expect(r.files).toContain('node_modules/@napi-rs/keyring/index.js');
+    expect(r.inputs).toContain('src/config/keyring.ts');
   });
 
   it('the guard sees what it guards: a proxy loads the proxy agent, a table loads the table', async () => {

@@ -1,22 +1,32 @@
 /**
- * Terminal tables (issue 13): fitted to the width (COLUMNS / the stream's columns), text
+ * Terminal tables: fitted to the width (COLUMNS / the stream's columns), text
  * truncated with `…` by display width, ids and numbers whole and right-aligned, `--wide`,
  * compact local times and `--utc`, the single-page footer and the empty-result note, the
  * page-by-page drawing of `--all`. In-process against the real service; the pure parts
  * of src/cli/table.ts directly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TableStream, displayWidth, fitWidths, terminalWidth, timeFormatter, truncate, visibleColumns } from '../../src/cli/table.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  TableStream,
+  chooseColumns,
+  displayWidth,
+  fitWidths,
+  minWidth,
+  terminalWidth,
+  timeFormatter,
+  truncate,
+  truncateMiddle,
+} from '../../src/cli/table.js';
 import { envFor, runCli, type RunOptions } from '../helpers/cli.js';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 const NOW = new Date('2026-11-23T06:44:30.000Z');
 const LONG = 'a description long enough that no eighty-column terminal could ever hold it next to the other columns of the key list';
 const WIDE_NAME = '鍵の名前とても長い名前🔑🔑🔑 with more words after it';
-let svc: TestService;
+const { svc } = useService({ now: () => NOW });
 beforeAll(async () => {
-  svc = await startTestService({ now: () => NOW });
   for (let i = 0; i < 3; i++) {
     await http(svc, 'POST', '/v1/api-keys', {
       key: svc.adminKey,
@@ -24,7 +34,6 @@ beforeAll(async () => {
     });
   }
 });
-afterAll(() => svc.close());
 
 const lic = (args: string[], o: RunOptions = {}) =>
   runCli(args, { tty: true, ...o, env: { ...envFor(svc, svc.adminKey), NO_COLOR: '1', TZ: 'Europe/Berlin', ...o.env } });
@@ -147,12 +156,43 @@ describe('src/cli/table.ts', () => {
     expect(displayWidth('\u001b[1mID\u001b[22m')).toBe(2);
   });
 
-  it('visibleColumns: all when their minimums fit, else the first ones that do, never fewer than two', () => {
-    expect(visibleColumns(['id', 'text', 'label', 'time'], [3, 8, 12, 16], 80)).toBe(4);
-    // 3+8+12+16+12 plus four gaps of 2 = 59: the fifth fits in 60, not in 50
-    expect(visibleColumns(['id', 'text', 'label', 'time', 'label'], [3, 8, 12, 16, 12], 60)).toBe(5);
-    expect(visibleColumns(['id', 'text', 'label', 'time', 'label'], [3, 8, 12, 16, 12], 50)).toBe(4);
-    expect(visibleColumns(['id', 'text', 'label'], [30, 30, 30], 20)).toBe(2);
+  it('chooseColumns: all when they fit; then empty columns go; then the lowest priority, the rightmost among equals; never fewer than two', () => {
+    const c = (natural: number[], mins: number[], empty: boolean[] = [], priority: number[] = []) => ({
+      natural,
+      mins,
+      empty: natural.map((_, i) => empty[i] ?? false),
+      priority: natural.map((_, i) => priority[i] ?? 0),
+    });
+    expect(chooseColumns(c([3, 20, 12, 16], [3, 16, 12, 16]), 80)).toEqual([0, 1, 2, 3]);
+    // 3+30+7+16 + 6 = 62 > 60: the empty third column goes, and then it fits at its natural widths
+    expect(chooseColumns(c([3, 30, 7, 16], [3, 16, 7, 16], [false, false, true, false]), 60)).toEqual([0, 1, 3]);
+    // minimums 3+16+12+16+12 + 8 = 67 > 60: the rightmost goes
+    expect(chooseColumns(c([3, 20, 12, 16, 12], [3, 16, 12, 16, 12]), 60)).toEqual([0, 1, 2, 3]);
+    // a lower priority goes first, wherever it is; among equals the rightmost
+    expect(chooseColumns(c([3, 20, 12, 16, 12], [3, 16, 12, 16, 12], [], [0, 0, -1, 0, -1]), 60)).toEqual([0, 1, 2, 3]);
+    expect(chooseColumns(c([3, 20, 12, 16, 12], [3, 16, 12, 16, 12], [], [0, 0, -1, 0, 0]), 60)).toEqual([0, 1, 3, 4]);
+    expect(chooseColumns(c([30, 30, 30], [30, 30, 30]), 20)).toEqual([0, 1]);
+  });
+
+  it('minWidth: ids, times and codes whole; labels 12; text 16; a name 16 or enough to differ from its neighbours; a URL its origin', () => {
+    expect(minWidth('code', 'NUMBER', ['ORD-2026-01015'], 14)).toBe(14);
+    expect(minWidth('label', 'PAYMENT', ['PartiallyPaid'], 13)).toBe(12);
+    expect(minWidth('label', 'SIGNING KEY ALIAS', ['x'], 17)).toBe(17);
+    expect(minWidth('text', 'DESCRIPTION', ['a long description'], 60)).toBe(16);
+    const names = ['ShroudIL Obfuscator 4.2 Standard', 'ShroudIL Obfuscator 4.2 Professional', 'ShroudIL Obfuscator 4.2 Enterprise'];
+    // they share "ShroudIL Obfuscator 4.2 " (24 columns): 26 tells them apart ("…S…", "…P…", "…E…")
+    expect(minWidth('name', 'NAME', names, 36)).toBe(26);
+    expect(new Set(names.map((n) => truncate(n, 26))).size).toBe(3);
+    expect(minWidth('name', 'NAME', ['Demo key', 'Sales key'], 9)).toBe(9);
+    expect(minWidth('url', 'BASE URL', ['http://127.0.0.1:39017/some/long/path/prefix'], 44)).toBe(24);
+  });
+
+  it('truncateMiddle: keeps the start it is told to and more of the end; never wider than asked', () => {
+    expect(truncateMiddle('ORD-2026-01015', 14)).toBe('ORD-2026-01015');
+    expect(truncateMiddle('ORD-2026-01015', 10)).toBe('ORD…-01015');
+    expect(truncateMiddle('http://127.0.0.1:39017/v1/products/12/releases/4', 32, 22)).toBe('http://127.0.0.1:39017/v1…ases/4');
+    expect(truncateMiddle('/v1/products/2147483647/releases/2147483647/license-templates', 31)).toBe('/v1/produc…47/license-templates');
+    for (let w = 1; w < 40; w++) expect(displayWidth(truncateMiddle('鍵の名前とても長い名前🔑🔑 with words', w))).toBeLessThanOrEqual(w);
   });
 
   it('a table too wide for the terminal even at its minimums leaves out its last columns (never an overflowing line); --wide keeps them', () => {

@@ -1,5 +1,5 @@
 /**
- * Options parsing per verb, table-driven and without a network (STYLE §8, §12): each verb
+ * Options parsing per verb, table-driven and without a network (docs/architecture.md, §12): each verb
  * is registered alone with a `run` that records what it was called with (its seam,
  * `registerX(parent, cli, run)`), and main() runs the command line. A good command line
  * must reach `run` with exactly the options object in the table; a bad one must exit 2
@@ -29,6 +29,7 @@ import { registerOrdersList } from '../../src/commands/orders/list.js';
 import { registerProductsList } from '../../src/commands/products/list.js';
 import { registerProfileAdd } from '../../src/commands/profile/add.js';
 import { registerProfileList } from '../../src/commands/profile/list.js';
+import { registerProfileMigrate } from '../../src/commands/profile/migrate.js';
 import { registerProfileRemove } from '../../src/commands/profile/remove.js';
 import { registerProfileShow } from '../../src/commands/profile/show.js';
 import { registerProfileUse } from '../../src/commands/profile/use.js';
@@ -394,8 +395,27 @@ const TABLE: VerbTable[] = [
     noun: 'profile',
     verb: 'add',
     register: registerProfileAdd,
-    ok: [[['add', 'prod', '--api-key-stdin', '--default'], [{ name: 'prod', apiKeyStdin: true, default: true }]]],
-    bad: [[['add'], ["missing required argument 'name'"]]],
+    ok: [
+      [['add', 'prod', '--api-key-stdin', '--default'], [{ name: 'prod', apiKeyStdin: true, default: true }]],
+      [['add', 'ci', '--api-key-stdin', '--insecure-storage'], [{ name: 'ci', apiKeyStdin: true, insecureStorage: true }]],
+    ],
+    bad: [
+      [['add'], ["missing required argument 'name'"]],
+      [['add', 'ci', '--insecure-storage=yes'], ["unknown option '--insecure-storage=yes'"]],
+    ],
+  },
+  {
+    noun: 'profile',
+    verb: 'migrate',
+    register: registerProfileMigrate,
+    ok: [
+      [['migrate'], [{ to: 'keyring', names: [], dryRun: undefined }]],
+      [['migrate', '--to', 'file', 'a', 'b', '--dry-run'], [{ to: 'file', names: ['a', 'b'], dryRun: true }]],
+    ],
+    bad: [
+      [['migrate', '--to', 'disk'], ["option '--to <store>' argument 'disk' is invalid. Allowed choices are keyring, file."]],
+      [['migrate', '--to'], ["option '--to <store>' argument missing"]],
+    ],
   },
   {
     noun: 'profile',

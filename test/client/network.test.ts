@@ -1,5 +1,5 @@
 /**
- * Network settings (issue 7 item 4) and `lic api -H` (item 9): proxies from the context's
+ * Network settings and `lic api -H` (item 9): proxies from the context's
  * environment through a real local CONNECT proxy that counts its tunnels, TLS with a CA
  * made for the test (openssl; skipped visibly without it), the refusal to send a key over
  * plain http:// to a host that is not loopback, and extra request headers reaching a fake.
@@ -12,7 +12,8 @@ import { runCli, tempDir } from '../helpers/cli.js';
 import { closedPort, nonLoopbackAddress, reply, startFake, type Fake } from '../helpers/fake-server.js';
 import { makeTestCa, startHttpsServer, type TestCa, type TestHttpsServer } from '../helpers/https-server.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+
+import { useService } from '../helpers/fixtures.js';
 
 const KEY = 'api_abcdefghijklmnopqrstuvwx';
 const OK_LIST = JSON.stringify({ success: true, code: 0, message: 'OK', apiKeys: [], totalApiKeysCount: 0 });
@@ -26,14 +27,7 @@ afterEach(async () => {
 });
 
 describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(async () => {
-    await svc?.close();
-  });
-  const host = () => new URL(svc.url).host;
+  const { svc } = useService();
 
   it.each(['HTTP_PROXY', 'http_proxy'])('%s: requests to the service go through the proxy', async (name) => {
     proxy = await startProxy();
@@ -42,7 +36,20 @@ describe('proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY from the environment)', () 
     });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).apiKeys.length).toBeGreaterThan(0);
-    expect(proxy.tunnels).toEqual([host()]);
+    // an http:// target as an absolute-form request, as curl sends it: no tunnel
+    expect(proxy.forwarded).toEqual([`GET ${svc.url}/v1/api-keys`]);
+    expect(proxy.tunnels).toEqual([]);
+  });
+
+  it('a forward proxy that refuses CONNECT (as Squid does for ports other than 443) serves an http:// service', async () => {
+    proxy = await startProxy({ tunnel: false });
+    const r = await runCli(['keys', 'list', '-o', 'json'], {
+      env: { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, HTTP_PROXY: proxy.url },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).apiKeys.length).toBeGreaterThan(0);
+    expect(proxy.forwarded).toEqual([`GET ${svc.url}/v1/api-keys`]);
+    expect(proxy.refusedTunnels).toEqual([]);
   });
 
   it('NO_PROXY naming the host bypasses the proxy', async () => {
@@ -165,6 +172,24 @@ describe('TLS with a private CA (--ca-file, NODE_EXTRA_CA_CERTS; skipped when op
     const r = await runCli(['keys', 'list', '--ca-file', ca!.caFile], { env: env({ HTTPS_PROXY: proxy.url }) });
     expect(r.code, r.stderr).toBe(0);
     expect(proxy.tunnels).toEqual([new URL(https!.url).host]);
+  });
+
+  it.skipIf(!ca)('HTTPS through a proxy that only tunnels: one CONNECT tunnel, no plain request', async () => {
+    proxy = await startProxy({ forward: false });
+    const r = await runCli(['keys', 'list', '--ca-file', ca!.caFile], { env: env({ HTTPS_PROXY: proxy.url }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(proxy.tunnels).toEqual([new URL(https!.url).host]);
+    expect(proxy.refusedForwards).toEqual([]);
+  });
+
+  it.skipIf(!ca)('HTTPS through a proxy that refuses CONNECT: exit 5 naming the proxy and what it answered, not retried', async () => {
+    proxy = await startProxy({ tunnel: false });
+    const r = await runCli(['keys', 'list', '--ca-file', ca!.caFile], { env: env({ HTTPS_PROXY: proxy.url }) });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(
+      `lic: the proxy refused to open a tunnel to ${https!.url} (CONNECT answered HTTP 501): check HTTPS_PROXY, or name the host in NO_PROXY\n`,
+    );
+    expect(proxy.refusedTunnels).toEqual([new URL(https!.url).host]);
   });
 
   it.skipIf(!ca)('a CA file that is missing or not PEM: exit 2, nothing sent', async () => {

@@ -1,5 +1,5 @@
 /**
- * Bounded replies (issue 7 item 10) and protocol checks on writes (item 11), against
+ * Bounded replies and protocol checks on writes (item 11), against
  * socket-level fakes: a reply over LIC_MAX_REPLY_BYTES, a body shorter than its
  * Content-Length, and insert replies without a usable id.
  */

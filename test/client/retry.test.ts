@@ -1,5 +1,5 @@
 /**
- * Time and retries (issue 7 item 1) against socket-level fakes: which replies and failures
+ * Time and retries against socket-level fakes: which replies and failures
  * are retried for which methods, the announcement on stderr, Retry-After in both forms,
  * the per-attempt deadline over the whole body, and the settings' sources. The client's
  * sleep is the context's, recorded here, so no test waits for a back-off.

@@ -1,29 +1,29 @@
 /**
- * The README's command reference and man/lic.1 are generated from the commander tree
- * (scripts/reference.ts, `npm run docs`, issue 11): they fail here when stale, they name
+ * The command reference (docs/reference.md) and man/lic.1 are generated from the commander tree
+ * (scripts/reference.ts, `npm run docs`): they fail here when stale, they name
  * every command `--help` lists, and the man page renders without a groff warning.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
-import { README_BEGIN, README_END, collectCommands, renderManPage, spliceReadme } from '../../scripts/reference.js';
+import { REFERENCE_BEGIN, REFERENCE_END, collectCommands, renderManPage, spliceReference } from '../../scripts/reference.js';
 import { runCli } from '../helpers/cli.js';
 
 const read = (p: string) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
 const pkg = JSON.parse(read('package.json')) as { version: string; man?: string[]; files?: string[] };
-const STALE = 'stale: run `npm run docs` and commit README.md and man/lic.1';
+const STALE = 'stale: run `npm run docs` and commit docs/reference.md and man/lic.1';
 
 const hasGroff = spawnSync('groff', ['--version'], { stdio: 'ignore' }).status === 0;
 
 describe('generated reference', () => {
   const docs = collectCommands();
 
-  it('README.md holds the current command reference between its markers', () => {
-    const readme = read('README.md');
-    expect(readme).toContain(README_BEGIN);
-    expect(readme).toContain(README_END);
-    expect(spliceReadme(readme), STALE).toBe(readme);
+  it('docs/reference.md holds the current command reference between its markers', () => {
+    const readme = read('docs/reference.md');
+    expect(readme).toContain(REFERENCE_BEGIN);
+    expect(readme).toContain(REFERENCE_END);
+    expect(spliceReference(readme), STALE).toBe(readme);
   });
 
   it('man/lic.1 is current, and package.json ships and declares it', () => {
@@ -33,7 +33,7 @@ describe('generated reference', () => {
   });
 
   it('names every verb each noun help lists, with its options', async () => {
-    const readme = read('README.md');
+    const readme = read('docs/reference.md');
     const man = read('man/lic.1');
     const root = await runCli(['--help']);
     const nouns = [

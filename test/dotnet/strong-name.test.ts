@@ -137,11 +137,16 @@ describe.skipIf(!haveData)('real files: Keys.snk and strong-named assemblies', (
 });
 
 describe('the demo signing key of lic serve --seed demo', () => {
-  it('reads as a 1024-bit key pair whose token is the one the seed (its own implementation) writes in the description', () => {
+  it('reads as a 1024-bit key pair whose token is the one the seed writes in its description and its assemblies', () => {
     const res = (buildDemoDataset(new Date('2026-01-01T00:00:00Z')).resources ?? []).find((r) => r.type === 'RSA')!;
     const k = readStrongNameKey(Buffer.from(res.data, 'base64'));
     expect(k.kind).toBe('keyPair');
     expect(k.keySize).toBe(1024);
+    // pinned: the token the seed's former implementation of the rule computed for this key
+    expect(k.publicKeyToken).toBe('0bbe75556158122f');
     expect(res.description).toContain(`public key token ${k.publicKeyToken}`);
+    const own = (buildDemoDataset(new Date('2026-01-01T00:00:00Z')).assemblies ?? []).filter((a) => a.name.startsWith('ShroudIL.'));
+    expect(own.length).toBeGreaterThan(0);
+    for (const a of own) expect(a.publicKeyToken).toBe(k.publicKeyToken);
   });
 });

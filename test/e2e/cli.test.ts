@@ -4,23 +4,22 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertLog } from '../cli/list/harness.js';
 import { tempDir } from '../helpers/cli.js';
 import { closedPort } from '../helpers/fake-server.js';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http } from '../helpers/service.js';
 import { spawnLic, hasScript, spawnLicTty } from '../helpers/spawn.js';
+import { useService } from '../helpers/fixtures.js';
 
 if (!hasScript) console.warn('test/e2e/cli.test.ts: util-linux `script` not found; skipping the TTY tests');
 
 const ANSI = /\u001b\[[0-9;]*m/;
-let svc: TestService;
 let env: Record<string, string>;
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   env = { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, LIC_CONFIG_DIR: tempDir() };
 });
-afterAll(() => svc.close());
 
 describe('piped: exit codes, stdout carries data only', () => {
   it('0: keys list → tab-separated rows on stdout, nothing on stderr', async () => {
@@ -100,11 +99,13 @@ describe('piped: exit codes, stdout carries data only', () => {
       stdin: `${svc.adminKey}\n`,
     });
     expect(r.code, r.stderr).toBe(0);
+    // spawned without DBUS_SESSION_BUS_ADDRESS: the real keyring binding finds no session bus, so the file, with one notice
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('lic: no keyring reachable (no D-Bus session bus'))).toHaveLength(1);
     const file = join(dir, 'profiles.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.ci.apiKey).toBe(svc.adminKey);
     const list = await spawnLic(['profile', 'list'], { env: { LIC_CONFIG_DIR: dir } });
-    expect(list.stdout).toBe(`ci\t${svc.url}\t${svc.adminKey.slice(0, 8)}…\t*\n`);
+    expect(list.stdout).toBe(`ci\t${svc.url}\t${svc.adminKey.slice(0, 8)}…\tfile\t*\n`);
     const used = await spawnLic(['keys', 'list'], { env: { LIC_CONFIG_DIR: dir } });
     expect(used.code).toBe(0);
   });
@@ -158,11 +159,7 @@ describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
 
 // purging mutates the whole log: its own service, so no other test's entries (or order) matter
 describe.skipIf(!hasScript)('on a terminal: log purge', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(() => svc.close());
+  const { svc } = useService();
 
   it('log purge asks, naming profile and host; "n" → exit 1 and nothing deleted; "y" → purged', async () => {
     const dir = tempDir();

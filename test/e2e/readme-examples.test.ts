@@ -1,15 +1,23 @@
 /**
- * The README's read-only examples, run for real against `lic serve --seed demo`: every
+ * The read-only examples of the README and docs/, run for real against `lic serve --seed demo`: every
  * `lic … list/get/show/tail` line of its sh blocks (no pipes, redirections or files) must
  * exit 0 and print something — so an example whose date lies outside the demo's 30 days,
  * or whose customer code or ids don't exist in the demo, fails here.
  */
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { startTestService, type TestService } from '../helpers/service.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+import { useService } from '../helpers/fixtures.js';
+
+/** The README and the guide in docs/ (not the generated reference, nor the contract): every page a reader follows. */
+const docs = readdirSync(new URL('../../docs/', import.meta.url)).filter(
+  (f) => f.endsWith('.md') && !['reference.md', 'contract.md'].includes(f),
+);
+const README = [
+  readFileSync(new URL('../../README.md', import.meta.url), 'utf8'),
+  ...docs.map((f) => readFileSync(new URL(`../../docs/${f}`, import.meta.url), 'utf8')),
+].join('\n');
 
 /** Splits a shell line into words: single quotes literal, double quotes with \\" escapes; stops at an unquoted #. */
 function words(line: string): string[] {
@@ -55,14 +63,10 @@ const examples = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
       ) && !/\s-f\b|--follow|--data-out/.test(l),
   );
 
-let svc: TestService;
 let customerKey: string;
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   customerKey = svc.issuedKeys.find((k) => k.role === 'Customer')!.key;
-});
-afterAll(async () => {
-  await svc?.close();
 });
 
 describe('README examples against lic serve --seed demo', () => {

@@ -1,5 +1,5 @@
 /**
- * Secrets never leak (issue 8 §7): a whole administrator workflow with the real binaries
+ * Secrets never leak: a whole administrator workflow with the real binaries
  * — keys created, resources with passwords, --verbose, failed authentications, dry runs,
  * doctor — then everything it produced is searched for any full API key or password:
  * stdout and stderr of every command, the argv of every process, the log table, the

@@ -12,7 +12,7 @@ import { http } from '../helpers/service.js';
 import { spawnLic, startLic } from '../helpers/spawn.js';
 
 const URL_LINE = /^(http:\/\/127\.0\.0\.1:(\d+))\n/;
-const KEY_LINE = /Administrator +user admin +(api_[a-z0-9]{24})/;
+const KEY_LINE = /^ {2}Administrator +admin +(api_[a-z0-9]{24})$/m;
 
 /** Starts `lic serve --port 0 ...` and waits for its URL. */
 async function serve(extra: string[], env: Record<string, string>) {

@@ -5,6 +5,7 @@
  * profile and data directories removed after the test file (test/helpers/setup.ts).
  */
 import type { Context } from '../../src/cli/context.js';
+import { KeyringUnavailableError, type Keyring } from '../../src/config/keyring.js';
 import { main } from '../../src/cli/main.js';
 import { tempDir } from './temp.js';
 
@@ -32,6 +33,11 @@ export interface TestContextOptions {
   onInterrupt?: Context['onInterrupt'];
   /** stands in for the context's sleep (default: a real timer that honours its AbortSignal) */
   sleep?: Context['sleep'];
+  /**
+   * The keyring (default: none reachable, as on a machine without a session bus, so no
+   * in-process test writes to a real keyring; the keyring tests spawn lic with a real one).
+   */
+  keyring?: Keyring;
   /** sees every chunk as it is written, e.g. to wait for `lic serve`'s URL */
   onOutput?: (stream: 'stdout' | 'stderr', chunk: string) => void;
 }
@@ -66,6 +72,13 @@ function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', done, { once: true });
   });
 }
+
+/** The test context's default keyring: never reachable. */
+const NO_KEYRING: Keyring = {
+  get: () => Promise.reject(new KeyringUnavailableError('no keyring in this test context')),
+  set: () => Promise.reject(new KeyringUnavailableError('no keyring in this test context')),
+  delete: () => Promise.reject(new KeyringUnavailableError('no keyring in this test context')),
+};
 
 /** Builds a test Context and its recorders; see TestContextOptions. Nothing touches the real process or home. */
 export function testContext(o: TestContextOptions = {}): TestContext {
@@ -146,6 +159,7 @@ export function testContext(o: TestContextOptions = {}): TestContext {
         return () => handlers.delete(handler);
       }),
     sleep: o.sleep ?? realSleep,
+    keyring: async () => o.keyring ?? NO_KEYRING,
   };
   return {
     ctx,

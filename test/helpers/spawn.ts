@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 export const BIN = fileURLToPath(new URL('../../bin/lic.js', import.meta.url));
 
 /**
- * The Node binary that runs the CLI under test: `LIC_TEST_NODE` when set (the CI matrix runs
- * the spawned CLI on Node 22 and 24 this way, README "Compatibility"), else vitest's own.
- * Services stay on vitest's Node, whose build of better-sqlite3 they need.
+ * The Node binary that runs the CLI under test, `lic serve` included: vitest's own. The CI
+ * matrix runs the whole suite on each supported Node line (.ci/node-matrix.sh), so the CLI,
+ * the services and the tests always share one Node.
  */
-export const LIC_NODE: string = process.env.LIC_TEST_NODE || process.execPath;
+export const LIC_NODE: string = process.execPath;
 
 /**
  * The code cache directory of the CLIs this test file spawns (LIC_CACHE_DIR, bin/lic.js):
@@ -21,11 +21,6 @@ export const LIC_NODE: string = process.env.LIC_TEST_NODE || process.execPath;
 const CACHE_DIR = mkdtempSync(join(tmpdir(), 'lic-test-cache-'));
 process.once('exit', () => rmSync(CACHE_DIR, { recursive: true, force: true }));
 
-/** The Node that runs `lic ARGS`: vitest's own for `lic serve` (the native driver is built for it), LIC_NODE otherwise. */
-function nodeFor(args: readonly string[]): string {
-  return args.includes('serve') ? process.execPath : LIC_NODE;
-}
-
 export interface SpawnResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -33,13 +28,13 @@ export interface SpawnResult {
   stderr: string;
 }
 
-/** Spawns the real `bin/lic.js` on nodeFor(args) with pipes (not a TTY); resolves when it exits. */
+/** Spawns the real `bin/lic.js` on LIC_NODE with pipes (not a TTY); resolves when it exits. */
 export function spawnLic(
   args: string[],
   o: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {},
 ): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeFor(args), [BIN, ...args], {
+    const child = spawn(LIC_NODE, [BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LIC_CACHE_DIR: CACHE_DIR, ...o.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -73,12 +68,22 @@ export const hasScript: boolean = (() => {
  */
 export function spawnLicTty(
   args: string[],
-  o: { env?: Record<string, string>; input?: string; cols?: number; nodeArgs?: string[]; timeoutMs?: number } = {},
+  o: {
+    env?: Record<string, string>;
+    input?: string;
+    cols?: number;
+    /** the pty's height with `cols` (default 50) */
+    rows?: number;
+    nodeArgs?: string[];
+    timeoutMs?: number;
+    /** a shell command that reads lic's stdout, its own output going to the terminal: `head -3` runs `lic … | head -3` */
+    pipeTo?: string;
+  } = {},
 ): Promise<{ code: number | null; output: string }> {
   const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   // `cols`: the terminal's width set on the pty itself (stty), as a resized window would
-  const cmd =
-    (o.cols ? `stty cols ${o.cols} rows 50; exec ` : '') + [nodeFor(args), ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
+  const lic = [LIC_NODE, ...(o.nodeArgs ?? []), BIN, ...args].map(shellQuote).join(' ');
+  const cmd = (o.cols ? `stty cols ${o.cols} rows ${o.rows ?? 50}; ` : '') + (o.pipeTo ? `${lic} | ${o.pipeTo}` : `exec ${lic}`);
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qefc', cmd, '/dev/null'], {
       env: {
@@ -132,7 +137,7 @@ export interface RunningLic {
 
 /** Starts `bin/lic.js ARGS` with pipes and leaves it running (for `lic serve`); the caller stops it. */
 export function startLic(args: string[], o: { env?: Record<string, string> } = {}): RunningLic {
-  const child = spawn(nodeFor(args), [BIN, ...args], {
+  const child = spawn(LIC_NODE, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...o.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

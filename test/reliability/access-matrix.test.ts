@@ -1,11 +1,12 @@
 /**
- * Access matrix (issue 8 §5): every endpoint × the four roles × permission masks 0..7, and
+ * Access matrix: every endpoint × the four roles × permission masks 0..7, and
  * × {no key, unknown, revoked, expired}. The expected status comes from contract §3 (role
  * list of the endpoint, permission bit of the method), never from the service's code.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addUserWithKey, http } from '../helpers/service.js';
 import { histogram, recordFigures } from './figures.js';
+import { useService } from '../helpers/fixtures.js';
 
 type Role = 'Administrator' | 'LicenseManager' | 'Sales' | 'Customer';
 const ROLES: Role[] = ['Administrator', 'LicenseManager', 'Sales', 'Customer'];
@@ -21,7 +22,6 @@ interface Endpoint {
   allowed: number;
 }
 
-let svc: TestService;
 let customerId = 0;
 let customerCode = '';
 let product = 0;
@@ -63,8 +63,8 @@ const ENDPOINTS: Endpoint[] = [
 const keys = {} as Record<Role, string[]>;
 const invalid: Record<string, string | undefined> = {};
 
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   const cust = svc.db
     .prepare("SELECT c.id, c.code FROM users u JOIN customers c ON c.code = u.customer_code WHERE u.role = 'Customer' LIMIT 1")
     .get() as { id: number; code: string };
@@ -90,7 +90,6 @@ beforeAll(async () => {
   svc.db.prepare('UPDATE api_keys SET expire_date = ? WHERE key_prefix = ?').run(Date.now() - 1000, expired.slice(0, 8));
   invalid['expired key'] = expired;
 });
-afterAll(() => svc.close());
 
 describe('access matrix', () => {
   it('every endpoint × role × mask, and every invalid key: the status contract §3 says', async () => {

@@ -1,5 +1,5 @@
 /**
- * argv fuzz (issue 8 §5): ≥ 10,000 generated argument vectors over every noun, verb and
+ * argv fuzz: ≥ 10,000 generated argument vectors over every noun, verb and
  * flag of the command tree, run in-process through main() against a live service behind
  * a counting proxy. Zero stack traces, zero exit codes outside the documented table, and
  * zero requests sent for input refused as a usage error (exit 2).
@@ -12,8 +12,9 @@ import { buildProgram } from '../../src/cli/program.js';
 import type { Context } from '../../src/cli/context.js';
 import { envFor, runCli, tempDir } from '../helpers/cli.js';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+
 import { histogram, recordFigures } from './figures.js';
+import { useService } from '../helpers/fixtures.js';
 
 const RUNS = 10_000;
 const EXIT_CODES = new Set([0, 1, 2, 3, 4, 5, 130]);
@@ -22,20 +23,18 @@ const STACK = /\n\s+at .+:\d+:\d+|Cannot read properties|is not a function|Maxim
 const SKIP = new Set(['serve']);
 const NEVER = new Set(['--follow', '-f']);
 
-let svc: TestService;
 let proxy: RecordingProxy;
 /** requests that reached the service so far */
 const forwarded = () => proxy.seen.length;
 const outDir = tempDir('lic-fuzz-out-');
 
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   // counts every request that reaches the service
   proxy = await startRecordingProxy(svc.url);
 });
 afterAll(async () => {
   await proxy.close();
-  await svc.close();
 });
 
 interface Leaf {

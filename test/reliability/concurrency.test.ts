@@ -1,19 +1,18 @@
 /**
- * Concurrency (issue 8 §5): 8 parallel clients × 1,000 writes each (insert, update, delete
+ * Concurrency: 8 parallel clients × 1,000 writes each (insert, update, delete
  * mixed) on their own keep-alive connections. Afterwards: nothing lost, ids unique, the
  * list's total exact, and one audit entry per acknowledged write.
  */
 import { Pool } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+
 import { recordFigures } from './figures.js';
+import { useService } from '../helpers/fixtures.js';
 
 const CLIENTS = 8;
 const WRITES = 1000;
 
-let svc: TestService;
-beforeAll(async () => (svc = await startTestService()));
-afterAll(() => svc.close());
+const { svc } = useService();
 
 /** A deterministic PRNG (mulberry32), so a failing run can be replayed. */
 function rng(seed: number) {

@@ -1,5 +1,5 @@
 /**
- * Crash (issue 8 §5): a real `lic serve` on a database file takes a stream of writes and
+ * Crash: a real `lic serve` on a database file takes a stream of writes and
  * is killed with SIGKILL at a random moment, ten times over the same file. After each
  * kill: `PRAGMA integrity_check` is ok, and every write acknowledged with 200 is there,
  * with its audit entry.
@@ -70,7 +70,11 @@ describe('crash', () => {
         }
       };
       const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-      await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 450)));
+      // kill at a random moment once this round has had writes acknowledged (at least 10, or
+      // after 20 s): on a loaded machine a fixed window could pass before the first reply
+      const before = acked.length;
+      for (const t0 = Date.now(); acked.length - before < 10 && Date.now() - t0 < 20_000;) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await exited;

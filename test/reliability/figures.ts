@@ -3,16 +3,20 @@
  * scripts/reliability-report.mjs turns them into bench/reliability.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const DIR = fileURLToPath(new URL('../../bench/reliability/', import.meta.url));
+/** bench/reliability/, or LIC_RELIABILITY_FIGURES_DIR (the CI matrix's runs on other Node lines keep theirs apart). */
+const DIR = process.env.LIC_RELIABILITY_FIGURES_DIR
+  ? `${process.env.LIC_RELIABILITY_FIGURES_DIR.replace(/\/$/, '')}/`
+  : fileURLToPath(new URL('../../bench/reliability/', import.meta.url));
 
-/** Writes `figures` of tier `name` (bench/reliability/<name>.json), replacing the last run's. */
+/** Writes `figures` of tier `name` (DIR/<name>.json), replacing the last run's, with when, on which Node and under what load (1, 5, 15 min). */
 export function recordFigures(name: string, title: string, figures: Record<string, string | number>): void {
   mkdirSync(DIR, { recursive: true });
   writeFileSync(
     `${DIR}${name}.json`,
-    `${JSON.stringify({ title, at: new Date().toISOString(), node: process.version, figures }, null, 2)}\n`,
+    `${JSON.stringify({ title, at: new Date().toISOString(), node: process.version, loadavg: loadavg().map((l) => Number(l.toFixed(2))), figures }, null, 2)}\n`,
   );
 }
 

@@ -1,23 +1,24 @@
 /**
- * Hostile bodies and queries (issue 8 §5): thousands of generated requests — wrong types
- * in every field, extra fields, deep nesting, 5 MB strings, invalid UTF-8, prototype keys,
- * bodies at and over 10 MiB, non-canonical ids, fuzzed filter/sort/select. Never a 500,
- * never SQL or a stack trace in a body, and a fuzzed filter ANDed with `Id = n` never
- * returns a row other than n.
+ * Hostile bodies and queries: thousands of generated requests — wrong types
+ * in every field, extra fields, deep nesting, 5 MB strings, invalid UTF-8, lone
+ * surrogates, prototype keys, bodies at and over 10 MiB, non-canonical ids, fuzzed
+ * filter/sort/select. Never a 500, never SQL or a stack trace in a body, never a stored
+ * string that is not UTF-8, and a fuzzed filter ANDed with `Id = n` never returns a row
+ * other than n.
  */
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../src/server/app.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { histogram, recordFigures } from './figures.js';
 
-let svc: TestService;
+import { histogram, recordFigures } from './figures.js';
+import { useService } from '../helpers/fixtures.js';
+
 let pool: Pool;
 /** the record each PUT aims at: for keys a sacrificial one, so a valid update never takes the admin key's rights */
 const target: Record<string, number> = { resource: 1, assembly: 1, apiKey: 0 };
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   pool = new Pool(svc.url, { connections: 4, pipelining: 1 });
   const { addUserWithKey } = await import('../helpers/service.js');
   const victim = await addUserWithKey(svc, 'victim', 'Sales', 1);
@@ -25,11 +26,37 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pool.close();
-  await svc.close();
 });
 
 const statuses: number[] = [];
 const leaks: string[] = [];
+let loneSent = 0;
+let loneRefused = 0;
+
+/** Text values stored in the records' tables whose bytes are not UTF-8 (a lone surrogate that got through is stored so). */
+function storedNotUtf8(): number {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let bad = 0;
+  for (const table of ['api_keys', 'resources', 'assemblies']) {
+    const cols = (svc.db.prepare(`SELECT name, type FROM pragma_table_info('${table}')`).all() as { name: string; type: string }[])
+      .filter((c) => c.type.toUpperCase() === 'TEXT')
+      .map((c) => `CAST(${c.name} AS BLOB)`);
+    for (const row of svc.db
+      .prepare(`SELECT ${cols.join(', ')} FROM ${table}`)
+      .raw()
+      .all() as (Buffer | null)[][]) {
+      for (const v of row) {
+        if (!v) continue;
+        try {
+          decoder.decode(v);
+        } catch {
+          bad++;
+        }
+      }
+    }
+  }
+  return bad;
+}
 const LEAK = /sqlite|SELECT |INSERT |\bat .+\.(js|ts):\d+|node_modules|TypeError|RangeError|ReferenceError/;
 
 /** Sends one request with these body bytes; checks the reply is an envelope, not a 500, and leaks nothing. */
@@ -142,6 +169,46 @@ describe('hostile bodies and queries', () => {
     expect(leaks).toEqual([]);
   });
 
+  it('lone surrogates: escaped in every string field, and generated text mixing them with other characters', async () => {
+    for (const r of RECORDS) {
+      for (const [field, v] of Object.entries(r.fields)) {
+        if (typeof v !== 'string') continue;
+        for (const lone of ['\\ud800', 'a\\udbff', '\\udc00b', '\\udfff\\ud800', '\\ude00\\ud83d']) {
+          for (const method of ['POST', 'PUT']) {
+            const body = `{"${r.key}":{${method === 'PUT' ? `"id":${target[r.key]},` : ''}"${field}":"${lone}"}}`;
+            const res = await probe(method, r.path, body);
+            loneSent++;
+            if (res.status === 400 && JSON.parse(res.text).message.startsWith(`${r.key}.${field} is not valid Unicode`)) loneRefused++;
+          }
+        }
+      }
+    }
+    // JSON.stringify writes a lone surrogate as its escape; a well-formed string goes through as text
+    const unit = fc.oneof(
+      fc.constantFrom('a', 'é', '\u{1F600}', '"', '\\'),
+      fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...RECORDS),
+        fc.string({ unit, maxLength: 8 }),
+        fc.constantFrom('POST', 'PUT'),
+        async (r, text, method) => {
+          const field = Object.keys(r.fields).find((f) => typeof r.fields[f] === 'string' && f !== 'expireDate' && f !== 'version')!;
+          const rec = { ...r.fields, [field]: text, ...(method === 'PUT' ? { [r.idField]: target[r.key] } : {}) };
+          const res = await probe(method, r.path, JSON.stringify({ [r.key]: rec }));
+          const lone = !(text as unknown as { isWellFormed(): boolean }).isWellFormed();
+          if (lone) loneSent++;
+          if (lone && res.status === 400) loneRefused++;
+          if (lone && res.status !== 400) leaks.push(`${method} ${r.path} with a lone surrogate in ${field}: ${res.status}`);
+        },
+      ),
+      { numRuns: 600 },
+    );
+    expect(loneRefused).toBe(loneSent);
+    expect(leaks).toEqual([]);
+  });
+
   it('ids that are not canonical int32s, in paths and queries', async () => {
     const ids = ['0', '-1', '2147483648', '99999999999999999999', '1e3', '0x10', '+5', '01', '1.0', '%20', 'abc', '1%00', '%F0%9F%98%80'];
     for (const id of ids) {
@@ -234,11 +301,15 @@ describe('hostile bodies and queries', () => {
     expect(svc.db.prepare('SELECT permissions FROM api_keys WHERE id = 1').pluck().get()).toBe(7);
     expect(statuses.length).toBeGreaterThanOrEqual(5000);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    const notUtf8 = storedNotUtf8();
+    expect(notUtf8).toBe(0);
     recordFigures('hostile', 'Hostile bodies and queries', {
       requests: statuses.length,
       '5xx': statuses.filter((s) => s >= 500).length,
       'bodies with SQL or stack text': leaks.length,
       'rows outside a filter': 0,
+      'bodies with a lone surrogate': `${loneSent} sent, ${loneRefused} refused (400 naming the field)`,
+      'stored text that is not UTF-8': notUtf8,
       ...Object.fromEntries(Object.entries(histogram(statuses)).map(([s, c]) => [`HTTP ${s}`, c])),
     });
   });

@@ -13,6 +13,7 @@ import { OrderSchema } from '../../src/schema/order.js';
 import { ResourceSchema } from '../../src/schema/resource.js';
 import { listFields } from '../../src/server/fields.js';
 import { selectable } from '../../src/server/openapi.js';
+import { ORDER_FIELDS } from '../helpers/fixtures.js';
 
 describe('fieldTypesOf', () => {
   it('gives the CLI the field kinds of an API key, in the documented order', () => {
@@ -27,26 +28,7 @@ describe('fieldTypesOf', () => {
       revoked: 'bool',
       keyPrefix: 'string',
     });
-    expect(Object.keys(fieldTypesOf(OrderSchema))).toEqual([
-      'id',
-      'orderNumber',
-      'status',
-      'processedBy',
-      'purchaseOrder',
-      'total',
-      'currency',
-      'createdAt',
-      'updatedAt',
-      'invoiceNumber',
-      'paymentType',
-      'paymentNumber',
-      'paymentStatus',
-      'paymentDate',
-      'description',
-      'customerId',
-      'resellerId',
-      'createdById',
-    ]);
+    expect(Object.keys(fieldTypesOf(OrderSchema))).toEqual(ORDER_FIELDS);
   });
 
   it('derives nested records, arrays of records and the optional id of a template assembly', () => {

@@ -1,13 +1,10 @@
 /** `/v1/api-keys` over raw HTTP: contract §3 and §4. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
-let svc: TestService;
 let t = Date.parse('2025-01-18T12:00:00.000Z');
-beforeAll(async () => {
-  svc = await startTestService({ now: () => new Date(t) });
-});
-afterAll(() => svc.close());
+const { svc } = useService({ now: () => new Date(t) });
 
 const post = (apiKey: unknown, key = svc.adminKey) => http(svc, 'POST', '/v1/api-keys', { key, body: { apiKey } });
 const put = (apiKey: unknown, key = svc.adminKey) => http(svc, 'PUT', '/v1/api-keys', { key, body: { apiKey } });
@@ -236,23 +233,138 @@ describe('list paging (contract §5)', () => {
   });
 });
 
-describe('no escalation (issue 8 §3): a key grants only bits it holds', () => {
-  it('an Administrator key with permissions 2 (Write) cannot create a key with 7, nor raise a key (its own included) past 2', async () => {
+describe('the grant rule: a key gives only what it holds (permissions, owner, revival, expiry)', () => {
+  /** Adds a user with `role` and a key with `permissions` (and optionally an expiry / revoked); returns key and id. */
+  async function keyOf(user: string, role: string, permissions: number, o: { expireMs?: number; revoked?: boolean } = {}) {
     const { addUserWithKey } = await import('../helpers/service.js');
-    const writer = await addUserWithKey(svc, 'admin2', 'Administrator', 2);
-    const ownId = svc.db.prepare('SELECT id FROM api_keys WHERE key_prefix = ?').pluck().get(writer.slice(0, 8)) as number;
-    const r = await post({ name: 'too-much', permissions: 7 }, writer);
+    const key = await addUserWithKey(svc, user, role, permissions);
+    const id = svc.db.prepare('SELECT id FROM api_keys WHERE key_prefix = ?').pluck().get(key.slice(0, 8)) as number;
+    svc.db.prepare('UPDATE api_keys SET expire_date = ?, revoked = ? WHERE id = ?').run(o.expireMs ?? null, o.revoked ? 1 : 0, id);
+    return { key, id };
+  }
+  const row = (id: number) =>
+    svc.db.prepare('SELECT owner_id AS ownerId, permissions, expire_date AS expireDate, revoked FROM api_keys WHERE id = ?').get(id);
+  const canListKeys = async (key: string) => (await http(svc, 'GET', '/v1/api-keys?take=0', { key })).status;
+  let writer: { key: string; id: number };
+  beforeAll(async () => {
+    // an Administrator key with the Write bit only
+    writer = await keyOf('admin2', 'Administrator', 2);
+  });
+
+  it('permissions: an insert or update with a bit the calling key lacks is 403, its own key included', async () => {
+    const r = await post({ name: 'too-much', permissions: 7 }, writer.key);
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({
+      success: false,
+      code: 7,
+      message:
+        'apiKey.permissions 7 would create a key with Read (1), Write (2), Delete (4); the calling API key (permissions 2) does not hold Read (1), Delete (4), and a key can only grant what it holds',
+    });
+    const raise = await put({ id: writer.id, permissions: 7 }, writer.key);
+    expect(raise.status).toBe(403);
+    expect(raise.body.message).toContain(`would give key ${writer.id} (the calling key) with Read (1), Write (2), Delete (4)`);
+    expect(row(writer.id)).toMatchObject({ permissions: 2 });
+    // what it holds, it may grant
+    expect((await post({ name: 'writer-too', permissions: 2 }, writer.key)).status).toBe(200);
+    expect((await put({ id: writer.id, name: 'renamed' }, writer.key)).status).toBe(200);
+  });
+
+  it('ownerId: moving a LicenseManager key with bits the caller lacks to an Administrator is 403; the key stays out of /v1/api-keys', async () => {
+    const lm = await keyOf('lm1', 'LicenseManager', 7);
+    expect(await canListKeys(lm.key)).toBe(403);
+    const r = await put({ id: lm.id, ownerId: 'admin' }, writer.key);
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({
+      success: false,
+      code: 7,
+      message: `apiKey.ownerId "admin" would move key ${lm.id} to user admin (Administrator) with Read (1), Write (2), Delete (4); the calling API key (permissions 2) does not hold Read (1), Delete (4), and a key can only grant what it holds`,
+    });
+    expect(row(lm.id)).toMatchObject({ ownerId: 'lm1', permissions: 7 });
+    expect(await canListKeys(lm.key)).toBe(403);
+    // nor with the bits in the same request
+    expect((await put({ id: lm.id, ownerId: 'admin', permissions: 7 }, writer.key)).status).toBe(403);
+    // a key whose bits the caller holds may move; so may any key to its present owner (nothing changes)
+    const lmWrite = await keyOf('lm1', 'LicenseManager', 2);
+    expect((await put({ id: lmWrite.id, ownerId: 'admin' }, writer.key)).status).toBe(200);
+    expect(row(lmWrite.id)).toMatchObject({ ownerId: 'admin' });
+    expect((await put({ id: lm.id, ownerId: 'lm1', name: 'same owner' }, writer.key)).status).toBe(200);
+    // the full Administrator key holds everything: it may move the key, which then lists keys
+    expect((await put({ id: lm.id, ownerId: 'admin' })).status).toBe(200);
+    expect(await canListKeys(lm.key)).toBe(200);
+  });
+
+  it('revoked: reviving a key with bits the caller lacks is 403 and the key stays 401; revoking needs only Write', async () => {
+    const strong = await keyOf('admin3', 'Administrator', 7);
+    expect((await put({ id: strong.id, revoked: true }, writer.key)).status).toBe(200);
+    expect(await canListKeys(strong.key)).toBe(401);
+    const r = await put({ id: strong.id, revoked: false }, writer.key);
     expect(r.status).toBe(403);
     expect(r.body.code).toBe(7);
     expect(r.body.message).toBe(
-      'apiKey.permissions 7 would grant Read (1), Delete (4), which the calling API key (permissions 2) does not hold; a key can only grant bits it holds',
+      `apiKey.revoked false would revive key ${strong.id} with Read (1), Write (2), Delete (4); the calling API key (permissions 2) does not hold Read (1), Delete (4), and a key can only grant what it holds`,
     );
-    const raise = await put({ id: ownId, permissions: 7 }, writer);
-    expect(raise.status).toBe(403);
-    expect(svc.db.prepare('SELECT permissions FROM api_keys WHERE id = ?').pluck().get(ownId)).toBe(2);
-    // what it holds, it may grant
-    expect((await post({ name: 'writer-too', permissions: 2 }, writer)).status).toBe(200);
-    expect((await put({ id: ownId, name: 'renamed' }, writer)).status).toBe(200);
+    expect(row(strong.id)).toMatchObject({ revoked: 1 });
+    expect(await canListKeys(strong.key)).toBe(401);
+    // revoked: false on a key that is not revoked gives nothing
+    const weak = await keyOf('admin3', 'Administrator', 2, { revoked: true });
+    expect((await put({ id: writer.id, revoked: false }, writer.key)).status).toBe(200);
+    // reviving a key whose bits the caller holds is fine
+    expect((await put({ id: weak.id, revoked: false }, writer.key)).status).toBe(200);
+    expect((await http(svc, 'POST', '/v1/api-keys', { key: weak.key, body: { apiKey: { permissions: 0 } } })).status).toBe(200);
+    // the full Administrator key revives the strong one
+    expect((await put({ id: strong.id, revoked: false })).status).toBe(200);
+    expect(await canListKeys(strong.key)).toBe(200);
+  });
+
+  it('expireDate: removing or extending the expiry of a key with bits the caller lacks is 403; shortening is not', async () => {
+    const expired = await keyOf('admin4', 'Administrator', 7, { expireMs: t - 60_000 });
+    expect(await canListKeys(expired.key)).toBe(401);
+    for (const expireDate of [null, '2099-01-01T00:00:00Z']) {
+      const r = await put({ id: expired.id, expireDate }, writer.key);
+      expect(r.status).toBe(403);
+      expect(r.body.message).toBe(
+        `apiKey.expireDate ${JSON.stringify(expireDate)} would extend key ${expired.id} with Read (1), Write (2), Delete (4); the calling API key (permissions 2) does not hold Read (1), Delete (4), and a key can only grant what it holds`,
+      );
+      expect(await canListKeys(expired.key)).toBe(401);
+    }
+    expect(row(expired.id)).toMatchObject({ expireDate: t - 60_000 });
+    // shortening the life of a live key is taking away: allowed
+    const live = await keyOf('admin4', 'Administrator', 7, { expireMs: t + 3_600_000 });
+    expect((await put({ id: live.id, expireDate: '2025-01-18T12:30:00Z' }, writer.key)).status).toBe(200);
+    // a key without expiry given one: shortening too
+    const forever = await keyOf('admin4', 'Administrator', 7);
+    expect((await put({ id: forever.id, expireDate: '2030-01-01' }, writer.key)).status).toBe(200);
+    // a key whose bits the caller holds may be extended; then it works again
+    const expiredWriter = await keyOf('admin4', 'Administrator', 2, { expireMs: t - 60_000 });
+    expect((await put({ id: expiredWriter.id, expireDate: null }, writer.key)).status).toBe(200);
+    expect((await http(svc, 'POST', '/v1/api-keys', { key: expiredWriter.key, body: { apiKey: { permissions: 0 } } })).status).toBe(200);
+  });
+
+  it('a key that expires cannot give a key a longer life, its own included', async () => {
+    const until = t + 3_600_000;
+    const temp = await keyOf('admin5', 'Administrator', 7, { expireMs: until });
+    const untilIso = new Date(until).toISOString();
+    const r = await post({ name: 'forever', permissions: 1 }, temp.key);
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe(
+      `apiKey.permissions 1 would create a key with Read (1) without expiry; the calling API key expires at ${untilIso}, and a key can only grant what it holds (an expireDate no later than that)`,
+    );
+    expect((await post({ name: 'later', permissions: 1, expireDate: '2025-01-18T14:00:00Z' }, temp.key)).status).toBe(403);
+    expect((await post({ name: 'within', permissions: 7, expireDate: untilIso }, temp.key)).status).toBe(200);
+    const self = await put({ id: temp.id, expireDate: null }, temp.key);
+    expect(self.status).toBe(403);
+    expect(self.body.message).toContain(
+      `apiKey.expireDate null would extend key ${temp.id} (the calling key) with Read (1), Write (2), Delete (4) without expiry`,
+    );
+    expect(row(temp.id)).toMatchObject({ expireDate: until });
+    // reviving or moving a key that would outlive the caller: the same
+    const revokedForever = await keyOf('admin5', 'Administrator', 1, { revoked: true });
+    expect((await put({ id: revokedForever.id, revoked: false }, temp.key)).status).toBe(403);
+    const lmForever = await keyOf('lm2', 'LicenseManager', 1);
+    expect((await put({ id: lmForever.id, ownerId: 'admin' }, temp.key)).status).toBe(403);
+    // taking away is fine: revoking, shortening
+    expect((await put({ id: lmForever.id, revoked: true }, temp.key)).status).toBe(200);
+    expect((await put({ id: revokedForever.id, expireDate: '2025-01-18T12:10:00Z' }, temp.key)).status).toBe(200);
   });
 });
 

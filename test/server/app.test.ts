@@ -2,14 +2,11 @@
  * The service's contract of §1 (envelope, status ↔ code), §3 (401/403) and §9 (body
  * limit), over raw HTTP against the real service.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { addUserWithKey, http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(() => svc.close());
+const { svc } = useService();
 
 /** Asserts the error envelope of contract §1 and returns the message. */
 function expectFailure(res: { status: number; body: any }, status: number, code: number): string {

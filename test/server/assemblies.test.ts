@@ -1,13 +1,10 @@
 /** `/v1/assemblies` over raw HTTP: spec Assemblies; contract §1-§3, §7. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { http } from '../helpers/service.js';
 import { itChecksAccess } from '../helpers/access.js';
+import { useService } from '../helpers/fixtures.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(() => svc.close());
+const { svc } = useService();
 
 let seq = 0;
 const unique = (prefix = 'Asm') => `${prefix}.N${++seq}`;

@@ -1,16 +1,13 @@
 /**
- * Audit in the transaction (issue 8 §2): a write and its audit entry commit together or
+ * Audit in the transaction: a write and its audit entry commit together or
  * not at all. The log insert is made to fail with a trigger (what a full disk or a
  * corrupt log table would do): every write must then be rolled back with a 500.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(() => svc.close());
+const { svc } = useService();
 
 // the log's Error entries (the 500s say what failed) are not what is being counted
 const count = (table: string) =>

@@ -1,5 +1,5 @@
 /**
- * The failed-authentication guard (issue 8 §1): more than N failures per window from one
+ * The failed-authentication guard: more than N failures per window from one
  * address → 429 + Retry-After for everything from that address, growing on repeat
  * offences; other addresses untouched; failures logged one Warning per address and window.
  */

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Code, INT32_MAX, Permission, ROLES, type LicenseTemplate, type Role } from '../../src/wire.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
+import { addUserWithKey, http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 const TEMPLATE_FIELDS = [
   'id',
@@ -46,7 +47,7 @@ interface Row {
   r_version: string;
 }
 
-/** The wire form of a stored template, written independently of the service (spec LicenseTemplate). */
+/** The wire form of a stored template, written independently of the service. */
 function expected(r: Row): LicenseTemplate {
   return {
     id: r.id,
@@ -78,7 +79,6 @@ function expected(r: Row): LicenseTemplate {
   };
 }
 
-let svc: TestService;
 const keys = {} as Record<Role, { read: string; noRead: string }>;
 /** the release with the most templates, and its product */
 let rel: { product: number; release: number };
@@ -94,8 +94,8 @@ const templates = (productId: number, releaseId: number, extra = '') =>
       .all(productId, releaseId) as Row[]
   ).map(expected);
 
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   const code = svc.db.prepare('SELECT code FROM customers ORDER BY id LIMIT 1').pluck().get() as string;
   for (const role of ROLES) {
     const cc = role === 'Customer' ? code : undefined;
@@ -110,7 +110,6 @@ beforeAll(async () => {
     )
     .get() as { product: number; release: number };
 });
-afterAll(() => svc?.close());
 
 describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: roles and permission bits (contract §3)', () => {
   for (const role of ROLES) {
@@ -134,7 +133,7 @@ describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: r
   }
 });
 
-describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: records (spec LicenseTemplate)', () => {
+describe('GET /v1/products/{productId}/releases/{releaseId}/license-templates: records', () => {
   it('lists the templates of that release in the full spec shape, product built from product + release', async () => {
     const r = await http(svc, 'GET', path(rel.product, rel.release), { key: svc.adminKey });
     expect(r.status).toBe(200);

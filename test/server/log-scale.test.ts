@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { migrate, type Db } from '../../src/server/db.js';
 import { startService } from '../../src/server/index.js';
 import { writeLog } from '../../src/server/log-writer.js';
@@ -21,6 +21,7 @@ import { MIGRATIONS } from '../../src/server/migrations.js';
 import { PURGE_BATCH, TRUNCATE_KEEP_MAX } from '../../src/server/log/purge.js';
 import { tempDir } from '../helpers/cli.js';
 import { http, startTestService, type TestService } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -103,15 +104,14 @@ const q = (o: Record<string, string | number>) =>
     .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
     .join('&');
 
-let svc: TestService;
 const get = (query: string) => http(svc, 'GET', `/v1/log${query}`, { key: svc.adminKey });
 const del = (query: string) => http(svc, 'DELETE', `/v1/log${query}`, { key: svc.adminKey });
 
 /** Every SQL text the service prepares (a spy: it calls through to better-sqlite3). */
 const prepared: string[] = [];
 
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   const db = svc.db;
   const real = db.prepare.bind(db);
   db.prepare = ((sql: string) => {
@@ -122,7 +122,6 @@ beforeAll(async () => {
   // entries before 1970 and on hour edges: the hour of a negative time is floored, not truncated
   for (const t of [-1, -H, -H - 1, 0, H, H - 1, START, START + H, END - 1]) writeLog(db, new Date(t), 'Warning', 'edge {T}', { T: t });
 });
-afterAll(() => svc?.close());
 
 describe('migration 3', () => {
   it('fills log_stats and log_counts from a log that was already there', () => {
@@ -285,18 +284,16 @@ describe('paging by key (lic log list --all): records and totals', () => {
 
 describe('the page queries use the intended indexes in every partition (EXPLAIN QUERY PLAN)', () => {
   // a service of its own: a statement is prepared on its first use only, when the spy sees it
-  let svc: TestService;
+  const { svc } = useService();
   const prepared: string[] = [];
   const get = (query: string) => http(svc, 'GET', `/v1/log${query}`, { key: svc.adminKey });
-  beforeAll(async () => {
-    svc = await startTestService();
+  beforeAll(() => {
     insertEntries(svc.db, N, START, END, { seed: 31 });
     for (const t of [START - DAY, START + 3 * DAY, END - 5 * DAY, END - 2 * DAY])
       writeLog(svc.db, new Date(t), 'Warning', 'edge {T}', { T: t });
     const real = svc.db.prepare.bind(svc.db);
     svc.db.prepare = ((sql: string) => (prepared.push(sql), real(sql))) as typeof svc.db.prepare;
   });
-  afterAll(() => svc?.close());
 
   /**
    * The plan of each partition's part of the page query the service ran for `query`

@@ -1,7 +1,8 @@
 import { Ajv } from 'ajv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Code, INT32_MAX, TAKE_MAX } from '../../src/wire.js';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 /** The parsed document: untyped on purpose, its shape is what these tests check. */
 type Doc = any;
@@ -24,13 +25,12 @@ const SPEC: { path: string; method: string; roles: string[] }[] = [
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
-let svc: TestService;
 let doc: Doc;
 /** every (path, method, operation) of the document */
 let ops: { path: string; method: string; op: Doc }[];
 
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   const r = await http(svc, 'GET', '/openapi.json');
   expect(r.status).toBe(200);
   doc = r.body;
@@ -40,7 +40,6 @@ beforeAll(async () => {
       .map(([method, op]) => ({ path, method, op })),
   );
 });
-afterAll(() => svc?.close());
 
 describe('GET /openapi.json', () => {
   it('is public JSON: an OpenAPI 3.x document', async () => {
@@ -89,7 +88,7 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('declares the rule-3 query parameters on the list endpoints', () => {
+  it('declares the list query parameters (contract §5) on the list endpoints', () => {
     for (const path of [
       '/v1/api-keys',
       '/v1/log',
@@ -166,7 +165,7 @@ describe('GET /openapi.json', () => {
   });
 });
 
-describe('lint (issue 8 §6)', () => {
+describe('lint', () => {
   it("passes Redocly's recommended rules with zero problems, warnings included", async () => {
     const { lintFromString, createConfig } = await import('@redocly/openapi-core');
     const r = await http(svc, 'GET', '/openapi.json');

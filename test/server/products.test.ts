@@ -1,21 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Code, Permission, ROLES, type CustomerProduct, type Role } from '../../src/wire.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../helpers/service.js';
-
-const PRODUCT_FIELDS = [
-  'id',
-  'code',
-  'name',
-  'description',
-  'url',
-  'copyright',
-  'createdAt',
-  'image',
-  'price',
-  'resellerPrice',
-  'currency',
-  'signatureKeysId',
-];
+import { addUserWithKey, http } from '../helpers/service.js';
+import { useService, PRODUCT_FIELDS } from '../helpers/fixtures.js';
 
 interface Row {
   id: number;
@@ -32,14 +18,13 @@ interface Row {
   signature_keys_id: number;
 }
 
-let svc: TestService;
 const keys = {} as Record<Role, { read: string; noRead: string }>;
 /** the first two customers: `mine` is linked to the Customer users of the role matrix */
 let mine: { id: number; code: string };
 let other: { id: number; code: string };
 const path = (code: string, q = '') => `/v1/customer/${encodeURIComponent(code)}/products${q}`;
 
-/** The products linked to a customer, in the wire shape, written independently of the service (spec CustomerProduct). */
+/** The products linked to a customer, in the wire shape, written independently of the service. */
 function productsOf(customerId: number): CustomerProduct[] {
   const rows = svc.db
     .prepare('SELECT p.* FROM customer_products cp JOIN products p ON p.id = cp.product_id WHERE cp.customer_id = ? ORDER BY p.id')
@@ -60,8 +45,8 @@ function productsOf(customerId: number): CustomerProduct[] {
   }));
 }
 
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   [mine, other] = svc.db.prepare('SELECT id, code FROM customers ORDER BY id LIMIT 2').all() as { id: number; code: string }[] as [
     { id: number; code: string },
     { id: number; code: string },
@@ -74,7 +59,6 @@ beforeAll(async () => {
     };
   }
 });
-afterAll(() => svc?.close());
 
 describe('GET /v1/customer/{customerCode}/products: roles and permission bits (contract §3)', () => {
   for (const role of ROLES) {

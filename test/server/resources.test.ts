@@ -1,15 +1,12 @@
 /** `/v1/resources` over raw HTTP: spec Resources; contract §1-§3, §7, §9. */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, openStoredSecret, startTestService, type TestService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { http, openStoredSecret } from '../helpers/service.js';
 import { itChecksAccess } from '../helpers/access.js';
+import { useService } from '../helpers/fixtures.js';
 
-let svc: TestService;
 let t = Date.parse('2025-01-18T12:00:00.000Z');
-beforeAll(async () => {
-  svc = await startTestService({ now: () => new Date(t) });
-});
-afterAll(() => svc.close());
+const { svc } = useService({ now: () => new Date(t) });
 
 let seq = 0;
 const unique = (prefix = 'res') => `${prefix}-${++seq}`;

@@ -15,7 +15,14 @@ describe('route schemas', () => {
       seen.push({ route: `${method} ${url} ${httpPart}`, schema: schema as object });
       return () => true;
     });
-    await registerRoutes(app, { db, now: () => new Date(0), generateKey: () => '', sealSecret: (s) => s, invalidateKeys: () => {} });
+    await registerRoutes(app, {
+      db,
+      now: () => new Date(0),
+      generateKey: () => '',
+      sealSecret: (s) => s,
+      invalidateKeys: () => {},
+      write: async (_r, work) => work(),
+    });
     await app.ready();
     const ajv = new Ajv({ coerceTypes: true, useDefaults: true, strict: false, verbose: true });
     const refused = seen.filter(({ schema }) => {

@@ -1,5 +1,5 @@
 /**
- * Resource passwords at rest (issue 8 §3): sealed under a key outside the database, so
+ * Resource passwords at rest: sealed under a key outside the database, so
  * the database's bytes (with its -wal and -shm) never hold one; the key file is 0600; a
  * missing or wrong key stops the service at start rather than losing passwords later.
  */

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestService, type TestService } from '../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { http } from '../helpers/service.js';
+import { useService } from '../helpers/fixtures.js';
 
 // contract §2: ids are plain decimal int32; ajv's coercion alone would accept these
 describe('query and path numbers are plain decimal digits', () => {
-  let svc: TestService;
-  beforeAll(async () => (svc = await startTestService()));
-  afterAll(() => svc.close());
+  const { svc } = useService();
 
   for (const bad of ['1e3', '0x10', '+5', '1.0', '%207', '010x', '01', '007', '-0']) {
     it(`DELETE /v1/api-keys/${bad} is 400 naming apiKeyId`, async () => {

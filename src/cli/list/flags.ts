@@ -54,7 +54,7 @@ export interface ListDef<R> extends ListShape {
    */
   keyOrder?: 'asc' | 'desc';
   /**
-   * false for an endpoint without rule-3 parameters (customer products, contract §8):
+   * false for an endpoint without the list parameters (customer products, contract §8):
    * only --fields and --limit are offered, applied to the one reply client-side.
    */
   paged?: boolean;

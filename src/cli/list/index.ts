@@ -16,7 +16,7 @@
  *        fields: ['id', 'name', 'type', ...],   // optional: lets --fields/--sort be checked locally
  *        // columnFields: ['id', 'name', 'dataSize', ...]  // optional: `select` for table/csv/tsv without --fields
  *        // key: 'id' (default) | false (no integer key: --all pages by skip)
- *        // keyOrder: 'desc' for newest-first lists; paged: false for endpoints without rule-3 params
+ *        // keyOrder: 'desc' for newest-first lists; paged: false for endpoints without list parameters
  *      };
  *
  * 2. Options: `interface ResourcesListOptions extends ListFlags { ...friendly flags }`, and

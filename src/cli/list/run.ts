@@ -16,7 +16,7 @@ import { parseFieldList, sortParam, type ListDef, type ListFlags } from './flags
 import { normalizeEnvelope, normalizeListBody, normalizeRecord } from './normalize.js';
 
 /**
- * One list endpoint call with the rule-3 query (contract §5); the noun adds its fixed
+ * One list endpoint call with the list query (contract §5); the noun adds its fixed
  * parameters (path ids, dates) and passes `signal` to the request (RequestOptions.signal),
  * which aborts a page fetched ahead that is no longer wanted.
  */
@@ -439,7 +439,7 @@ export function shortOfTotal(done: number, total: number | undefined, plan: Pick
   return `got ${n(done)} of ${n(expected)}: the service ended the list before the total it announced (records deleted meanwhile, or a service that stops paging early)`;
 }
 
-/** An endpoint without rule-3 parameters: one request; --limit and --fields apply to the reply. */
+/** An endpoint without the list parameters: one request; --limit and --fields apply to the reply. */
 async function runUnpaged<R>(
   rt: Runtime,
   run: ListRun<R>,

@@ -1,4 +1,4 @@
-/** `/v1/assemblies` (spec Assemblies; contract §7). */
+/** `/v1/assemblies` (contract §7). */
 import type { AssemblyInput, AssemblyList, Envelope, ListQuery } from '../../wire.js';
 import type { ApiClient } from '../request.js';
 import { requireId } from './insert-id.js';

@@ -1,10 +1,10 @@
-/** `/v1/products/{productId}/releases/{releaseId}/license-templates` (spec License templates; contract §5, §8). */
+/** `/v1/products/{productId}/releases/{releaseId}/license-templates` (contract §5, §8). */
 import type { LicenseTemplateList, ListQuery } from '../../wire.js';
 import type { ApiClient } from '../request.js';
 import { toQuery } from './query.js';
 
 /**
- * GET /v1/products/{productId}/releases/{releaseId}/license-templates (rule-3 query): one
+ * GET /v1/products/{productId}/releases/{releaseId}/license-templates (the list query, contract §5): one
  * page of a release's license templates; 404 for an unknown product or release.
  */
 export const listLicenseTemplates = (c: ApiClient, productId: number, releaseId: number, query?: ListQuery, signal?: AbortSignal) =>

@@ -1,4 +1,4 @@
-/** `/v1/customer/{customerCode}/products` (spec Products of a customer; contract §3, §8). */
+/** `/v1/customer/{customerCode}/products` (contract §3, §8). */
 import type { CustomerProductList } from '../../wire.js';
 import type { ApiClient } from '../request.js';
 

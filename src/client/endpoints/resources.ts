@@ -1,4 +1,4 @@
-/** `/v1/resources` (spec Resources; contract §2, §7). */
+/** `/v1/resources` (contract §2, §7). */
 import type { Envelope, ListQuery, ResourceInput, ResourceList } from '../../wire.js';
 import type { ApiClient } from '../request.js';
 import { requireId } from './insert-id.js';

@@ -3,7 +3,7 @@ import { describeFsError, MiB, readFileBounded } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { RESERVED_HEADERS } from '../../client/settings.js';
+import { reservedHeaderReason } from '../../client/headers.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 import { choiceOf } from '../../cli/parse.js';
 
@@ -44,11 +44,8 @@ function parseHeader(value: string, previous: [string, string][] = []): [string,
   if (i <= 0 || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name))
     throw new InvalidArgumentError("expected 'Name: value', e.g. -H 'Accept-Language: de'.");
   // commander would quote the whole argument, which for x-api-key is a secret: a UsageError quotes only the name
-  if (RESERVED_HEADERS.has(name)) {
-    throw new UsageError(
-      `-H ${name}: this header is set by lic itself and can't be replaced${name === 'x-api-key' ? ' (the API key comes from the profile or LIC_API_KEY, never from the command line)' : ''}`,
-    );
-  }
+  const reserved = reservedHeaderReason(name);
+  if (reserved) throw new UsageError(`-H ${name}: ${reserved}`);
   if (/[\x00-\x08\x0a-\x1f\x7f]/.test(v)) throw new InvalidArgumentError(`expected a header value without control characters.`);
   return [...previous, [name, v]];
 }

@@ -6,7 +6,7 @@ import { registerAssembliesImport } from './import.js';
 import { registerAssembliesList } from './list.js';
 import { registerAssembliesUpdate } from './update.js';
 
-/** `lic assemblies`: .NET assemblies under licensing (spec Assemblies; contract §7). */
+/** `lic assemblies`: .NET assemblies under licensing (contract §7). */
 export function registerAssemblies(program: Command, cli: Cli): void {
   const assemblies = program
     .command('assemblies')

@@ -33,7 +33,7 @@ interface AssembliesListOptions extends ListFlags {
 export const ASSEMBLY_FIELD_TYPES = fieldTypesOf(AssemblySchema);
 
 /**
- * Fields of an assembly in lists, as the service names them (spec Assembly; contract §5,
+ * Fields of an assembly in lists, as the service names them (contract §5,
  * §7; lic serve's FieldSpecs in src/server/routes/assemblies.ts, checked by a test), for
  * --fields and --sort.
  */

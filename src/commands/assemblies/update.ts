@@ -18,8 +18,7 @@ async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Runtime): 
   const input = await assemblyInputFrom(fields);
   const client = await rt.client();
   const body = await updateAssembly(client, { id, ...input });
-  if (rt.out.opts.format === 'json') rt.out.json(body);
-  else rt.out.info(`Updated assembly ${id}.`);
+  rt.out.done(body, `Updated assembly ${id}.`);
 }
 
 /** Declares `assemblies update ID` with the create flags, all optional. */

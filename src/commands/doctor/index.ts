@@ -7,10 +7,9 @@ import type { Column } from '../../cli/output.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime, Target } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
+import nodeLines from '../../cli/node-lines.json' with { type: 'json' };
 import { PROBE_ENDPOINTS, classify, inferAccess, probeAll, type ProbeResult } from './access.js';
 
-/** The oldest Node.js supported: package.json `engines` (>= 20.18). */
-const MIN_NODE = [20, 18] as const;
 /** Clock skew beyond this many seconds fails the clock check: key expiry is judged on the service's clock. */
 const MAX_SKEW_S = 60;
 
@@ -36,17 +35,33 @@ const pass = (name: string, detail: string): Check => ({ name, ok: true, level: 
 const warn = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'warn', detail, fix });
 const fail = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'fail', detail, fix });
 
-/** `node`: this Node.js against MIN_NODE. */
-function nodeCheck(version: string): Check {
-  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
-  const okay = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
-  return okay
-    ? pass('node', `Node.js ${version}`)
-    : warn(
-        'node',
-        `Node.js ${version} is older than the supported ${MIN_NODE.join('.')}`,
-        `install Node.js ${MIN_NODE.join('.')} or newer (20, 22 or 24)`,
-      );
+/**
+ * `node`: this Node.js (`version` "26.1.0", a leading "v" allowed) against src/cli/node-lines.json
+ * on the day `today`: fail below its floor (package.json engines.node); warn for a line past
+ * its end of life (the Node.js release schedule's dates) or newer than the lines lic is
+ * tested on; pass otherwise.
+ */
+export function nodeCheck(version: string, today: Date = new Date()): Check {
+  const v = version.replace(/^v/, '');
+  const [major = 0, minor = 0, patch = 0] = v.split('.').map(Number);
+  const [fMajor = 0, fMinor = 0, fPatch = 0] = nodeLines.floor.split('.').map(Number);
+  const supported = nodeLines.supported;
+  const newest = supported[supported.length - 1] ?? fMajor;
+  const lines = `${supported.slice(0, -1).join(', ')} or ${newest}`;
+  const get = `install Node.js ${newest} (https://nodejs.org/en/download, or \`nvm install ${newest}\`)`;
+  const eol = (nodeLines.endOfLife as Record<string, string | undefined>)[String(major)];
+  const belowFloor = major !== fMajor ? major < fMajor : minor !== fMinor ? minor < fMinor : patch < fPatch;
+  if (belowFloor) {
+    return fail('node', `Node.js ${v} is not supported: lic needs Node.js ${lines} (${nodeLines.floor} or newer)`, get);
+  }
+  if (eol !== undefined && Date.parse(`${eol}T00:00:00Z`) <= today.getTime()) {
+    return warn('node', `Node.js ${v}: Node ${major} reached its end of life on ${eol} (no more security fixes)`, get);
+  }
+  if (!supported.includes(major)) {
+    const why = major > newest ? `newer than the lines lic is tested on (${lines})` : `not a line lic is tested on (${lines})`;
+    return warn('node', `Node.js ${v} is ${why}`, `if anything fails, ${get}`);
+  }
+  return pass('node', `Node.js ${v}${eol ? ` (supported until ${eol})` : ''}`);
 }
 
 /** `config file`: the profile store's path and mode; anything but 0600 (on POSIX) is a warning. */
@@ -69,7 +84,9 @@ async function settingsCheck(rt: Runtime): Promise<{ check: Check; target?: Targ
     const s = await rt.settingSources();
     const target = await rt.target();
     const profile = s.profile.value === null ? 'no profile' : `profile ${s.profile.value} (from ${s.profile.from})`;
-    const key = target.apiKey ? `API key ${maskKey(target.apiKey)} (from ${s.apiKey.from})` : 'no API key';
+    // a keyring that can't give the key is the API key check's to report
+    const apiKey = await rt.apiKey().catch(() => undefined);
+    const key = target.keyFrom === 'none' ? 'no API key' : `API key ${apiKey ? maskKey(apiKey) : '(not readable)'} (from ${s.apiKey.from})`;
     const net = await rt.network();
     const ca = net.caFile ? `; CA file ${net.caFile.value} (from ${net.caFile.from})` : '';
     const detail = `${profile}; base URL ${s.baseUrl.value} (from ${s.baseUrl.from}); ${key}; timeout ${net.timeoutMs.value / 1000}s (from ${net.timeoutMs.from}), retries ${net.retries.value} (from ${net.retries.from})${ca}`;
@@ -90,11 +107,15 @@ async function probeClient(rt: Runtime, target: Target): Promise<{ client: ApiCl
   try {
     return { client: await rt.client() };
   } catch (e) {
+    // loaded here, not at start: every command module is initialised when the program is built
+    const { KeyringError } = await import('../../config/keyring.js');
     const addFix = `lic profile add ${target.profileName ?? 'NAME'} --base-url ${target.baseUrl}   (or set LIC_API_KEY)`;
     const keyProblem =
-      e instanceof AuthError
-        ? fail('API key', e.message, addFix)
-        : fail('API key', (e as Error).message, 'fix the setting named in the message');
+      e instanceof KeyringError
+        ? fail('API key', e.message, 'unlock the keyring (its own tool, e.g. Seahorse on GNOME), or set LIC_API_KEY')
+        : e instanceof AuthError
+          ? fail('API key', e.message, addFix)
+          : fail('API key', (e as Error).message, 'fix the setting named in the message');
     const { ApiClient } = await import('../../client/request.js');
     // the same timeout as every command (flag > env > profile > default); a bad setting: the default
     const net = await rt.network().catch(() => undefined);
@@ -158,12 +179,13 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
       }
       if (reply) {
         checks.push(clockCheck(reply.headers.date, rt.ctx.now()));
+        const apiKey = keyProblem ? undefined : await rt.apiKey();
         if (keyProblem) checks.push(keyProblem);
         else if (reply.status === 401) {
           checks.push(
             fail(
               'API key',
-              `${maskKey(t.apiKey)} not accepted (HTTP 401: unknown, revoked or expired)`,
+              `${maskKey(apiKey)} not accepted (HTTP 401: unknown, revoked or expired)`,
               'have an Administrator create a new key (`lic keys create`), then save it: `lic profile add NAME --base-url URL --api-key-stdin`',
             ),
           );
@@ -184,7 +206,7 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
             ),
           );
         } else {
-          checks.push(pass('API key', `${maskKey(t.apiKey)} accepted`));
+          checks.push(pass('API key', `${maskKey(apiKey)} accepted`));
           const rest = await probeAll(client, PROBE_ENDPOINTS.slice(1));
           const firstResult: ProbeResult = { endpoint: first.name, path: first.path, status: reply.status, access: classify(reply.status) };
           endpoints = [firstResult, ...rest];
@@ -199,7 +221,28 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
       await client.close();
     }
   }
+  const storage = settings.target && keyStorageCheck(settings.target, role, storePath(rt.ctx.configDir));
+  if (storage) checks.push(storage);
   return { ok: checks.every((c) => c.ok), checks, endpoints, role };
+}
+
+/**
+ * `key storage`: where the key in use is kept. The keyring or the environment pass; a key in
+ * the profile file passes unless the probes found it is an Administrator's (it can create and
+ * delete keys and purge the log): then a warning with the command that moves it. Undefined
+ * when there is no key.
+ */
+function keyStorageCheck(t: Target, role: string | null, file: string): Check | undefined {
+  if (t.keyFrom === 'none') return undefined;
+  if (t.keyFrom === 'LIC_API_KEY') return pass('key storage', 'from LIC_API_KEY: nothing stored by lic');
+  if (t.keyFrom === 'keyring') return pass('key storage', `profile ${t.profileName}: in the keyring`);
+  if (role === 'Administrator')
+    return warn(
+      'key storage',
+      `profile ${t.profileName}: an Administrator key in plain text in ${file}`,
+      '`lic profile migrate --to keyring` moves it into the keyring',
+    );
+  return pass('key storage', `profile ${t.profileName}: in plain text in ${file} (mode 0600)${role ? '' : '; role unknown'}`);
 }
 
 /** `clock`: the reply's Date header against the local clock; beyond MAX_SKEW_S fails. */
@@ -242,24 +285,34 @@ function permissionsCheck(v: ReturnType<typeof inferAccess>, endpoints: ProbeRes
 const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 const TONE = { ok: 'ok', warn: 'warn', fail: 'bad' } as const;
 
-/** Prints the report: json as is; otherwise the check list (✓ ! ✗, coloured on a terminal), the fixes, and the endpoint table. */
+/** The check list's columns: the mark (✓ ! ✗, coloured on a terminal), the check, and its result with the fix, wrapped on a terminal. */
+export const CHECK_COLUMNS: Column<Check>[] = [
+  { header: '', kind: 'label', get: (c) => MARK[c.level], tone: (c) => TONE[c.level] },
+  { header: 'check', kind: 'label', get: (c) => c.name },
+  // prose with URLs and fixes in it: wrapped on a terminal, never cut
+  { header: 'result', wrap: true, get: (c) => (c.fix ? `${c.detail} — fix: ${c.fix}` : c.detail) },
+];
+
+/** The endpoint table's columns: what the key may call. */
+export const ENDPOINT_COLUMNS: Column<ProbeResult>[] = [
+  { header: 'endpoint', kind: 'label', get: (e) => e.endpoint },
+  { header: 'path', kind: 'url', get: (e) => e.path },
+  {
+    header: 'access',
+    kind: 'label',
+    get: (e) => e.access,
+    tone: (e) => (e.access === 'allowed' ? 'ok' : e.access === 'denied' ? 'dim' : 'bad'),
+  },
+  { header: 'status', get: (e) => e.status ?? e.detail ?? '' },
+];
+
+/** Prints the report: json as is; otherwise the check list, the fixes, and the endpoint table. */
 async function printDoctor(report: DoctorReport, rt: Runtime): Promise<void> {
   if (rt.out.opts.format === 'json' || rt.out.opts.format === 'ndjson') return rt.out.json(report);
-  const checkColumns: Column<Check>[] = [
-    { header: '', get: (c) => MARK[c.level], tone: (c) => TONE[c.level] },
-    { header: 'check', get: (c) => c.name },
-    { header: 'result', get: (c) => (c.fix ? `${c.detail} — fix: ${c.fix}` : c.detail) },
-  ];
-  await rt.out.list(report.checks, report.checks, checkColumns);
+  await rt.out.list(report.checks, report.checks, CHECK_COLUMNS);
   if (report.endpoints.length) {
-    const endpointColumns: Column<ProbeResult>[] = [
-      { header: 'endpoint', get: (e) => e.endpoint },
-      { header: 'path', get: (e) => e.path },
-      { header: 'access', get: (e) => e.access, tone: (e) => (e.access === 'allowed' ? 'ok' : e.access === 'denied' ? 'dim' : 'bad') },
-      { header: 'status', get: (e) => e.status ?? e.detail ?? '' },
-    ];
     if (rt.ctx.stdout.isTTY) rt.out.raw('\n');
-    await rt.out.list(report.endpoints, report.endpoints, endpointColumns);
+    await rt.out.list(report.endpoints, report.endpoints, ENDPOINT_COLUMNS);
   }
 }
 

@@ -13,6 +13,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 import type { ApiKey } from '../../wire.js';
+import { DAY, formatDuration, parseDurationMs } from '../../time.js';
 import { API_KEY_FIELD_TYPES } from './list.js';
 
 /** `keys rotate` after parsing: the key, the grace in ms, where the secret goes, the new key's expiry. */
@@ -28,23 +29,21 @@ export interface KeysRotateOptions {
 }
 
 /** `--grace` unless given: 7 days, in ms. */
-const DEFAULT_GRACE_MS = 7 * 86_400_000;
+const DEFAULT_GRACE_MS = 7 * DAY;
 
-const GRACE_UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 /** Longest grace: 366 days (a rotation that leaves the old key a year or more is a typo more often than a plan). */
-const GRACE_MAX_MS = 366 * 86_400_000;
+const GRACE_MAX_MS = 366 * DAY;
 
 /**
- * `--grace`: `0` (revoke at once) or a duration `90s`, `30m`, `24h`, `7d`, `2w` → ms,
- * at most 366d. Throws InvalidArgumentError with the allowed forms (commander names the flag; exit 2).
+ * `--grace`: `0` (revoke at once) or a duration with its unit (src/time.ts: `90s`, `30m`,
+ * `24h`, `1.5d`, `2w`; a bare number is refused, `7` is not 7 days) → ms, at most 366d. Throws InvalidArgumentError with the allowed forms (commander names the flag; exit 2).
  */
 function parseGrace(value: string): number {
-  const v = value.trim();
-  if (v === '0') return 0;
-  const m = /^(\d+)([smhdw])$/.exec(v);
-  const ms = m ? Number(m[1]) * GRACE_UNIT_MS[m[2]!]! : NaN;
-  if (!Number.isSafeInteger(ms) || ms > GRACE_MAX_MS) {
-    throw new InvalidArgumentError('expected 0 (revoke the old key at once) or a duration up to 366d such as 90s, 30m, 24h, 7d, 2w.');
+  const ms = value.trim() === '0' ? 0 : parseDurationMs(value);
+  if (ms === undefined || ms > GRACE_MAX_MS) {
+    throw new InvalidArgumentError(
+      `expected 0 (revoke the old key at once) or a duration up to ${formatDuration(GRACE_MAX_MS)} such as 90s, 30m, 24h, 7d, 2w.`,
+    );
   }
   return ms;
 }
@@ -206,7 +205,8 @@ function describeState(k: Pick<ApiKey, 'expireDate' | 'revoked'>, now: Date): st
 /** A note when the rotated key has the prefix of the key this command runs with (the profile's or LIC_API_KEY). */
 async function warnIfOwnKey(rt: Runtime, old: ApiKey): Promise<void> {
   const t = await rt.target();
-  if (t.apiKey && old.keyPrefix && t.apiKey.startsWith(old.keyPrefix)) {
+  const key = await rt.apiKey();
+  if (key && old.keyPrefix && key.startsWith(old.keyPrefix)) {
     const where = rt.ctx.env.LIC_API_KEY ? 'LIC_API_KEY' : `profile "${t.profileName}"`;
     rt.out.warn(
       `lic: API key ${old.id} looks like the key lic itself uses (${where}); put the new key there before the old one stops working.`,

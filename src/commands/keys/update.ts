@@ -35,8 +35,7 @@ async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promise<void
   }
   const client = await rt.client();
   const body = await updateApiKey(client, change);
-  if (rt.out.opts.format === 'json') rt.out.json(body);
-  else rt.out.info(`Updated API key ${opts.id}.`);
+  rt.out.done(body, `Updated API key ${opts.id}.`);
 }
 
 /** Declares `keys update ID` with --perm, --name, --description, --expires, --revoke, --unrevoke (only those given are sent). */

@@ -8,6 +8,7 @@ import { checkRange, parseLevel, parseTime } from '../../cli/parse.js';
 import { startProgress } from '../../cli/progress.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
+import { DAY, HOUR, WEEK } from '../../time.js';
 import { LOG_LEVELS, type LogLevel } from '../../wire.js';
 import type { BucketCounts, BucketSize } from './stats-chart.js';
 
@@ -32,9 +33,7 @@ const MAX_STATS_REQUESTS = 400;
 /** Requests in flight at once: enough to hide latency, few enough not to crowd a shared service. */
 const STATS_CONCURRENCY = 6;
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const SIZE_MS: Record<BucketSize, number> = { hour: HOUR, day: DAY, week: 7 * DAY };
+const SIZE_MS: Record<BucketSize, number> = { hour: HOUR, day: DAY, week: WEEK };
 
 /** `t` (ms) floored to the start of its UTC hour, UTC day or ISO week (Monday 00:00 UTC; 1970-01-01 was a Thursday). */
 export function bucketFloor(t: number, by: BucketSize): number {

@@ -17,14 +17,17 @@ export function formatMoney(amount: unknown, currency?: unknown): string {
   return typeof currency === 'string' && currency !== '' ? `${text} ${currency}` : text;
 }
 
-/** Table columns of an order (spec Order): the payment status under PAYMENT, its type under TYPE. */
+/**
+ * Table columns of an order: the payment status under PAYMENT, its type under
+ * TYPE. A narrow terminal leaves out INVOICE, then TYPE, before the order's date.
+ */
 export const ORDER_COLUMNS: Column<Order>[] = [
   { header: 'ID', kind: 'id', get: (o) => o.id },
-  { header: 'NUMBER', kind: 'label', get: (o) => o.orderNumber },
+  { header: 'NUMBER', kind: 'code', get: (o) => o.orderNumber },
   { header: 'STATUS', kind: 'label', get: (o) => o.status, tone: (o) => STATUS_TONE[o.status] },
   { header: 'PAYMENT', kind: 'label', get: (o) => o.paymentStatus, tone: (o) => PAYMENT_TONE[o.paymentStatus] },
-  { header: 'TYPE', kind: 'label', get: (o) => o.paymentType },
+  { header: 'TYPE', kind: 'label', priority: -1, get: (o) => o.paymentType },
   { header: 'TOTAL', kind: 'number', get: (o) => formatMoney(o.total, o.currency) },
   { header: 'CREATED', kind: 'time', get: (o) => o.createdAt },
-  { header: 'INVOICE', kind: 'label', get: (o) => o.invoiceNumber },
+  { header: 'INVOICE', kind: 'code', priority: -1, get: (o) => o.invoiceNumber },
 ];

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Cli } from '../../cli/deps.js';
 import { registerOrdersList } from './list.js';
 
-/** `lic orders`: a customer's orders, read-only (spec Customer orders; contract §8). */
+/** `lic orders`: a customer's orders, read-only (contract §8). */
 export function registerOrders(program: Command, cli: Cli): void {
   const orders = program
     .command('orders')

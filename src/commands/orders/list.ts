@@ -18,7 +18,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { ORDER_COLUMNS } from './columns.js';
 
-/** Which customer's orders: the path part of the list, apart from the rule-3 query. */
+/** Which customer's orders: the path part of the list, apart from the list query (contract §5). */
 interface OrderScope {
   /** customer id, int32 1..2147483647 (contract §2) */
   customer: number;
@@ -42,7 +42,7 @@ interface OrdersListOptions extends OrderScope, OrderFilterOptions, ListFlags {}
 const ORDER_FIELD_TYPES = fieldTypesOf(OrderSchema);
 
 /**
- * Fields of an order in lists, as the service names them (spec Order; contract §5, §8;
+ * Fields of an order in lists, as the service names them (contract §5, §8;
  * lic serve's FieldSpecs in src/server/routes/orders.ts, checked by a test), for --fields
  * and --sort.
  */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Cli } from '../../cli/deps.js';
 import { registerProductsList } from './list.js';
 
-/** `lic products`: the products of the caller's own customer (spec Products of a customer; contract §3, §8). */
+/** `lic products`: the products of the caller's own customer (contract §3, §8). */
 export function registerProducts(program: Command, cli: Cli): void {
   const products = program
     .command('products')

@@ -32,7 +32,7 @@ interface ProductsListOptions extends Pick<ListFlags, 'fields' | 'limit'> {
 const CUSTOMER_PRODUCT_FIELD_TYPES = fieldTypesOf(CustomerProductSchema);
 
 /**
- * Fields of a product of a customer, as the service names them (spec CustomerProduct;
+ * Fields of a product of a customer, as the service names them (contract §8;
  * lic serve's customerProductFields in src/server/routes/products.ts, checked by a
  * test), for --fields (applied to the reply here: the endpoint takes no query).
  */

@@ -1,17 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { describeFsError } from '../../cli/files.js';
+import { readCaFile } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { Cli } from '../../cli/deps.js';
 import { isLoopback, type Runtime } from '../../cli/runtime.js';
-import { PROFILE_NAME_RE, type Profile } from '../../config/profiles.js';
+import { PROFILE_NAME_RE, storePath, type Profile } from '../../config/profiles.js';
 
 interface ProfileAddOptions {
   name: string;
   baseUrl?: string;
   apiKeyStdin?: boolean;
   default?: boolean;
+  /** keep the key in profiles.json (mode 0600) instead of the keyring */
+  insecureStorage?: boolean;
 }
 
 /** Largest input of `--api-key-stdin`: 4 KiB; an API key is a few dozen characters. */
@@ -27,7 +28,9 @@ function checkProfileName(name: string): string {
 
 /**
  * `lic profile add NAME --base-url URL`: the key comes from stdin (`--api-key-stdin`) or a
- * hidden prompt on a TTY, never from argv. Stored with file mode 0600.
+ * hidden prompt on a TTY, never from argv. It goes to the operating system's keyring, or to
+ * profiles.json (mode 0600) with `--insecure-storage` or, with a notice, when no keyring is
+ * reachable; a keyring that refuses is KeyringError (exit 3) and nothing is saved.
  */
 async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void> {
   checkProfileName(opts.name);
@@ -45,12 +48,20 @@ async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void
   }
   if (!key) throw new UsageError('the API key is empty');
   if (/\s/.test(key)) throw new UsageError('the API key contains whitespace; give one key on one line');
-  const store = await rt.profiles();
-  const existed = Boolean(store.get(opts.name));
-  store.set(opts.name, { baseUrl: opts.baseUrl, apiKey: key, ...profileSettings(rt) }, opts.default);
+  const settings = await profileSettings(rt);
+  const { saveProfileKey, fallbackNotice } = await import('../../config/key-storage.js');
+  const file = storePath(rt.ctx.configDir);
+  const saved = await saveProfileKey(() => rt.profiles(), file, rt.ctx.keyring, opts.name, { baseUrl: opts.baseUrl, ...settings }, key, {
+    insecureStorage: opts.insecureStorage,
+    makeDefault: opts.default,
+  });
+  const { store, existed } = saved;
+  const where = saved.keyStore === 'keyring' ? 'key in the keyring' : 'key in the profile file';
   rt.out.info(
-    `${existed ? 'Updated' : 'Added'} profile "${opts.name}" (${opts.baseUrl})${store.defaultName() === opts.name ? ', the default' : ''}.`,
+    `${existed ? 'Updated' : 'Added'} profile "${opts.name}" (${opts.baseUrl}; ${where})${store.defaultName() === opts.name ? ', the default' : ''}.`,
   );
+  if (saved.fallbackReason) rt.out.warn(fallbackNotice(saved.fallbackReason));
+  if (saved.leftover) rt.out.warn(`lic: the previous key of profile "${opts.name}" is still in the keyring (${saved.leftover}).`);
   const url = new URL(opts.baseUrl);
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !rt.globals.insecureHttp) {
     rt.out.warn(
@@ -62,25 +73,18 @@ async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void
 /**
  * The network settings given as global flags on `profile add` (--timeout, --retries,
  * --ca-file made absolute and checked readable, --insecure-http), saved with the profile.
- * Throws UsageError for a CA file that can't be read.
+ * Throws UsageError for a CA file that can't be read, is too large or holds no certificate.
  */
-function profileSettings(rt: Runtime): Partial<Profile> {
+async function profileSettings(rt: Runtime): Promise<Partial<Profile>> {
   const g = rt.globals;
   const s: Partial<Profile> = {};
   if (g.timeout !== undefined) s.timeoutMs = g.timeout;
   if (g.retries !== undefined) s.retries = g.retries;
   if (g.insecureHttp) s.insecureHttp = true;
   if (g.caFile !== undefined) {
-    const path = resolve(g.caFile);
-    let pem: string;
-    try {
-      pem = readFileSync(path, 'utf8');
-    } catch (e) {
-      throw new UsageError(`--ca-file ${g.caFile}: ${describeFsError(e)}`);
-    }
-    if (!pem.includes('-----BEGIN CERTIFICATE-----'))
-      throw new UsageError(`--ca-file ${g.caFile}: no PEM certificate in it (expected -----BEGIN CERTIFICATE-----)`);
-    s.caFile = path;
+    // checked readable and PEM now, so the saved profile works; the path is kept, not the certificates
+    await readCaFile(g.caFile, '--ca-file');
+    s.caFile = resolve(g.caFile);
   }
   return s;
 }
@@ -93,9 +97,10 @@ export function registerProfileAdd(parent: Command, cli: Cli, run = runProfileAd
     .argument('<name>', 'profile name')
     .option('--api-key-stdin', 'read the API key from stdin instead of prompting')
     .option('--default', 'make it the default profile')
+    .option('--insecure-storage', "keep the key in the profile file (mode 0600) instead of the operating system's keyring")
     .addHelpText(
       'after',
-      '\nThe base URL is the global --base-url flag; the global --timeout, --retries, --ca-file and\n--insecure-http given here are saved with the profile.\n\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile add corp --base-url https://lic.corp.example --ca-file ./corp-ca.pem --timeout 1m\n  printf %s "$KEY" | lic profile add ci --base-url http://127.0.0.1:8765 --api-key-stdin',
+      '\nThe key goes to the operating system\'s keyring (Secret Service, Keychain, Credential Manager);\nwith no keyring reachable, to the profile file (mode 0600) with a notice. A locked keyring is\nan error (exit 3). The base URL is the global --base-url flag; the global --timeout, --retries,\n--ca-file and --insecure-http given here are saved with the profile.\n\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile add corp --base-url https://lic.corp.example --ca-file ./corp-ca.pem --timeout 1m\n  printf %s "$KEY" | lic profile add ci --base-url http://127.0.0.1:8765 --api-key-stdin --insecure-storage',
     )
     .action(async (name: string, o: Omit<ProfileAddOptions, 'name' | 'baseUrl'>, cmd: Command) => {
       const rt = cli.runtimeOf(cmd);

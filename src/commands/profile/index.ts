@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Cli } from '../../cli/deps.js';
 import { registerProfileAdd } from './add.js';
 import { registerProfileList } from './list.js';
+import { registerProfileMigrate } from './migrate.js';
 import { registerProfileRemove } from './remove.js';
 import { registerProfileShow } from './show.js';
 import { registerProfileUse } from './use.js';
@@ -10,7 +11,7 @@ import { registerProfileUse } from './use.js';
 export function registerProfile(program: Command, cli: Cli): void {
   const p = program
     .command('profile')
-    .description('Manage profiles: base URL and API key per service')
+    .description('Manage profiles: base URL and API key (in the keyring) per service')
     .addHelpText(
       'after',
       '\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile use prod\n  lic profile show',
@@ -20,4 +21,5 @@ export function registerProfile(program: Command, cli: Cli): void {
   registerProfileUse(p, cli);
   registerProfileRemove(p, cli);
   registerProfileShow(p, cli);
+  registerProfileMigrate(p, cli);
 }

@@ -3,10 +3,26 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 
-/** `lic profile show`: the profile, base URL, (masked) key and network settings a command would use now, and where each comes from. */
+/**
+ * `lic profile show`: the profile, base URL, (masked) key and network settings a command would
+ * use now, where each comes from, and where the key is stored (the keyring, read for the mask,
+ * or the profile file: then a warning). A keyring that can't give the key is shown, not thrown.
+ */
 async function runProfileShow(rt: Runtime): Promise<void> {
   const t = await rt.target();
   const net = await rt.network();
+  let apiKey: string | undefined;
+  let keyError: string | null = null;
+  try {
+    apiKey = await rt.apiKey();
+  } catch (e) {
+    // loaded here, not at start: every command module is initialised when the program is built
+    const { KeyringError } = await import('../../config/keyring.js');
+    if (!(e instanceof KeyringError)) throw e;
+    keyError = e.message;
+  }
+  const file = storePath(rt.ctx.configDir);
+  const keyStore = t.keyFrom === 'keyring' || t.keyFrom === 'file' ? t.keyFrom : null;
   const env = rt.ctx.env;
   const urlFrom = rt.globals.baseUrl
     ? '--base-url'
@@ -15,13 +31,16 @@ async function runProfileShow(rt: Runtime): Promise<void> {
       : t.profileName
         ? `profile ${t.profileName}`
         : 'built-in default';
-  const keyFrom = env.LIC_API_KEY ? 'LIC_API_KEY' : t.apiKey ? `profile ${t.profileName}` : 'none';
+  const keyFrom = t.keyFrom === 'LIC_API_KEY' ? 'LIC_API_KEY' : keyStore ? `profile ${t.profileName}` : 'none';
+  const stored = keyStore === 'keyring' ? '; in the keyring' : keyStore === 'file' ? `; in plain text in ${file}` : '';
   const body = {
     profile: t.profileName ?? null,
     baseUrl: t.baseUrl,
     baseUrlFrom: urlFrom,
-    apiKey: maskKey(t.apiKey),
+    apiKey: keyError ? null : maskKey(apiKey),
     apiKeyFrom: keyFrom,
+    apiKeyStore: keyStore,
+    apiKeyError: keyError,
     timeoutMs: net.timeoutMs.value,
     timeoutFrom: net.timeoutMs.from,
     retries: net.retries.value,
@@ -30,18 +49,23 @@ async function runProfileShow(rt: Runtime): Promise<void> {
     caFileFrom: net.caFile?.from ?? null,
     insecureHttp: net.insecureHttp.value,
     insecureHttpFrom: net.insecureHttp.from,
-    store: storePath(rt.ctx.configDir),
+    store: file,
   };
   await rt.out.record(body, [
     ['profile', body.profile ?? '(none)'],
     ['base URL', `${body.baseUrl} (from ${urlFrom})`],
-    ['API key', `${body.apiKey} (from ${keyFrom})`],
+    ['API key', keyError ? `cannot be read (from ${keyFrom}${stored}): ${keyError}` : `${body.apiKey} (from ${keyFrom}${stored})`],
     ['timeout', `${body.timeoutMs} ms per attempt (from ${body.timeoutFrom})`],
     ['retries', `${body.retries} (from ${body.retriesFrom})`],
     ['CA file', body.caFile ? `${body.caFile} (from ${body.caFileFrom})` : '(none: the system CAs)'],
     ['insecure http', `${body.insecureHttp ? 'allowed' : 'refused'} (from ${body.insecureHttpFrom})`],
     ['store', body.store],
   ]);
+  if (keyStore === 'file') {
+    rt.out.warn(
+      `lic: the API key of profile "${t.profileName}" is in plain text in ${file}, readable by every program you run; an Administrator key can delete everything: move it to the keyring with \`lic profile migrate --to keyring\` (\`lic doctor\` tells the key's role).`,
+    );
+  }
 }
 
 /** Registers `lic profile show` on `parent`. */

@@ -29,7 +29,7 @@ export const BundleResource = {
   additionalProperties: false,
 } as const;
 // a plain JSON Schema (like src/schema/), checked by TypeBox's Value, which parseBundle
-// imports when it runs: loading TypeBox costs every command ~10 ms (issue 9)
+// imports when it runs: loading TypeBox costs every command ~10 ms
 export type BundleResource = Static<typeof BundleResource>;
 
 /** The fields of a bundle line, in the order export writes them. */

@@ -16,10 +16,10 @@ export function resourceSize(r: Partial<Resource> & { dataSize?: number }): numb
 /** Table columns of a resource: the size of its data, never the data or the password. */
 export const RESOURCE_COLUMNS: Column<Resource>[] = [
   { header: 'ID', kind: 'id', get: (r) => r.id },
-  { header: 'NAME', kind: 'text', get: (r) => r.name },
+  { header: 'NAME', kind: 'name', get: (r) => r.name },
   { header: 'TYPE', kind: 'label', get: (r) => r.type },
   { header: 'FORMAT', kind: 'label', get: (r) => r.dataFormat },
-  { header: 'CODE', kind: 'label', get: (r) => r.code },
+  { header: 'CODE', kind: 'code', get: (r) => r.code },
   { header: 'SIZE', kind: 'number', get: (r) => resourceSize(r) },
   { header: 'UPDATED', kind: 'time', get: (r) => r.updatedAt },
   { header: 'DESCRIPTION', kind: 'text', get: (r) => r.description },

@@ -8,7 +8,7 @@ import { registerResourcesImport } from './import.js';
 import { registerResourcesList } from './list.js';
 import { registerResourcesUpdate } from './update.js';
 
-/** `lic resources`: signing keys, e-mail templates and other files kept by the service (spec Resources; contract §7). */
+/** `lic resources`: signing keys, e-mail templates and other files kept by the service (contract §7). */
 export function registerResources(program: Command, cli: Cli): void {
   const resources = program
     .command('resources')

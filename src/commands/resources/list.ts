@@ -34,7 +34,7 @@ interface ResourcesListOptions extends ListFlags {
 export const RESOURCE_FIELD_TYPES = fieldTypesOf(ResourceSchema);
 
 /**
- * Fields of a resource in lists, as the service names them (spec Resource; contract §5,
+ * Fields of a resource in lists, as the service names them (contract §5,
  * §7; lic serve's FieldSpecs in src/server/routes/resources.ts, checked by a test), for
  * --fields and --sort.
  */

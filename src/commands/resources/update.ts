@@ -30,8 +30,7 @@ async function runResourcesUpdate(opts: ResourcesUpdateOptions, rt: Runtime): Pr
     if (warning) rt.out.warn(warning);
   }
   const body = await updateResource(client, { id, ...input });
-  if (rt.out.opts.format === 'json') rt.out.json(body);
-  else rt.out.info(`Updated resource ${id}.`);
+  rt.out.done(body, `Updated resource ${id}.`);
 }
 
 /**

@@ -5,6 +5,7 @@ import { UsageError } from '../../cli/errors.js';
 import { writeFileAtomic } from '../../cli/files.js';
 import type { Cli } from '../../cli/deps.js';
 import { DEFAULT_PORT, type Runtime } from '../../cli/runtime.js';
+import { keyTable, listeningLine, secretKeyLines, seedHints } from './banner.js';
 import { sqliteDriverProblem } from './driver.js';
 
 interface ServeOptions {
@@ -14,6 +15,8 @@ interface ServeOptions {
   seed?: string;
   /** false with --no-profile */
   profile: boolean;
+  /** save profile "local"'s key in the profile file, not the keyring */
+  insecureStorage?: boolean;
   keysFile?: string;
   logRequests?: boolean;
   /** `N/DURATION` of the failed-authentication guard, e.g. `5/60s`; `0` = off */
@@ -27,11 +30,14 @@ function parsePort(v: string): number {
 
 /**
  * `lic serve`: runs the local reference service until SIGINT/SIGTERM. Prints the URL it
- * bound on stdout (one line, for scripts); keys made on this start go to stderr once,
- * or to `--keys-file` (mode 0600). Saves the Administrator key as profile `local`. With
- * --seed, also the ids to try on stderr (seededSummary: customer code, products'
- * releases and templates, the log's span). Without a working better-sqlite3 (an optional
- * dependency) it throws one line naming what is missing (sqliteDriverProblem): exit 1.
+ * bound on stdout (one line, for scripts, and the last one printed); keys made on this
+ * start go to stderr once as a table, or to `--keys-file` (mode 0600). Saves the
+ * Administrator key as profile `local`, in the keyring as `lic profile add` does (the file
+ * with a notice when none is reachable); a restart (on another port) brings that profile's
+ * URL along. With --seed, a hint to try the data with; with --verbose the ids to try
+ * (seededSummary: customer code, products' releases and templates, the log's span).
+ * Without a working better-sqlite3 it throws one line naming what is missing
+ * (sqliteDriverProblem): exit 1. The start-up text is ./banner.ts.
  */
 async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
@@ -46,7 +52,8 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     );
   }
   const dbPath = opts.db ?? join(ctx.dataDir, 'lic.db');
-  if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true });
+  // the database and its key file are 0600; the directories made for them are the owner's alone too, whatever the umask
+  if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 });
   let svc;
   try {
     svc = await startService({
@@ -58,9 +65,10 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       authFailLimit,
       secretKey: ctx.env.LIC_SECRET_KEY || undefined,
       logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false,
+      warn: (line) => rt.out.warn(`lic serve: ${line}`),
     });
   } catch (e) {
-    if (e instanceof SeedError) throw new UsageError(e.message);
+    if (e instanceof SeedError) throw new UsageError(`--seed ${e.message}`);
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE')
       throw new Error(`port ${opts.port} on ${opts.host} is already in use; choose another with --port (0 = any free port)`, {
@@ -77,13 +85,10 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     off = ctx.onInterrupt(resolve);
   });
   try {
-    rt.out.info(`lic serve: listening on ${svc.url} (database ${dbPath}); Ctrl-C stops it`);
-    if (svc.secretKeySource.created) {
-      rt.out.warn(
-        `lic serve: resource passwords are encrypted with the key in ${svc.secretKeySource.path} (0600): back it up apart from the database; without it they can't be recovered`,
-      );
-    }
-    if (svc.seedSkipped) rt.out.warn(`lic serve: --seed ignored: the database ${dbPath} already holds data (use a new --db)`);
+    const fresh = svc.issuedKeys.length > 0;
+    rt.out.info(fresh ? `lic serve: new database ${dbPath}` : `lic serve: existing database ${dbPath} (keys: those of its first start)`);
+    if (svc.secretKeySource.created && svc.secretKeySource.path) for (const l of secretKeyLines(svc.secretKeySource.path)) rt.out.warn(l);
+    if (svc.seedSkipped) rt.out.warn('lic serve: --seed ignored: the database already holds data (use a new --db)');
     if (svc.issuedKeys.length > 0) {
       // These keys exist only now: whatever goes wrong saving them, they must reach the user.
       let saved = false;
@@ -99,41 +104,63 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       }
       if (!saved) {
         rt.out.warn('lic serve: new API keys, shown this once:');
-        for (const k of svc.issuedKeys) rt.out.warn(`  ${k.role.padEnd(14)} user ${k.userId.padEnd(12)} ${k.key}`);
-      }
-      if (opts.seed) {
-        const { seededSummary } = await import('../../server/seed/summary.js');
-        const lines = seededSummary(svc.db);
-        if (lines.length) rt.out.info(`lic serve: seeded data, to try:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+        for (const l of keyTable(svc.issuedKeys)) rt.out.warn(l);
       }
       const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
       if (opts.profile && admin) {
         try {
-          const store = await rt.profiles();
-          store.set('local', { baseUrl: svc.url, apiKey: admin.key });
-          rt.out.warn(
-            `lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}`,
+          const { saveProfileKey, fallbackNotice } = await import('../../config/key-storage.js');
+          const { storePath } = await import('../../config/profiles.js');
+          const saved = await saveProfileKey(
+            () => rt.profiles(),
+            storePath(ctx.configDir),
+            ctx.keyring,
+            'local',
+            { baseUrl: svc.url },
+            admin.key,
+            {
+              insecureStorage: opts.insecureStorage,
+            },
           );
+          const { store } = saved;
+          rt.out.warn(
+            `lic serve: saved the Administrator key as profile "local"${store.defaultName() === 'local' ? ' (the default)' : ''}, ${saved.keyStore === 'keyring' ? 'in the keyring' : 'in the profile file'}`,
+          );
+          if (saved.fallbackReason) rt.out.warn(fallbackNotice(saved.fallbackReason));
         } catch (e) {
-          if (saved) rt.out.warn(`  Administrator  user ${admin.userId.padEnd(12)} ${admin.key}`);
+          if (saved) for (const l of keyTable([admin])) rt.out.warn(l);
           rt.out.warn(
             `lic serve: cannot save profile "local" (${(e as Error).message}); add it yourself with \`lic profile add local --base-url ${svc.url} --api-key-stdin\``,
           );
         }
       }
     } else {
-      if (!svc.seedSkipped) rt.out.info('lic serve: existing database; use the keys made on its first start (profile "local")');
       if (opts.profile) {
         // a restart on another port (--port 0): move profile "local" along, but only when its
         // key belongs to this database, so a profile for some other service is never touched
         const store = await rt.profiles();
         const local = store.get('local');
-        if (local?.apiKey && local.baseUrl !== svc.url && svc.ownsKey(local.apiKey)) {
+        const { readProfileKey } = await import('../../config/key-storage.js');
+        // a key in a keyring that can't give it now: the profile is left as it is, and that is said
+        const key =
+          local && local.baseUrl !== svc.url
+            ? await readProfileKey(ctx.keyring, store.path, 'local', local).catch((e: unknown) => {
+                rt.out.warn(`lic serve: profile "local" left unchanged: ${(e as Error).message}`);
+                return undefined;
+              })
+            : undefined;
+        if (local && key && svc.ownsKey(key)) {
           store.set('local', { ...local, baseUrl: svc.url });
           rt.out.info(`lic serve: profile "local" now points at ${svc.url}`);
         }
       }
     }
+    // the ids to try: one hint on a seeded first start, all of them with --verbose
+    if ((fresh && opts.seed) || rt.globals.verbose) {
+      const { seededSummary } = await import('../../server/index.js');
+      for (const l of seedHints(seededSummary(svc.db), Boolean(rt.globals.verbose))) rt.out.info(l);
+    }
+    rt.out.info(listeningLine(svc.url, ctx.stdout.isTTY));
     // the URL on stdout is the signal scripts wait for: by now the profile and keys file are written
     ctx.stdout.write(`${svc.url}\n`);
     const sig = await stopped;
@@ -164,6 +191,7 @@ export function registerServe(program: Command, cli: Cli, run = runServe): void 
     .option('--seed <dataset>', 'load a dataset into an empty database: "demo" or a JSON file')
     .option('--keys-file <path>', 'write the API keys made on this start to this file (0600) instead of stderr')
     .option('--no-profile', 'do not save the Administrator key as profile "local"')
+    .option('--insecure-storage', 'save profile "local"\'s key in the profile file (mode 0600), not the keyring')
     .option('--log-requests', 'log each request to stderr')
     .option(
       '--auth-fail-limit <n/window>',

@@ -3,7 +3,7 @@ import type { Cli } from '../../cli/deps.js';
 import { registerTemplatesList } from './list.js';
 import { registerTemplatesShow } from './show.js';
 
-/** `lic templates`: license templates of a product release, read-only (spec License templates; contract §8). */
+/** `lic templates`: license templates of a product release, read-only (contract §8). */
 export function registerTemplates(program: Command, cli: Cli): void {
   const templates = program
     .command('templates')

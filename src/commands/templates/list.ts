@@ -19,7 +19,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { UsageError } from '../../cli/errors.js';
 import { LICENSE_TEMPLATE_COLUMNS } from './columns.js';
 
-/** Which release's templates: the path part of the list, apart from the rule-3 query. */
+/** Which release's templates: the path part of the list, apart from the list query (contract §5). */
 export interface TemplateScope {
   product: number;
   release: number;
@@ -77,7 +77,7 @@ async function runTemplatesList(opts: TemplatesListOptions, rt: Runtime): Promis
   const missing = (['product', 'release'] as const).find((k) => opts[k] === undefined);
   if (missing) {
     throw new UsageError(
-      `required option '--${missing} <id>' not specified: templates list needs a product id and the id of one of its releases (\`lic serve --seed demo\` prints the demo's when it starts)`,
+      `required option '--${missing} <id>' not specified: templates list needs a product id and the id of one of its releases (\`lic serve --verbose\` prints the demo's when it starts)`,
     );
   }
   const client = await rt.client();

@@ -13,12 +13,12 @@ import type { FieldSpec } from '../query/index.js';
 import { PART, compound, ftsTable, logParts, partTable, sumPerPart, wholeIn } from './parts.js';
 
 /** Entries the background indexer adds per transaction (about 15 µs each in bulk): the longest it holds other requests up. */
-export const INDEX_BATCH = 2000;
+const INDEX_BATCH = 2000;
 /** The background indexer waits this long after a write, so the writes of a while are indexed in one batch (a batch has a cost of its own, ~1 ms). */
 const INDEX_DELAY_MS = 250;
 
 /** FTS5 phrase query of `needle`: a double-quoted string (quotes doubled), which the trigram tokenizer splits into its trigrams. */
-export const phraseOf = (needle: string): string => `"${needle.replaceAll('"', '""')}"`;
+const phraseOf = (needle: string): string => `"${needle.replaceAll('"', '""')}"`;
 
 /** True when the trigram index can answer Contains(needle): 3 or more characters (code points), no NUL. */
 export function indexable(needle: string): boolean {

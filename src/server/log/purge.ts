@@ -122,7 +122,7 @@ parentPort.postMessage('done');`;
  * database is dropped from in a worker thread (readers are not held up); in memory, or should
  * the worker fail, here, letting other requests run between partitions. Never rejects.
  */
-export async function dropDetached(db: Db): Promise<void> {
+async function dropDetached(db: Db): Promise<void> {
   if (!db.open || cachedStatement(db, 'SELECT NOT EXISTS (SELECT 1 FROM log_drops)').pluck().get() === 1) return;
   if (!db.memory) {
     try {
@@ -257,7 +257,7 @@ function splitPart(db: Db, k: number, keep: { where: string; params: unknown[] }
  * it keeps at most TRUNCATE_KEEP_MAX entries and at most a fifth of what goes (from the hour
  * counts). Else its entries are deleted in windows.
  */
-export function splitFits(db: Db, k: number, r: TimeRange): boolean {
+function splitFits(db: Db, k: number, r: TimeRange): boolean {
   if (r.start !== undefined && r.end !== undefined && r.start >= r.end) return false; // an empty range
   const inRange = countLogEntries(db, r, undefined, k);
   const kept = countLogEntries(db, {}, undefined, k) - inRange;

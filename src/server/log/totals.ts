@@ -2,13 +2,12 @@
  * Exact totals of log lists without counting every matching row (contract §5: the total counts
  * all matches, whatever take/skip). Design and figures: ./README.md.
  */
+import { HOUR } from '../../time.js';
 import { cachedStatement, type Db } from '../db.js';
 import type { TotalRequest } from '../list.js';
 import type { CompareOp, FilterNode } from '../query/index.js';
 import { containsTotal, indexable } from './fts.js';
 import { countIn, idsIn, paramsKey, partTable, partsIn, partsInfo } from './parts.js';
-
-const HOUR = 3_600_000;
 
 /** A time range in ms since the epoch: start inclusive, end exclusive, either open (contract §6). */
 export interface TimeRange {

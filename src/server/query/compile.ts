@@ -25,7 +25,7 @@ import {
   type FilterNode,
   type LiteralNode,
 } from './parse.js';
-import { parseTimeLiteral } from '../../wire.js';
+import { parseRfc3339 } from '../../time.js';
 import type { CompiledQuery, CompileOptions, FieldSpec, FieldType, ListSpec, SortKey } from './types.js';
 
 type Param = string | number | null;
@@ -98,12 +98,6 @@ function lookup(ix: SpecIndex, param: string, name: string, pos: number, needQue
   }
   return f;
 }
-
-// ---------------------------------------------------------------------------------------
-// timestamps
-
-// the one time parser of contract §2 lives in src/wire.ts, shared with the CLI and the seed loader
-export { parseTimeLiteral };
 
 // ---------------------------------------------------------------------------------------
 // filter
@@ -250,7 +244,7 @@ class FilterCompiler {
     }
     const v = o.node.value;
     if (asTime && typeof v === 'string') {
-      const ms = parseTimeLiteral(v);
+      const ms = parseRfc3339(v);
       if (ms === undefined) {
         throw queryError(
           'filter',
@@ -467,7 +461,7 @@ export interface ParsedListQuery extends CompiledQuery {
 }
 
 /**
- * Compiles the rule-3 list parameters `filter`, `sort` and `select` of one request
+ * Compiles the list parameters (contract §5) `filter`, `sort` and `select` of one request
  * against a resource's ListSpec (contract §5); see compileFilter, compileSort and
  * compileSelect for each part. Throws QueryError (→ HTTP 400, code 3) naming the parameter
  * and position; throws a plain Error only for a malformed ListSpec (a bug on our side).

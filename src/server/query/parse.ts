@@ -27,6 +27,7 @@
  *
  * Positions are 0-based offsets in UTF-16 code units (JavaScript string indices).
  */
+import { LONE_SURROGATE } from '../text.js';
 import { QueryError } from './types.js';
 
 /** Longest accepted `filter`/`sort`/`select` text, in UTF-16 code units. */
@@ -113,8 +114,6 @@ const ESCAPES: Readonly<Record<string, string>> = {
   b: '\b',
   f: '\f',
 };
-/** a lone (unpaired) UTF-16 surrogate; static, never built from input */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const HEX4 = /^[0-9A-Fa-f]{4}$/;
 /** a character that shows as itself in an error message */
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;

@@ -17,16 +17,37 @@ export const apiKeySource: ListSource = {
   spec: { fields: listFields(ApiKeySchema, 'k'), defaultSort: [{ name: 'id', desc: false }] },
 };
 
+/** What a key can do, as far as the grant rule is concerned: its permission bits, and until when (ms; null = no expiry). */
+interface Holding {
+  permissions: number;
+  expireDate: number | null;
+}
+
 /**
- * No escalation: a key may give another key (or itself) only permission bits it holds
- * itself. Throws 403 naming the bits it lacks.
+ * The grant rule: a key can give another key, or itself, only what it holds itself. A
+ * write to an API key gives when it sets `permissions`, creates a key, moves a key to
+ * another owner (its bits then act with that user's role), revives it (`revoked: false`
+ * on a revoked key) or lets it live longer (`expireDate` later than it was, or null on a
+ * key that had one). After such a write the key (`after`) must hold no permission bit the
+ * calling key lacks, and must expire no later than the calling key (never, only when the
+ * calling key never expires). Taking away (fewer bits, revoking, an earlier expiry) and
+ * renaming need nothing beyond the Write bit. `cause` names the field and value
+ * (`apiKey.revoked false`), `act` what the write does (`revive key 12`). Throws 403
+ * (code 7) saying what is lacking; the rule is contract §3's.
  */
-function checkGrant(caller: Caller, permissions: number | undefined): void {
-  if (permissions === undefined) return;
-  const extra = permissions & ~caller.permissions;
+function checkGrant(caller: Caller, cause: string, act: string, after: Holding): void {
+  const extra = after.permissions & ~caller.permissions;
+  const bits = after.permissions ? permissionNames(after.permissions) : 'no permission bits';
   if (extra) {
     throw forbidden(
-      `apiKey.permissions ${permissions} would grant ${permissionNames(extra)}, which the calling API key (permissions ${caller.permissions}) does not hold; a key can only grant bits it holds`,
+      `${cause} would ${act} with ${bits}; the calling API key (permissions ${caller.permissions}) does not hold ${permissionNames(extra)}, and a key can only grant what it holds`,
+    );
+  }
+  const limit = caller.expireDate;
+  if (limit !== null && (after.expireDate === null || after.expireDate > limit)) {
+    const until = after.expireDate === null ? 'without expiry' : `until ${new Date(after.expireDate).toISOString()}`;
+    throw forbidden(
+      `${cause} would ${act} with ${bits} ${until}; the calling API key expires at ${new Date(limit).toISOString()}, and a key can only grant what it holds (an expireDate no later than that)`,
     );
   }
 }
@@ -56,7 +77,11 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
   );
 
   const expireMs = (v: string | null | undefined) => (v ? parseTimestamp(v, 'apiKey.expireDate') : null);
-  const userExists = db.prepare<[string], number>('SELECT 1 FROM users WHERE id = ?').pluck();
+  /** the role of a user, undefined when there is no such user */
+  const userRole = db.prepare<[string], string>('SELECT role FROM users WHERE id = ?').pluck();
+  const keyById = db.prepare<[number], { owner_id: string; permissions: number; expire_date: number | null; revoked: number }>(
+    'SELECT owner_id, permissions, expire_date, revoked FROM api_keys WHERE id = ?',
+  );
 
   typed.post(
     '/v1/api-keys',
@@ -80,10 +105,10 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
       audited(ctx, req, () => {
         const caller = callerOf(req);
         const k = req.body.apiKey;
-        checkGrant(caller, k.permissions);
-        const ownerId = k.ownerId || caller.ownerId;
-        if (!userExists.get(ownerId)) throw badRequest(`apiKey.ownerId "${ownerId}" is not a known user`, 'apiKey.ownerId');
         const expire = expireMs(k.expireDate);
+        checkGrant(caller, `apiKey.permissions ${k.permissions}`, 'create a key', { permissions: k.permissions, expireDate: expire });
+        const ownerId = k.ownerId || caller.ownerId;
+        if (!userRole.get(ownerId)) throw badRequest(`apiKey.ownerId "${ownerId}" is not a known user`, 'apiKey.ownerId');
         const now = ctx.now().getTime();
         for (let attempt = 0; ; attempt++) {
           const key = ctx.generateKey();
@@ -119,21 +144,34 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
     async (req) =>
       audited(ctx, req, () => {
         const k = req.body.apiKey;
-        checkGrant(callerOf(req), k.permissions);
+        const caller = callerOf(req);
+        const newRole = k.ownerId === undefined ? undefined : userRole.get(k.ownerId);
+        if (k.ownerId !== undefined && !newRole) {
+          throw badRequest(`apiKey.ownerId "${k.ownerId}" is not a known user`, 'apiKey.ownerId');
+        }
+        const was = keyById.get(k.id);
+        if (!was) throw notFound(`no API key with id ${k.id}`);
+        const expire = k.expireDate === undefined ? was.expire_date : expireMs(k.expireDate);
+        const after: Holding = { permissions: k.permissions ?? was.permissions, expireDate: expire };
+        // every way this write can make the key able to do more: each is a grant (checkGrant)
+        const key = k.id === caller.keyId ? `key ${k.id} (the calling key)` : `key ${k.id}`;
+        if (k.permissions !== undefined) checkGrant(caller, `apiKey.permissions ${k.permissions}`, `give ${key}`, after);
+        if (k.ownerId !== undefined && k.ownerId !== was.owner_id) {
+          checkGrant(caller, `apiKey.ownerId "${k.ownerId}"`, `move ${key} to user ${k.ownerId} (${newRole})`, after);
+        }
+        if (k.revoked === false && was.revoked) checkGrant(caller, 'apiKey.revoked false', `revive ${key}`, after);
+        if (k.expireDate !== undefined && was.expire_date !== null && (expire === null || expire > was.expire_date)) {
+          checkGrant(caller, `apiKey.expireDate ${JSON.stringify(k.expireDate)}`, `extend ${key}`, after);
+        }
         const sets: string[] = [];
         const params: unknown[] = [];
         const set = (col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v));
         if (k.name !== undefined) set('name', k.name);
-        if (k.ownerId !== undefined) {
-          if (!userExists.get(k.ownerId)) throw badRequest(`apiKey.ownerId "${k.ownerId}" is not a known user`, 'apiKey.ownerId');
-          set('owner_id', k.ownerId);
-        }
+        if (k.ownerId !== undefined) set('owner_id', k.ownerId);
         if (k.permissions !== undefined) set('permissions', k.permissions);
         if (k.description !== undefined) set('description', k.description);
-        if (k.expireDate !== undefined) set('expire_date', expireMs(k.expireDate));
+        if (k.expireDate !== undefined) set('expire_date', expire);
         if (k.revoked !== undefined) set('revoked', k.revoked ? 1 : 0);
-        const exists = db.prepare('SELECT 1 FROM api_keys WHERE id = ?').pluck().get(k.id);
-        if (!exists) throw notFound(`no API key with id ${k.id}`);
         if (sets.length > 0) db.prepare(`UPDATE api_keys SET ${sets.join(', ')} WHERE id = ?`).run(...params, k.id);
         req.audit = { recordId: k.id, properties: { Changed: Object.keys(k).filter((f) => f !== 'id') } };
         ctx.invalidateKeys();

@@ -13,7 +13,7 @@ import type { Role } from '../../wire.js';
 /** Roles of every `/v1/assemblies` operation (spec, Assemblies). */
 const ASSEMBLY_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
 
-/** Fields of an assembly in lists (spec Assembly; contract §7), from its schema. */
+/** Fields of an assembly in lists (contract §7), from its schema. */
 export const assemblySource: ListSource = {
   from: 'assemblies a',
   spec: { fields: listFields(AssemblySchema, 'a'), defaultSort: [{ name: 'id', desc: false }] },
@@ -62,7 +62,7 @@ interface Identity {
 const describeIdentity = (i: Identity) =>
   `${i.name}, Version=${i.version || '(none)'}, Culture=${i.culture || 'neutral'}, PublicKeyToken=${i.publicKeyToken || 'null'}`;
 
-/** `/v1/assemblies`: list, insert, update, delete (spec Assemblies; contract §7). */
+/** `/v1/assemblies`: list, insert, update, delete (contract §7). */
 export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
   // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type

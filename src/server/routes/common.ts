@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import { parseRfc3339 } from '../../time.js';
 import type { Role } from '../../wire.js';
 import type { Caller } from '../context.js';
 import { badRequest } from '../errors.js';
-import { parseTimeLiteral } from '../query/index.js';
 
 export const OK = { success: true, code: 0, message: 'OK' } as const;
 
@@ -22,7 +22,7 @@ export const ADMIN_ONLY: readonly Role[] = ['Administrator'];
  * `YYYY-MM-DD` (midnight UTC) (contract §2). Returns ms since epoch; 400 naming `field` otherwise.
  */
 export function parseTimestamp(value: string, field: string): number {
-  const ms = parseTimeLiteral(value);
+  const ms = parseRfc3339(value);
   if (ms === undefined) {
     throw badRequest(`${field} must be an RFC 3339 timestamp (2025-01-18T14:04:02Z) or a date (2025-01-18), got "${value}"`, field);
   }

@@ -35,7 +35,7 @@ function withNullExpiry(v: unknown): unknown[] {
 const jsonObject = (v: unknown): unknown => JSON.parse(String(v));
 
 /**
- * Fields of a license template (spec LicenseTemplate). `product` is built from the
+ * Fields of a license template. `product` is built from the
  * product and the release the template belongs to (`id` as a string, `version` the
  * release's); the array fields come from JSON columns and can be selected but not
  * filtered or sorted on (contract §5, §8).
@@ -61,7 +61,7 @@ export const licenseTemplateSource: ListSource = {
 /** Roles of `GET /v1/products/{productId}/releases/{releaseId}/license-templates` (spec, License templates). */
 const LICENSE_TEMPLATE_ROLES: readonly Role[] = ['Administrator', 'LicenseManager'];
 
-/** JSON schema of a LicenseTemplate on the wire (spec LicenseTemplate). */
+/** JSON schema of a LicenseTemplate on the wire. */
 const licenseTemplateSchema = selectable(LicenseTemplateSchema);
 
 /**

@@ -27,7 +27,7 @@ import { listFields } from '../fields.js';
 import { envelopeProperties, listResponse, selectable } from '../openapi.js';
 import { ADMIN_ONLY, OK, parseTimestamp } from './common.js';
 
-/** Fields of a log entry (spec LogEntry); default sort TimeStamp desc, Id desc (contract §6). Read per partition by ../log/page.ts. */
+/** Fields of a log entry; default sort TimeStamp desc, Id desc (contract §6). Read per partition by ../log/page.ts. */
 export const logSource: ListSource = {
   from: 'log l',
   spec: {
@@ -123,18 +123,17 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         const lastId = cachedStatement(db, 'SELECT last_id FROM log_stats').pluck().get() as number;
         const plan = q.filter === undefined && !foreign ? planRange(db, range) : undefined;
         // A range alone that takes whole partitions, and little of those it cuts through or
-        // leaves little of them: the whole ones taken out, the others truncated and their rest
-        // put back (or their few entries deleted), in one transaction.
+        // leaves little of them: the whole ones taken out, the others replaced by a copy of
+        // their rest (or their few entries deleted), in one transaction.
+        const request = `${req.method} ${req.url.split('?')[0]}`;
         if (plan) {
-          const deleted = db
-            .transaction(() => {
-              if (!plan.partial.every((k) => fitsInOne(db, k, range))) return undefined;
-              let n = detachParts(db, plan.whole);
-              for (const k of plan.partial) n += purgePartInOne(db, k, range, lastId);
-              writeAudit(ctx, req, purged(n));
-              return n;
-            })
-            .immediate();
+          const deleted = await ctx.write(request, () => {
+            if (!plan.partial.every((k) => fitsInOne(db, k, range))) return undefined;
+            let n = detachParts(db, plan.whole);
+            for (const k of plan.partial) n += purgePartInOne(db, k, range, lastId);
+            writeAudit(ctx, req, purged(n));
+            return n;
+          });
           if (deleted !== undefined) {
             await dropDetachedSoon(db);
             return reply(deleted);
@@ -149,16 +148,14 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         };
         let deleted = 0;
         if (plan) {
-          // whole partitions go at once (with the entry before); the others in windows, or truncated where that fits
-          deleted += db
-            .transaction(() => {
-              const n = detachParts(db, plan.whole);
-              writeAudit(ctx, req, before);
-              return n;
-            })
-            .immediate();
+          // whole partitions go at once (with the entry before); the others in windows, or as above where that fits
+          deleted += await ctx.write(request, () => {
+            const n = detachParts(db, plan.whole);
+            writeAudit(ctx, req, before);
+            return n;
+          });
           for (const k of plan.partial) {
-            const n = db.transaction(() => (fitsInOne(db, k, range) ? purgePartInOne(db, k, range, lastId) : undefined)).immediate();
+            const n = await ctx.write(request, () => (fitsInOne(db, k, range) ? purgePartInOne(db, k, range, lastId) : undefined));
             deleted += n ?? (await purgeWindows(db, k, range, { where: '1', params: [] }, lastId, false));
           }
         } else {
@@ -170,7 +167,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         return reply(deleted);
       }
       if (q.deleteAll === true) {
-        const deleted = audited(ctx, req, () => {
+        const deleted = await audited(ctx, req, () => {
           const n = hasForeignTriggers(db) ? deleteAllViaView(db) : detachAll(db);
           req.audit = purged(n);
           return n;

@@ -8,7 +8,7 @@ import { OrderSchema } from '../../schema/order.js';
 import { listFields } from '../fields.js';
 import { listResponse, selectable } from '../openapi.js';
 
-/** Fields of an order (spec Order), from its schema; paymentDate is '' when unset (contract §2, §8). */
+/** Fields of an order, from its schema; paymentDate is '' when unset (contract §2, §8). */
 export const orderSource: ListSource = {
   from: 'orders o',
   spec: { fields: listFields(OrderSchema, 'o'), defaultSort: [{ name: 'id', desc: false }] },
@@ -17,7 +17,7 @@ export const orderSource: ListSource = {
 /** Roles of `GET /v1/customers/{customerId}/orders` (spec, Customer orders). */
 const ORDER_ROLES: readonly Role[] = ['Administrator', 'Sales'];
 
-/** JSON schema of an Order on the wire (spec Order), for serialisation and the OpenAPI document. */
+/** JSON schema of an Order on the wire, for serialisation and the OpenAPI document. */
 const orderSchema = selectable(OrderSchema);
 
 /** `GET /v1/customers/{customerId}/orders` (spec, Customer orders; contract §5, §8): 404 for an unknown customer. */

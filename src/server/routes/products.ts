@@ -9,7 +9,7 @@ import { listResponse, selectable } from '../openapi.js';
 import type { FieldSpec } from '../query/types.js';
 import { OK, callerOf } from './common.js';
 
-/** Fields of a product in a customer's product list (spec CustomerProduct), from its schema. */
+/** Fields of a product in a customer's product list, from its schema. */
 export const customerProductFields: readonly FieldSpec[] = listFields(CustomerProductSchema, 'p');
 
 /** Role of `GET /v1/customer/{customerCode}/products` (spec, Products of a customer). */

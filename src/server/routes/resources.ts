@@ -18,7 +18,7 @@ const blobToBase64 = (v: unknown): string =>
   v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : '';
 
 /**
- * Fields of a resource in lists (spec Resource; contract §2, §7). `data` is selectable but
+ * Fields of a resource in lists (contract §2, §7). `data` is selectable but
  * neither filterable nor sortable; `password` is write-only: its column is the literal `''`,
  * so the stored value is never read, returned or matched by a filter (a filter on it would
  * let a caller guess it). `dataSize` (bytes of `data`) is our addition, so a table can show
@@ -55,7 +55,7 @@ function decodeBase64Field(value: string, field: string): Buffer {
   return Buffer.from(body, 'base64');
 }
 
-/** `/v1/resources`: list, insert, update, delete (spec Resources; contract §2, §7, §9). */
+/** `/v1/resources`: list, insert, update, delete (contract §2, §7, §9). */
 export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
   // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type

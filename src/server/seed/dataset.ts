@@ -1,19 +1,18 @@
 /**
  * The seed dataset of the local service: the JSON shape of `lic serve --seed FILE.json`
- * (and of the built-in `--seed demo`), its JSON schema, and `parseDataset`, which checks
- * a parsed JSON value against the schema and the references between records
- * (contract §2, §3, §6, §7, §8).
+ * (and of the built-in `--seed demo`), and `parseDataset`, which checks a parsed JSON
+ * value against its schema (DATASET_SCHEMA, composed from the record schemas of
+ * src/schema/ in ./dataset-schema.ts) and the references between records (contract §2,
+ * §3, §6, §7, §8).
  *
  * Conventions of the file: camelCase fields as on the wire; timestamps are RFC 3339
  * strings (contract §2); optional timestamps (`releaseDate`, `paymentDate`, `expireDate`)
  * may be '' for "unset"; ids are int32 1..2147483647; binary data is base64.
  */
-import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
+import { parseRfc3339 } from '../../time.js';
 import {
-  INT32_MAX,
-  LOG_LEVELS,
-  parseTimeLiteral,
-  ROLES,
+  type ApiKey,
   type Assembly,
   type CustomerProduct,
   type LicenseTemplate,
@@ -22,6 +21,7 @@ import {
   type ResourceInput,
   type Role,
 } from '../../wire.js';
+import { DATASET_SCHEMA } from './dataset-schema.js';
 
 // ---------------------------------------------------------------------------------------
 // Types
@@ -36,20 +36,17 @@ export interface DatasetUser {
   customerCode?: string;
 }
 
-/** An API key to install. Its full secret is `key` when given, else generated at load. */
-export interface DatasetApiKey {
-  ownerId: string;
-  name: string;
-  /** Bitmask Read 1 | Write 2 | Delete 4, 0..7 (contract §3). */
-  permissions: number;
-  description?: string;
-  /** A full key, `api_` + 24 of [a-z0-9] (contract §3), installed as is. */
-  key?: string;
-  /** Extension: RFC 3339 or '' (no expiry). */
-  expireDate?: string;
-  /** Extension: install the key already revoked. */
-  revoked?: boolean;
-}
+/**
+ * An API key to install: the wire ApiKey's fields that a caller sets (contract §4), its
+ * full secret `key` when given (else generated at load), `expireDate` RFC 3339 or '' (no
+ * expiry), `revoked` to install it already revoked.
+ */
+export type DatasetApiKey = Pick<ApiKey, 'ownerId' | 'name' | 'permissions'> &
+  Partial<Pick<ApiKey, 'description' | 'revoked'>> & {
+    /** A full key, `api_` + 24 of [a-z0-9] (contract §3), installed as is. */
+    key?: string;
+    expireDate?: string;
+  };
 
 export interface DatasetCustomer {
   id: number;
@@ -129,228 +126,11 @@ export class DatasetError extends Error {
 // ---------------------------------------------------------------------------------------
 // Timestamps
 
-/** A full RFC 3339 date-time: a `T` separator, seconds, 1-9 fraction digits, a zone (no plain dates in a dataset). */
-const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-
-/**
- * Parses an RFC 3339 date-time (`2025-01-18T14:04:02.659Z`, any offset, 1-9 fraction
- * digits, truncated to ms) to milliseconds since the Unix epoch; returns null when the
- * text is not one or names an impossible date (Feb 30, hour 24, leap second 60).
- * Rule: RFC 3339 §5.6, as required by contract §2.
- */
-export function rfc3339ToMs(text: string): number | null {
-  return RFC3339_DATE_TIME.test(text) ? (parseTimeLiteral(text) ?? null) : null;
-}
+/** A stored timestamp: an RFC 3339 date-time in the forms of src/time.ts (no plain date) → ms, or undefined. */
+const timestampMs = (s: string) => parseRfc3339(s, { dateTimeOnly: true });
 
 // ---------------------------------------------------------------------------------------
-// JSON schema
-
-const int32Id = { type: 'integer', minimum: 1, maximum: INT32_MAX };
-const refOrZero = { type: 'integer', minimum: 0, maximum: INT32_MAX };
-const text = { type: 'string' };
-const name256 = { type: 'string', maxLength: 256 };
-const nonEmpty256 = { type: 'string', minLength: 1, maxLength: 256 };
-const timestamp = { type: 'string', format: 'rfc3339' };
-const timestampOrEmpty = { type: 'string', format: 'rfc3339-or-empty' };
-const customerCode = { type: 'string', pattern: '^C-[A-Z0-9]{8}$', errorText: 'must be "C-" followed by 8 of A-Z, 0-9' };
-const currency = { type: 'string', pattern: '^([A-Z]{3})?$', errorText: 'must be a 3-letter ISO 4217 code such as USD, or empty' };
-const money = { type: 'number', minimum: 0 };
-
-/** A record object: exactly these properties, all required except `optional`. */
-function record(props: Record<string, object>, optional: string[] = []): SchemaObject {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: Object.keys(props).filter((k) => !optional.includes(k)),
-    properties: props,
-  };
-}
-
-const assemblyProps = {
-  id: int32Id,
-  name: nonEmpty256,
-  version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+\\.\\d+$', errorText: 'must be a version a.b.c.d' },
-  culture: name256,
-  publicKeyToken: { type: 'string', pattern: '^([0-9a-fA-F]{16})?$', errorText: 'must be 16 hex digits or empty' },
-  mappingFileId: refOrZero,
-  debugSymbolsKey: text,
-};
-const assemblySchema = record(assemblyProps);
-/** An assembly inside a license template: id 0 allowed (a copy not in the assemblies table). */
-const embeddedAssemblySchema = record({ ...assemblyProps, id: refOrZero });
-
-/**
- * JSON schema (draft-07, ajv dialect) of a seed file. Besides standard keywords it uses
- * the formats `rfc3339` and `rfc3339-or-empty` and the annotation `errorText`, which
- * `parseDataset` registers.
- */
-export const DATASET_SCHEMA: SchemaObject = {
-  title: 'lic serve seed dataset',
-  ...record(
-    {
-      $schema: text,
-      users: {
-        type: 'array',
-        items: record(
-          {
-            id: nonEmpty256,
-            name: name256,
-            email: name256,
-            role: { enum: [...ROLES] },
-            customerCode,
-          },
-          ['customerCode'],
-        ),
-      },
-      apiKeys: {
-        type: 'array',
-        items: record(
-          {
-            ownerId: nonEmpty256,
-            name: name256,
-            permissions: { type: 'integer', minimum: 0, maximum: 7 },
-            description: text,
-            key: { type: 'string', pattern: '^api_[a-z0-9]{24}$', errorText: 'must be "api_" followed by 24 of a-z, 0-9' },
-            expireDate: timestampOrEmpty,
-            revoked: { type: 'boolean' },
-          },
-          ['description', 'key', 'expireDate', 'revoked'],
-        ),
-      },
-      customers: {
-        type: 'array',
-        items: record({ id: int32Id, code: customerCode, name: name256, email: name256, country: name256, createdAt: timestamp }),
-      },
-      products: {
-        type: 'array',
-        items: record({
-          id: int32Id,
-          code: nonEmpty256,
-          name: name256,
-          description: text,
-          url: text,
-          copyright: text,
-          createdAt: timestamp,
-          image: text,
-          price: money,
-          resellerPrice: money,
-          currency,
-          signatureKeysId: refOrZero,
-        }),
-      },
-      releases: {
-        type: 'array',
-        items: record({ id: int32Id, productId: int32Id, version: name256, name: name256, releaseDate: timestampOrEmpty }),
-      },
-      licenseTemplates: {
-        type: 'array',
-        items: record({
-          id: int32Id,
-          name: name256,
-          code: name256,
-          format: nonEmpty256,
-          licenseFileName: name256,
-          generateKeyInfo: { type: 'boolean' },
-          description: text,
-          template: text,
-          productId: int32Id,
-          signatureKeysId: refOrZero,
-          releaseId: int32Id,
-          components: { type: 'array', items: text },
-          assemblies: { type: 'array', items: embeddedAssemblySchema },
-          fields: { type: 'array', items: record({ name: name256, value: text }) },
-          features: {
-            type: 'array',
-            items: record({ id: text, name: name256, description: text, expireDate: timestampOrEmpty, key: text, data: text }),
-          },
-          restrictions: {
-            type: 'array',
-            items: record({
-              id: text,
-              name: name256,
-              expireDate: timestampOrEmpty,
-              properties: { type: 'object', additionalProperties: text },
-            }),
-          },
-        }),
-      },
-      customerProducts: {
-        type: 'array',
-        items: record({ customerId: int32Id, productId: int32Id }),
-      },
-      orders: {
-        type: 'array',
-        items: record({
-          id: int32Id,
-          orderNumber: nonEmpty256,
-          status: name256,
-          processedBy: name256,
-          purchaseOrder: name256,
-          total: { type: 'number' },
-          currency,
-          createdAt: timestamp,
-          updatedAt: timestamp,
-          invoiceNumber: name256,
-          paymentType: name256,
-          paymentNumber: name256,
-          paymentStatus: name256,
-          paymentDate: timestampOrEmpty,
-          description: text,
-          customerId: int32Id,
-          resellerId: refOrZero,
-          createdById: name256,
-        }),
-      },
-      resources: {
-        type: 'array',
-        items: record(
-          {
-            id: int32Id,
-            name: nonEmpty256,
-            type: name256,
-            code: name256,
-            description: text,
-            source: text,
-            password: text,
-            createdAt: timestamp,
-            updatedAt: timestamp,
-            data: { type: 'string', format: 'base64', errorText: 'must be base64 (RFC 4648, with padding)' },
-            dataFormat: name256,
-          },
-          ['id', 'createdAt', 'updatedAt'],
-        ),
-      },
-      assemblies: { type: 'array', items: assemblySchema },
-      log: {
-        type: 'array',
-        items: record(
-          {
-            timeStamp: timestamp,
-            level: { enum: [...LOG_LEVELS] },
-            message: text,
-            messageTemplate: text,
-            exception: text,
-            properties: { type: 'string', format: 'json-object', errorText: 'must be a JSON object serialised as a string' },
-          },
-          ['exception', 'properties'],
-        ),
-      },
-    },
-    [
-      '$schema',
-      'apiKeys',
-      'customers',
-      'products',
-      'releases',
-      'licenseTemplates',
-      'customerProducts',
-      'orders',
-      'resources',
-      'assemblies',
-      'log',
-    ],
-  ),
-};
+// Validation
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -360,8 +140,8 @@ function validator(): ReturnType<Ajv['compile']> {
   if (!compiled) {
     const ajv = new Ajv({ allErrors: false, verbose: true, strict: true });
     ajv.addVocabulary(['errorText']);
-    ajv.addFormat('rfc3339', { type: 'string', validate: (s: string) => rfc3339ToMs(s) !== null });
-    ajv.addFormat('rfc3339-or-empty', { type: 'string', validate: (s: string) => s === '' || rfc3339ToMs(s) !== null });
+    ajv.addFormat('rfc3339', { type: 'string', validate: (s: string) => timestampMs(s) !== undefined });
+    ajv.addFormat('rfc3339-or-empty', { type: 'string', validate: (s: string) => s === '' || timestampMs(s) !== undefined });
     ajv.addFormat('base64', { type: 'string', validate: (s: string) => BASE64.test(s) });
     ajv.addFormat('json-object', {
       type: 'string',
@@ -417,6 +197,8 @@ const ARTICLE: Record<string, string> = {
   null: 'null',
 };
 
+const oneOf = (values: readonly unknown[]): string => `must be one of ${values.map((v) => String(v)).join(', ')}`;
+
 function toDatasetError(root: unknown, e: ErrorObject): DatasetError {
   const ps = (e.parentSchema ?? {}) as Record<string, unknown>;
   const p = e.params as Record<string, unknown>;
@@ -426,12 +208,10 @@ function toDatasetError(root: unknown, e: ErrorObject): DatasetError {
     case 'additionalProperties':
       return new DatasetError(pathOf(root, e.instancePath, String(p.additionalProperty)), 'is not a known field');
     case 'type':
+      if (Array.isArray(ps.enum)) return new DatasetError(pathOf(root, e.instancePath), oneOf(ps.enum));
       return new DatasetError(pathOf(root, e.instancePath), `must be ${ARTICLE[String(p.type)] ?? String(p.type)}`);
     case 'enum':
-      return new DatasetError(
-        pathOf(root, e.instancePath),
-        `must be one of ${(p.allowedValues as unknown[]).map((v) => String(v)).join(', ')}`,
-      );
+      return new DatasetError(pathOf(root, e.instancePath), oneOf(p.allowedValues as unknown[]));
     case 'format':
       if (p.format === 'rfc3339')
         return new DatasetError(pathOf(root, e.instancePath), 'must be an RFC 3339 timestamp such as 2025-01-18T14:04:02.659Z');
@@ -476,14 +256,19 @@ function indexUnique<T, K>(
   return seen;
 }
 
-function checkReferences(d: Dataset): void {
-  const customers = indexUnique(
-    d.customers,
-    'customers',
-    'id',
-    (c) => c.id,
-    (k) => `id ${k}`,
+/** Indexes `items` by `field`, failing on the first duplicate (`duplicate id 3`, `duplicate name "x"`). */
+function unique<T, F extends keyof T & string>(items: readonly T[] | undefined, coll: string, field: F): Map<T[F], number> {
+  return indexUnique(
+    items,
+    coll,
+    field,
+    (item) => item[field],
+    (k) => `${field} ${JSON.stringify(k)}`,
   );
+}
+
+function checkReferences(d: Dataset): void {
+  const customers = unique(d.customers, 'customers', 'id');
   const customerCodes = indexUnique(
     d.customers,
     'customers',
@@ -491,41 +276,11 @@ function checkReferences(d: Dataset): void {
     (c) => c.code,
     (k) => `code ${k}`,
   );
-  const products = indexUnique(
-    d.products,
-    'products',
-    'id',
-    (p) => p.id,
-    (k) => `id ${k}`,
-  );
-  indexUnique(
-    d.products,
-    'products',
-    'code',
-    (p) => p.code,
-    (k) => `code ${JSON.stringify(k)}`,
-  );
-  const releases = indexUnique(
-    d.releases,
-    'releases',
-    'id',
-    (r) => r.id,
-    (k) => `id ${k}`,
-  );
-  indexUnique(
-    d.licenseTemplates,
-    'licenseTemplates',
-    'id',
-    (t) => t.id,
-    (k) => `id ${k}`,
-  );
-  indexUnique(
-    d.orders,
-    'orders',
-    'id',
-    (o) => o.id,
-    (k) => `id ${k}`,
-  );
+  const products = unique(d.products, 'products', 'id');
+  unique(d.products, 'products', 'code');
+  const releases = unique(d.releases, 'releases', 'id');
+  unique(d.licenseTemplates, 'licenseTemplates', 'id');
+  unique(d.orders, 'orders', 'id');
   indexUnique(
     d.orders,
     'orders',
@@ -533,20 +288,8 @@ function checkReferences(d: Dataset): void {
     (o) => o.orderNumber,
     (k) => `order number ${JSON.stringify(k)}`,
   );
-  const resources = indexUnique(
-    d.resources,
-    'resources',
-    'id',
-    (r) => r.id,
-    (k) => `id ${k}`,
-  );
-  indexUnique(
-    d.resources,
-    'resources',
-    'name',
-    (r) => r.name,
-    (k) => `name ${JSON.stringify(k)}`,
-  );
+  const resources = unique(d.resources, 'resources', 'id');
+  unique(d.resources, 'resources', 'name');
   indexUnique(
     d.resources,
     'resources',
@@ -554,13 +297,7 @@ function checkReferences(d: Dataset): void {
     (r) => (r.code === '' ? undefined : r.code),
     (k) => `code ${JSON.stringify(k)}`,
   );
-  indexUnique(
-    d.assemblies,
-    'assemblies',
-    'id',
-    (a) => a.id,
-    (k) => `id ${k}`,
-  );
+  unique(d.assemblies, 'assemblies', 'id');
   indexUnique(
     d.assemblies,
     'assemblies',
@@ -568,13 +305,7 @@ function checkReferences(d: Dataset): void {
     (a) => JSON.stringify([a.name, a.version, a.culture, a.publicKeyToken.toLowerCase()]),
     (k) => `identity ${(JSON.parse(k) as string[]).join(', ')}`,
   );
-  const users = indexUnique(
-    d.users,
-    'users',
-    'id',
-    (u) => u.id,
-    (k) => `id ${JSON.stringify(k)}`,
-  );
+  const users = unique(d.users, 'users', 'id');
   indexUnique(
     d.apiKeys,
     'apiKeys',

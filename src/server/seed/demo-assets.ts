@@ -15,7 +15,7 @@ import DEMO_SNK from './assets/demo-signing-key.snk';
  * `.snk` files use (596 bytes), base64-encoded. Demo only: it is public, never sign
  * anything real with it.
  *
- * Generated once, with Node 20 and node:crypto, by this script:
+ * Generated once, with node:crypto, by this script:
  *
  *   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024, publicExponent: 65537 });
  *   const jwk = privateKey.export({ format: 'jwk' });

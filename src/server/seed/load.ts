@@ -5,7 +5,8 @@
  */
 import type { Db } from '../db.js';
 import type { Role } from '../../wire.js';
-import { rfc3339ToMs, type Dataset } from './dataset.js';
+import { parseRfc3339 } from '../../time.js';
+import type { Dataset } from './dataset.js';
 
 /** What `loadDataset` needs besides the data. */
 export interface LoadOptions {
@@ -31,8 +32,8 @@ export interface LoadedKey {
 
 /** Ms since the epoch of a required RFC 3339 timestamp (validated by parseDataset). */
 function ms(text: string): number {
-  const v = rfc3339ToMs(text);
-  if (v === null) throw new Error(`not an RFC 3339 timestamp: ${JSON.stringify(text)}`);
+  const v = parseRfc3339(text, { dateTimeOnly: true });
+  if (v === undefined) throw new Error(`not an RFC 3339 timestamp: ${JSON.stringify(text)}`);
   return v;
 }
 

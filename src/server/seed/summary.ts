@@ -19,9 +19,9 @@ export function seededSummary(db: Db): string[] {
     )
     .all() as { userId: string; id: number; code: string; name: string; orders: number }[];
   for (const c of customers) {
-    lines.push(`customer ${c.code} (${c.name}, customer id ${c.id}, ${n(c.orders)} orders; Customer user ${c.userId})`);
+    lines.push(`customer id ${c.id}, code ${c.code}: ${c.name} (${n(c.orders)} orders)`);
     lines.push(`  lic orders list --customer ${c.id}`);
-    lines.push(`  lic products list --customer ${c.code}     # with the Customer key above`);
+    lines.push(`  lic products list --customer ${c.code}   # with user ${c.userId}'s key`);
   }
   if (!customers.length) {
     const busiest = db

@@ -1,21 +1,15 @@
 /**
- * Machine formats are raw (issue 13 item 3) and the global flags around them: gh's
+ * Machine formats are raw and the global flags around them: gh's
  * `--json id,name` as `-o json --fields id,name`, bare `--json` anywhere, `--raw` only
  * with json; csv/tsv carry wire field names and raw values (permissions 7, booleans).
  */
 import { parse as parseCsv } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
 
-let svc: TestService;
-let env: Record<string, string>;
+import { useService } from '../../helpers/fixtures.js';
 
-beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
-  env = envFor(svc, svc.adminKey);
-});
-afterAll(() => svc?.close());
+const { env } = useService({ seed: 'demo' });
 
 describe('--json FIELDS', () => {
   it('is -o json --fields FIELDS: the same output, fields in the order given', async () => {

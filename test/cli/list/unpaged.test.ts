@@ -1,26 +1,23 @@
 /**
- * runList for an endpoint without rule-3 parameters (`paged: false`, like the customer
+ * runList for an endpoint without the list parameters (`paged: false`, like the customer
  * product list): one request, --limit and --fields applied to the reply client-side.
  * The real log endpoint with a fixed query stands in for such an endpoint.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { listLog } from '../../../src/client/endpoints/log.js';
 import { addListOptions, runList, type ListDef } from '../../../src/cli/list/index.js';
 import { Runtime } from '../../../src/cli/runtime.js';
 import type { OutputFormat } from '../../../src/cli/output.js';
 import type { LogEntry } from '../../../src/wire.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+
 import { testContext } from '../../helpers/context.js';
 import { insertLog } from './harness.js';
+import { useService } from '../../helpers/fixtures.js';
 
-let svc: TestService;
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   insertLog(svc.db, 20);
-});
-afterAll(async () => {
-  await svc?.close();
 });
 
 const DEF: ListDef<LogEntry> = {

@@ -1,18 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
 import { closedPort } from '../../helpers/fake-server.js';
-import { http, startTestService, type TestService } from '../../helpers/service.js';
+import { http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
 describe('lic api', () => {
-  let svc: TestService;
-  let env: Record<string, string>;
-  beforeAll(async () => {
-    svc = await startTestService({ seed: 'demo' });
-    env = envFor(svc, svc.adminKey);
-  });
-  afterAll(() => svc.close());
+  const { svc, env } = useService({ seed: 'demo' });
 
   it('GET with -f query parameters prints the reply unchanged', async () => {
     const r = await runCli(['api', '/v1/log', '-f', 'take=3', '-f', 'filter=Level = "Warning"', '-f', 'select=Id, Level'], { env });

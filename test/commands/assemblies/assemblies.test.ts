@@ -2,10 +2,11 @@
 import { SHARED_DATA } from '../../helpers/shared-data.js';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http } from '../../helpers/service.js';
 import { NotAnAssemblyError, readAssemblyIdentity } from '../../../src/dotnet/assembly-identity.js';
+import { useService } from '../../helpers/fixtures.js';
 
 const DATA = SHARED_DATA;
 const XML_LINQ = join(DATA, 'System.Xml.Linq.dll');
@@ -16,15 +17,9 @@ if (!haveData) console.warn(`SKIPPED: --from-dll on real assemblies needs ${DATA
 /** A closed port: a command that sent a request here would fail with exit 5, not 2. */
 const NOWHERE = { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_aaaaaaaaaaaaaaaaaaaaaaaa' };
 
-let svc: TestService;
-let env: Record<string, string>;
 const dir = tempDir('lic-asm-');
-beforeAll(async () => {
-  svc = await startTestService();
-  env = envFor(svc, svc.adminKey);
-});
+const { svc, env } = useService();
 afterAll(async () => {
-  await svc.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

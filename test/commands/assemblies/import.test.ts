@@ -9,26 +9,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
 import { buildAssembly, ECMA_KEY, MODULE_ROW } from '../../helpers/dotnet-assembly.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
-import { http, startTestService, type TestService } from '../../helpers/service.js';
+import { http } from '../../helpers/service.js';
 import { SHARED_DATA } from '../../helpers/shared-data.js';
 import { spawnLic } from '../../helpers/spawn.js';
+import { useService } from '../../helpers/fixtures.js';
 
 const XML_LINQ = join(SHARED_DATA, 'System.Xml.Linq.dll');
 const CECIL_ROCKS = join(SHARED_DATA, 'Mono.Cecil.Rocks.dll');
 const haveData = existsSync(XML_LINQ) && existsSync(CECIL_ROCKS);
 if (!haveData) console.warn(`SKIPPED: assemblies import of real DLLs needs ${SHARED_DATA} (System.Xml.Linq.dll, Mono.Cecil.Rocks.dll)`);
 
-let svc: TestService;
 let proxy: RecordingProxy;
 let env: Record<string, string>;
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   proxy = await startRecordingProxy(svc.url);
   env = envFor(proxy, svc.adminKey);
 });
 afterAll(async () => {
   await proxy.close();
-  await svc.close();
 });
 
 const lic = (args: string[]) => runCli(args, { env });

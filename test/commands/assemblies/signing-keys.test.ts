@@ -2,19 +2,18 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
 import { listenOnFreePort } from '../../helpers/fake-server.js';
-import { addUserWithKey, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey } from '../../helpers/service.js';
 import { SHARED_DATA } from '../../helpers/shared-data.js';
 import { spawnLic } from '../../helpers/spawn.js';
 import { generatedKey } from '../../dotnet/generated-key.js';
+import { useService } from '../../helpers/fixtures.js';
 
 /** A closed port: a command that sent a request here would fail with exit 5, not 2. */
 const NOWHERE = { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_aaaaaaaaaaaaaaaaaaaaaaaa' };
 
-let svc: TestService;
-let env: Record<string, string>;
 const dir = tempDir('lic-signed-');
 const keyA = generatedKey(1024);
 const keyB = generatedKey(1024);
@@ -37,9 +36,8 @@ async function assembly(name: string, token: string): Promise<void> {
 const names = (stdout: string) => (JSON.parse(stdout).assemblies as { name: string }[]).map((a) => a.name);
 const assemblyCount = () => svc.db.prepare('SELECT count(*) FROM assemblies').pluck().get() as number;
 
+const { svc, env } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
-  env = envFor(svc, svc.adminKey);
   res.a = await resource('RSA', 'SNK', keyA.pair);
   res.bPublic = await resource('RSA', 'SNK', keyB.pub);
   res.mail = await resource('email', 'html', Buffer.from('<p>Dear {CustomerName}</p>'));
@@ -48,9 +46,6 @@ beforeAll(async () => {
   await assembly('Other.B1', keyB.token);
   await assembly('Signed.A2', keyA.token.toUpperCase());
   await assembly('Unsigned.N1', '');
-});
-afterAll(async () => {
-  await svc.close();
 });
 
 describe('assemblies list --signed-by RESOURCE_ID', () => {

@@ -8,20 +8,20 @@ import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type RunOptions } from '../../helpers/cli.js';
+import { nodeCheck } from '../../../src/commands/doctor/index.js';
 import { closedPort } from '../../helpers/fake-server.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
-let svc: TestService;
 let proxy: RecordingProxy;
 
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   proxy = await startRecordingProxy(svc.url);
 });
 afterAll(async () => {
   await proxy.close();
-  await svc.close();
 });
 
 interface Report {
@@ -197,14 +197,42 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
     expect(rep.checks.find((c) => c.name === 'settings')!.detail).toBe(
       `profile dev (from default profile); base URL ${proxy.url} (from profile dev); API key ${svc.adminKey.slice(0, 8)}… (from profile dev); timeout 30s (from default), retries 2 (from default)`,
     );
-    expect(rep.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['config file']);
+    // no keyring in the test context: the Administrator key went to the file, and doctor says so
+    expect(rep.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['config file', 'key storage']);
+    expect(rep.checks.find((c) => c.name === 'key storage')).toEqual({
+      name: 'key storage',
+      ok: false,
+      level: 'warn',
+      detail: `profile dev: an Administrator key in plain text in ${path}`,
+      fix: '`lic profile migrate --to keyring` moves it into the keyring',
+    });
     chmodSync(path, 0o600);
     const fixed = await runCli(['doctor', '--profile', 'dev', '-o', 'json'], { configDir: dir });
-    expect(fixed.code, fixed.stdout).toBe(0);
+    expect(fixed.code, fixed.stdout).toBe(1);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(fixed.stdout).checks.find((c: { name: string }) => c.name === 'settings').detail).toMatch(
-      /^profile dev \(from --profile\)/,
-    );
+    const after = JSON.parse(fixed.stdout) as Report;
+    expect(after.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['key storage']);
+    expect(after.checks.find((c) => c.name === 'settings')!.detail).toMatch(/^profile dev \(from --profile\)/);
+  });
+
+  it('a key in the profile file that is not an Administrator key: the key storage check passes, saying where it is', async () => {
+    const dir = tempDir();
+    const key = await addUserWithKey(svc, 'sales-file', 'Sales', 1);
+    const add = await runCli(['profile', 'add', 'sales', '--base-url', proxy.url, '--api-key-stdin', '--insecure-storage'], {
+      configDir: dir,
+      stdin: key,
+    });
+    expect(add.code, add.stderr).toBe(0);
+    // chosen on purpose: no fallback notice
+    expect(add.stderr).toBe(`Added profile "sales" (${proxy.url}; key in the profile file), the default.\n`);
+    const r = await runCli(['doctor', '-o', 'json'], { configDir: dir });
+    expect(r.code, r.stdout).toBe(0);
+    expect((JSON.parse(r.stdout) as Report).checks.find((c) => c.name === 'key storage')).toEqual({
+      name: 'key storage',
+      ok: true,
+      level: 'ok',
+      detail: `profile sales: in plain text in ${join(dir, 'profiles.json')} (mode 0600)`,
+    });
   });
 
   it('a clock 5 minutes off the Date header: the clock check warns with a fix', async () => {
@@ -232,7 +260,14 @@ describe('lic doctor: output', () => {
       'clock',
       'API key',
       'permissions',
+      'key storage',
     ]);
+    expect(r.check('key storage')).toEqual({
+      name: 'key storage',
+      ok: true,
+      level: 'ok',
+      detail: 'from LIC_API_KEY: nothing stored by lic',
+    });
     for (const c of r.report.checks) {
       expect(typeof c.detail).toBe('string');
       expect(c.fix === undefined).toBe(c.ok);
@@ -350,5 +385,44 @@ describe('lic doctor against any service implementing the API', () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('lic doctor: the node check (src/cli/node-lines.json)', () => {
+  const day = new Date('2026-11-25T12:00:00Z');
+  it('below the floor fails, naming the supported lines and how to get one', () => {
+    for (const v of ['20.20.2', 'v22.13.1', '18.0.0']) {
+      const c = nodeCheck(v, day);
+      expect(c.level).toBe('fail');
+      expect(c.detail).toContain('lic needs Node.js 22, 24 or 26 (22.14.0 or newer)');
+      expect(c.fix).toContain('nvm install 26');
+    }
+  });
+  it('a supported line passes with its end-of-life date; the floor itself passes', () => {
+    expect(nodeCheck('22.14.0', day)).toEqual({
+      name: 'node',
+      ok: true,
+      level: 'ok',
+      detail: 'Node.js 22.14.0 (supported until 2027-04-30)',
+    });
+    expect(nodeCheck('v26.10.0', day)).toMatchObject({ level: 'ok', detail: 'Node.js 26.10.0 (supported until 2029-04-30)' });
+  });
+  it('a line past its end of life warns, on the day it ends and after', () => {
+    expect(nodeCheck('25.2.1', day)).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining('Node 25 reached its end of life on 2026-06-01'),
+    });
+    expect(nodeCheck('22.23.0', new Date('2027-04-30T00:00:00Z'))).toMatchObject({ level: 'warn' });
+    expect(nodeCheck('22.23.0', new Date('2027-04-29T23:59:59Z'))).toMatchObject({ level: 'ok' });
+  });
+  it('a line newer than the tested ones warns, and says what to do if anything fails', () => {
+    const c = nodeCheck('28.0.0', day);
+    expect(c).toMatchObject({ level: 'warn', detail: 'Node.js 28.0.0 is newer than the lines lic is tested on (22, 24 or 26)' });
+    expect(c.fix).toMatch(/^if anything fails, install Node\.js 26/);
+  });
+  it('lic doctor reports the Node it runs on', async () => {
+    const r = await doctor(svc.adminKey);
+    const node = r.report.checks.find((c) => c.name === 'node');
+    expect(node).toMatchObject({ ok: true, detail: expect.stringContaining(`Node.js ${process.versions.node}`) });
   });
 });

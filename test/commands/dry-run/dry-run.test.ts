@@ -9,21 +9,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type RunOptions } from '../../helpers/cli.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
-import { http, startTestService, type TestService } from '../../helpers/service.js';
+import { http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
-let svc: TestService;
 let proxy: RecordingProxy;
 let keyId: number;
 
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   proxy = await startRecordingProxy(svc.url);
   const made = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { permissions: 1, name: 'victim' } } });
   keyId = made.body.apiKeyId;
 });
 afterAll(async () => {
   await proxy.close();
-  await svc.close();
 });
 
 const lic = (args: string[], o: RunOptions = {}) =>

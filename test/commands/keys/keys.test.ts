@@ -3,20 +3,19 @@
  * §4): the created key works with exactly the rights of its bits and its owner's role,
  * revocation and expiry bite at once, and the full key never leaks.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir, type RunOptions } from '../../helpers/cli.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
-let svc: TestService;
 /** every output of every run here, to check no full key except a freshly created one's ever shows */
 const transcript: { args: string[]; stdout: string; stderr: string }[] = [];
 const secrets = new Set<string>();
 
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   secrets.add(svc.adminKey);
 });
-afterAll(() => svc.close());
 
 async function lic(args: string[], o: RunOptions & { key?: string } = {}) {
   const r = await runCli(args, { ...o, env: { ...envFor(svc, o.key ?? svc.adminKey), ...o.env } });
@@ -99,7 +98,7 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
 
   it('perm 2 (Write): POST and PUT work, GET is 403 → exit 3', async () => {
     const { key } = await create(['--perm', 'w']);
-    // a key grants only bits it holds (issue 8): Write may make a Write key, not a Read one
+    // a key grants only bits it holds: Write may make a Write key, not a Read one
     expect((await lic(['keys', 'create', '--perm', '1'], { key })).code).toBe(3);
     const made = await create(['--perm', '2'], { key });
     expect((await lic(['keys', 'update', String(made.id), '--name', 'by-writer'], { key })).code).toBe(0);
@@ -274,6 +273,15 @@ describe('keys update', () => {
     expect(await listed(id)).toEqual({ ...before, permissions: 7, name: 'n1', description: '' });
     await lic(['keys', 'update', String(id), '--expires', '2032-02-02']);
     expect((await listed(id)).expireDate).toBe('2032-02-02T00:00:00.000Z');
+  });
+
+  it('without -o json: stdout empty, one line on stderr; rm (the delete alias) -o json: the envelope on stdout, nothing on stderr', async () => {
+    const { id } = await create(['--perm', '1']);
+    const u = await lic(['keys', 'update', String(id), '--name', 'n2']);
+    expect([u.code, u.stdout, u.stderr]).toEqual([0, '', `Updated API key ${id}.\n`]);
+    const d = await lic(['keys', 'rm', String(id), '--yes', '-o', 'json']);
+    expect([d.code, d.stdout, d.stderr]).toEqual([0, '{"success":true,"code":0,"message":"OK"}\n', '']);
+    expect(await listed(id)).toBeUndefined();
   });
 
   it('an unknown id is exit 4', async () => {

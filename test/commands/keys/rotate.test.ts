@@ -7,21 +7,18 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oldKeyChange, registerKeysRotate, rotatedName, type KeysRotateOptions } from '../../../src/commands/keys/rotate.js';
 import type { Cli } from '../../../src/cli/deps.js';
 import { envFor, runCli, tempDir, type RunOptions } from '../../helpers/cli.js';
 import { startRecordingProxy } from '../../helpers/recording-proxy.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
-let svc: TestService;
 const NOW = new Date('2030-01-01T12:00:00.000Z');
 const now = () => NOW;
 
-beforeAll(async () => {
-  svc = await startTestService({ now });
-});
-afterAll(() => svc.close());
+const { svc } = useService({ now });
 
 const lic = (args: string[], o: RunOptions & { url?: string } = {}) =>
   runCli(args, { now, ...o, env: { ...envFor({ url: o.url ?? svc.url }, svc.adminKey), ...o.env } });

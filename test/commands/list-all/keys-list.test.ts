@@ -1,12 +1,11 @@
 /** `lic keys list` with the list machinery: --owner, --revoked, --active, --all, --fields, formats. */
 import { parse as parseCsv } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { keyFilters } from '../../../src/commands/keys/list.js';
-import { envFor, runCli } from '../../helpers/cli.js';
-import { addUserWithKey, startTestService, type TestService } from '../../helpers/service.js';
+import { runCli } from '../../helpers/cli.js';
+import { addUserWithKey } from '../../helpers/service.js';
+import { useService, ndjson } from '../../helpers/fixtures.js';
 
-let svc: TestService;
-let env: Record<string, string>;
 const secrets: string[] = [];
 const BULK = 1200;
 
@@ -18,16 +17,9 @@ interface KeyRow {
 }
 const dbKeys = (): KeyRow[] => svc.db.prepare('SELECT id, owner_id, revoked, expire_date FROM api_keys ORDER BY id').all() as KeyRow[];
 const requests = (stderr: string): URL[] => [...stderr.matchAll(/^> GET (\S+)/gm)].map((m) => new URL(m[1]!));
-const ndjson = (out: string) =>
-  out
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
+const { svc, env } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
-  env = envFor(svc, svc.adminKey);
   secrets.push(svc.adminKey);
   for (const [user, perm] of [
     ['u1', 1],
@@ -50,9 +42,6 @@ beforeAll(async () => {
   svc.db.transaction(() => {
     for (let i = 0; i < BULK; i++) ins.run(`bulk, "${i}"`, 'u2', Date.now(), 'api_bulk', `hash-${i}`, i % 5 === 0 ? 1 : 0);
   })();
-});
-afterAll(async () => {
-  await svc?.close();
 });
 
 describe('keys list friendly flags', () => {

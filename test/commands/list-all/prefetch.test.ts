@@ -8,22 +8,19 @@
  */
 import { execFile } from 'node:child_process';
 import { createServer, request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listenOnFreePort } from '../../helpers/fake-server.js';
 import { BIN, LIC_NODE } from '../../helpers/spawn.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+
 import { insertLog } from '../../cli/list/harness.js';
+import { useService } from '../../helpers/fixtures.js';
 
 const ENTRIES = 1000;
 const TAKE = 50;
-let svc: TestService;
 
+const { svc } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
   insertLog(svc.db, ENTRIES);
-});
-afterAll(async () => {
-  await svc?.close();
 });
 
 interface HoldingProxy {

@@ -1,20 +1,15 @@
 /**
- * Paging that cannot run away (issue 7 item 7): against socket-level fakes of services
+ * Paging that cannot run away: against socket-level fakes of services
  * that ignore the paging parameters or end early, `--all` stops at once (exit 1) without
  * printing a record twice, and a run short of the announced total says so on stderr.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, startFake, type Fake } from '../../helpers/fake-server.js';
 import { runCli } from '../../helpers/cli.js';
+import { ndjson } from '../../helpers/fixtures.js';
 
 const env = (fake: Fake) => ({ LIC_BASE_URL: fake.url, LIC_API_KEY: 'test-key-not-secret' });
 const resource = (id: number) => ({ id, name: `r${id}`, type: 'RSA', code: `c${id}`, dataFormat: 'SNK', dataSize: 3 });
-const ndjson = (out: string) =>
-  out
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 let fake: Fake | undefined;
 afterEach(async () => {

@@ -1,25 +1,22 @@
 /** `lic assemblies list` through the list machinery: --name, --public-key-token, --all, formats (seed demo). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
+
 import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
+import { useService } from '../../helpers/fixtures.js';
 
-let svc: TestService;
-let env: Record<string, string>;
 let all: Rec[];
 const LIST = ['assemblies', 'list'];
 
+const { svc, env } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
-  env = envFor(svc, svc.adminKey);
   // next to the demo's: a second version of a demo name, one in another case, and two not strong-named
   await ok(['assemblies', 'create', '--name', 'Folio.Pdf', '--version', '9.0.0.0', '--public-key-token', '0bbe75556158122f'], env);
   await ok(['assemblies', 'create', '--name', 'folio.pdf', '--version', '1.0.0.0', '--public-key-token', 'null'], env);
   await ok(['assemblies', 'create', '--name', 'Unsigned.Tool', '--version', '1.2.3.4'], env);
   all = await fullList(LIST, 'assemblies', env);
 });
-afterAll(() => svc?.close());
 
 describe('assemblies list friendly flags: exactly the records a filter over the full list gives', () => {
   it('the full list holds every assembly', () => {

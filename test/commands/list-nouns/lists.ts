@@ -2,15 +2,11 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { expect } from 'vitest';
 import { runCli, type RunResult } from '../../helpers/cli.js';
+import { ndjson } from '../../helpers/fixtures.js';
 
 export type Rec = Record<string, unknown>;
 
-/** The records of `-o ndjson` output, one JSON object a line. */
-export const ndjson = (out: string): Rec[] =>
-  out
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Rec);
+export { ndjson } from '../../helpers/fixtures.js';
 
 /** The GET requests a `--verbose` run traced on stderr. */
 export const requests = (stderr: string): URL[] => [...stderr.matchAll(/^> GET (\S+)/gm)].map((m) => new URL(m[1]!));

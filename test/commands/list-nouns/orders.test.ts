@@ -1,29 +1,26 @@
 /** `lic orders list --customer ID` through the list machinery: status, payment, currency and time filters, --all, formats (seed demo). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
+
 import { orderFilters } from '../../../src/commands/orders/list.js';
 import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
+import { useService, ORDER_FIELDS } from '../../helpers/fixtures.js';
 
-let svc: TestService;
-let env: Record<string, string>;
 /** the customer with the most orders, and its full list */
 let customer: number;
 let all: Rec[];
 const list = (c: number = customer) => ['orders', 'list', '--customer', String(c)];
 const ms = (r: Rec) => Date.parse(r.createdAt as string);
 
+const { svc, env } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
-  env = envFor(svc, svc.adminKey);
   customer = svc.db
     .prepare('SELECT customer_id FROM orders GROUP BY customer_id ORDER BY count(*) DESC, customer_id LIMIT 1')
     .pluck()
     .get() as number;
   all = await fullList(list(), 'orders', env);
 });
-afterAll(() => svc?.close());
 
 describe('orders list friendly flags: exactly the records a filter over the full list gives', () => {
   it('the full list is every order of the customer', () => {
@@ -139,26 +136,7 @@ describe("the issue's example: lic orders list --customer 7 --status Pending -o 
     expect(r.code, r.stderr).toBe(0);
     const want = (await fullList(list(7), 'orders', env)).filter((o) => o.status === 'Pending');
     const { header, rows } = csvRows(r.stdout);
-    expect(header).toEqual([
-      'id',
-      'orderNumber',
-      'status',
-      'processedBy',
-      'purchaseOrder',
-      'total',
-      'currency',
-      'createdAt',
-      'updatedAt',
-      'invoiceNumber',
-      'paymentType',
-      'paymentNumber',
-      'paymentStatus',
-      'paymentDate',
-      'description',
-      'customerId',
-      'resellerId',
-      'createdById',
-    ]);
+    expect(header).toEqual(ORDER_FIELDS);
     expect(rows.map((row) => Number(row[0]))).toEqual(ids(want));
   });
 
@@ -171,7 +149,7 @@ describe("the issue's example: lic orders list --customer 7 --status Pending -o 
     expect(want.length).toBeGreaterThan(0);
     const r = await ok([...list(c), '--status', 'Pending', '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
-    // raw values: the total as a number and the currency in its own column (issue 13 item 3)
+    // raw values: the total as a number and the currency in its own column
     expect(rows).toEqual(want.map((o) => header.map((f) => dataCell(o[f]))));
     expect(rows.map((row) => row[header.indexOf('total')])).toEqual(want.map((o) => String(o.total)));
   });

@@ -1,25 +1,24 @@
 /** `lic products list --customer CODE` through the list machinery, unpaged (the endpoint takes no query): --fields, --limit, formats (seed demo). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+
 import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, ndjson, ok, requests, type Rec } from './lists.js';
+import { useService, PRODUCT_FIELDS } from '../../helpers/fixtures.js';
 
-let svc: TestService;
 let env: Record<string, string>;
 let code: string;
 /** the full list, from `-o json` (one reply: there is no --all) */
 let all: Rec[];
 const list = () => ['products', 'list', '--customer', code];
 
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   const k = svc.issuedKeys.find((x) => x.role === 'Customer')!;
   env = envFor(svc, k.key);
   code = svc.db.prepare('SELECT customer_code FROM users WHERE id = ?').pluck().get(k.userId) as string;
   all = JSON.parse((await ok([...list(), '-o', 'json'], env)).stdout).products as Rec[];
 });
-afterAll(() => svc?.close());
 
 describe('products list through the machinery (paged: false)', () => {
   it("the full list is the customer's products", () => {
@@ -44,20 +43,7 @@ describe('products list through the machinery (paged: false)', () => {
   it('-o csv: a header row, and parses back', async () => {
     const r = await ok([...list(), '-o', 'csv'], env);
     const { header, rows } = csvRows(r.stdout);
-    expect(header).toEqual([
-      'id',
-      'code',
-      'name',
-      'description',
-      'url',
-      'copyright',
-      'createdAt',
-      'image',
-      'price',
-      'resellerPrice',
-      'currency',
-      'signatureKeysId',
-    ]);
+    expect(header).toEqual(PRODUCT_FIELDS);
     expect(rows).toEqual(all.map((p) => header.map((f) => dataCell(p[f]))));
   });
 

@@ -1,23 +1,21 @@
 /** `lic resources list` through the list machinery: --type, --format, --name-contains, --all, formats (seed demo). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli } from '../../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
 import { reply, startFake } from '../../helpers/fake-server.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
+import { useService } from '../../helpers/fixtures.js';
 
 /** The select the default columns send (RESOURCE_COLUMN_FIELDS). */
 const COLUMN_SELECT = 'id, name, type, dataFormat, code, dataSize, updatedAt, description';
 
-let svc: TestService;
-let env: Record<string, string>;
 let all: Rec[];
 const LIST = ['resources', 'list'];
 /** a name with the characters a filter literal must escape */
 const ODD = 'Odd "quoted" \\ name';
 
+const { svc, env } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
-  env = envFor(svc, svc.adminKey);
   // next to the demo's four: same type in another case, a second html e-mail, an odd name
   for (const [name, type, format] of [
     ['lower-case rsa', 'rsa', 'snk'],
@@ -29,7 +27,6 @@ beforeAll(async () => {
   }
   all = await fullList(LIST, 'resources', env);
 });
-afterAll(() => svc?.close());
 
 describe('resources list friendly flags: exactly the records a filter over the full list gives', () => {
   it('the full list holds the demo resources and the added ones', () => {

@@ -1,12 +1,11 @@
 /** `lic templates list --product P --release R` through the list machinery: --name-contains, --all, formats (seed demo). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
+
 import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
+import { useService } from '../../helpers/fixtures.js';
 
-let svc: TestService;
-let env: Record<string, string>;
 /** every (product, release) of the demo with templates, and the one with the most */
 let releases: { product: number; release: number }[];
 let big: { product: number; release: number };
@@ -20,9 +19,8 @@ const list = (s: { product: number; release: number } = big) => [
   String(s.release),
 ];
 
+const { svc, env } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
-  env = envFor(svc, svc.adminKey);
   releases = svc.db
     .prepare('SELECT product_id AS product, release_id AS release FROM license_templates GROUP BY 1, 2 ORDER BY 1, 2')
     .all() as typeof releases;
@@ -31,7 +29,6 @@ beforeAll(async () => {
     .get() as typeof big;
   all = await fullList(list(), 'licenseTemplates', env);
 });
-afterAll(() => svc?.close());
 
 describe('templates list --name-contains: exactly the records a filter over the full list gives', () => {
   it('the full list of a release is its templates', () => {

@@ -1,5 +1,5 @@
 /**
- * One shape for scripts (issue 7 item 8): the same commands, run directly against lic
+ * One shape for scripts: the same commands, run directly against lic
  * serve and through a transforming proxy that makes its replies look like another
  * implementation of the published API (default-valued fields left out, recursively,
  * even an empty list's array and total; integers as strings), print the same stdout in
@@ -7,18 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
-import { startTransformProxy, type ProxyMode, type TransformProxy } from '../../helpers/transform-proxy.js';
 
-let svc: TestService;
+import { startTransformProxy, type ProxyMode, type TransformProxy } from '../../helpers/transform-proxy.js';
+import { useService } from '../../helpers/fixtures.js';
+
 const proxies = new Map<ProxyMode, TransformProxy>();
 let resourceId: number;
 let template: { id: number; product: number; release: number };
 let customer: number;
 let customerKey: { key: string; code: string };
 
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   for (const mode of ['strip-defaults', 'int-strings'] as const) proxies.set(mode, await startTransformProxy(svc.url, mode));
   resourceId = svc.db.prepare('SELECT id FROM resources ORDER BY id LIMIT 1').pluck().get() as number;
   template = svc.db
@@ -32,7 +32,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const p of proxies.values()) await p.close();
-  await svc?.close();
 });
 
 const FORMATS = [

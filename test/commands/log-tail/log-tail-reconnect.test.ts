@@ -13,13 +13,9 @@ import { reply, startFake, type Fake } from '../../helpers/fake-server.js';
 import { startTestService } from '../../helpers/service.js';
 import { testContext, runIn, type TestContext } from '../../helpers/context.js';
 import { insertLog, until } from '../../cli/list/harness.js';
+import { ndjson as ndjsonOf } from '../../helpers/fixtures.js';
 
-const ndjson = (out: string) =>
-  out
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { id: number; message: string });
+const ndjson = (out: string) => ndjsonOf<{ id: number; message: string }>(out);
 
 /** Replaces the test context's sleep with a fast one that records every wait asked for, ms. */
 function fastSleep(h: TestContext): number[] {

@@ -1,30 +1,19 @@
 /** `lic log tail [--follow]` against the real service, driven in-process with a Ctrl-C the test triggers. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeLog } from '../../../src/server/log-writer.js';
-import { envFor, runCli } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { runCli } from '../../helpers/cli.js';
+
 import { testContext, runIn } from '../../helpers/context.js';
 import { insertLog, until } from '../../cli/list/harness.js';
-
-let svc: TestService;
-let env: Record<string, string>;
+import { useService, ndjson as ndjsonOf } from '../../helpers/fixtures.js';
 
 const dbIds = (where = '1'): number[] => svc.db.prepare(`SELECT id FROM log WHERE ${where} ORDER BY id`).pluck().all() as number[];
-const ndjson = (out: string) =>
-  out
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { id: number; level: string; message: string });
+const ndjson = (out: string) => ndjsonOf<{ id: number; level: string; message: string }>(out);
 const requests = (stderr: string): URL[] => [...stderr.matchAll(/^> GET (\S+)/gm)].map((m) => new URL(m[1]!));
 
+const { svc, env } = useService();
 beforeAll(async () => {
-  svc = await startTestService();
-  env = envFor(svc, svc.adminKey);
   insertLog(svc.db, 1600);
-});
-afterAll(async () => {
-  await svc?.close();
 });
 
 describe('log tail', () => {

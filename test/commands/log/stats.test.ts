@@ -12,21 +12,21 @@ import { displayWidth } from '../../../src/cli/table.js';
 import { writeLog } from '../../../src/server/log-writer.js';
 import { envFor, runCli, type RunOptions } from '../../helpers/cli.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+
 import { closedPort } from '../../helpers/fake-server.js';
 import { hasScript, spawnLic, spawnLicTty } from '../../helpers/spawn.js';
 import { startTransformProxy, type TransformProxy } from '../../helpers/transform-proxy.js';
+import { useService } from '../../helpers/fixtures.js';
 
 if (!hasScript) console.warn('test/commands/log/stats.test.ts: util-linux `script` not found; skipping the pseudo-terminal test');
 
 const NOW = new Date('2030-01-09T00:00:00.000Z');
 const now = () => NOW;
-let svc: TestService;
 let stripped: TransformProxy;
 let recorder: RecordingProxy;
 
+const { svc } = useService({ now });
 beforeAll(async () => {
-  svc = await startTestService({ now });
   // 2030-01-06 is a Sunday: by week the first bucket is that one day, the second Mon 7 .. Wed 9
   const at = (s: string, level: string, message = 'm') => writeLog(svc.db, new Date(s), level, message, {});
   at('2030-01-06T10:00:00Z', 'Information');
@@ -44,7 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stripped.close();
   await recorder.close();
-  await svc.close();
 });
 
 const lic = (args: string[], o: RunOptions & { url?: string } = {}) =>
@@ -196,12 +195,15 @@ describe('log stats', () => {
     expect(plain.stdout.split('\n')[3]).toBe(`2030-01-08  ${'▒'.repeat(17)}${'█'.repeat(8)}  3`);
   });
 
-  it('the built CLI, piped: csv on stdout, exit 0; on a pseudo-terminal the chart and a progress summary', async () => {
+  it('the built CLI, piped: csv on stdout, exit 0', async () => {
     const env = { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey };
     const r = await spawnLic(['log', 'stats', ...RANGE, '--by', 'week', '-o', 'csv'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[2]).toBe('2030-01-07T00:00:00.000Z,2030-01-09T00:00:00.000Z,0,0,1,2,1,1,5');
-    if (!hasScript) return;
+  });
+
+  it.skipIf(!hasScript)('the built CLI on a pseudo-terminal (needs util-linux `script`): the chart and a progress summary', async () => {
+    const env = { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey };
     const t = await spawnLicTty(['log', 'stats', ...RANGE], { env });
     expect(t.code).toBe(0);
     expect(t.output).toContain('18 requests in');

@@ -1,9 +1,10 @@
 /** `lic orders list` in-process against the real service (seed demo) on port 0. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
 import { closedPort, reply, startFake } from '../../helpers/fake-server.js';
-import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http } from '../../helpers/service.js';
 import { Permission } from '../../../src/wire.js';
+import { useService } from '../../helpers/fixtures.js';
 
 interface Row {
   id: number;
@@ -17,8 +18,6 @@ interface Row {
   invoice_number: string;
 }
 
-let svc: TestService;
-let env: Record<string, string>;
 let customer: number;
 const rowsOf = (id: number): Row[] => svc.db.prepare('SELECT * FROM orders WHERE customer_id = ? ORDER BY id').all(id) as Row[];
 /** The TSV line of an order, computed from the database: ID NUMBER STATUS PAYMENT TYPE TOTAL CREATED INVOICE. */
@@ -34,12 +33,10 @@ const line = (o: Row) =>
     o.invoice_number,
   ].join('\t');
 
+const { svc, env } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
-  env = envFor(svc, svc.adminKey);
   customer = svc.db.prepare('SELECT customer_id FROM orders GROUP BY customer_id ORDER BY count(*) DESC LIMIT 1').pluck().get() as number;
 });
-afterAll(() => svc?.close());
 
 describe('lic orders list --customer ID', () => {
   it('piped: one tab-separated line per order, columns ID NUMBER STATUS PAYMENT TYPE TOTAL CREATED INVOICE', async () => {

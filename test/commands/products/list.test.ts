@@ -1,8 +1,9 @@
 /** `lic products list --customer CODE` in-process against the real service (seed demo) on port 0. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
 import { closedPort } from '../../helpers/fake-server.js';
-import { http, startTestService, type TestService } from '../../helpers/service.js';
+import { http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
 interface Row {
   id: number;
@@ -14,7 +15,6 @@ interface Row {
   created_at: number;
 }
 
-let svc: TestService;
 /** the demo Customer user's key and customer */
 let key: string;
 let own: { id: number; code: string };
@@ -26,8 +26,8 @@ const rowsOf = (customerId: number): Row[] =>
 const line = (p: Row) =>
   [p.id, p.code, p.name, p.price.toFixed(2), p.reseller_price.toFixed(2), p.currency, new Date(p.created_at).toISOString()].join('\t');
 
+const { svc } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
   const k = svc.issuedKeys.find((x) => x.role === 'Customer')!;
   key = k.key;
   own = svc.db.prepare('SELECT c.id, c.code FROM users u JOIN customers c ON c.code = u.customer_code WHERE u.id = ?').get(k.userId) as {
@@ -35,7 +35,6 @@ beforeAll(async () => {
     code: string;
   };
 });
-afterAll(() => svc?.close());
 
 describe('lic products list --customer CODE', () => {
   it("piped: one line per product of the caller's customer, columns ID CODE NAME PRICE RESELLER PRICE CURRENCY CREATED", async () => {

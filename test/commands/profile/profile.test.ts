@@ -19,6 +19,9 @@ afterAll(async () => {
 });
 
 const storeFile = (dir: string) => join(dir, 'profiles.json');
+/** The fallback notice of `profile add` where no keyring is reachable (the test context has none). */
+const NOTICE =
+  'lic: no keyring reachable (no keyring in this test context): the API key is in the profile file (mode 0600); `lic profile migrate --to keyring` moves it once there is a keyring (--insecure-storage: the file without this notice).';
 const store = (dir: string) => JSON.parse(readFileSync(storeFile(dir), 'utf8'));
 const mode = (dir: string) => statSync(storeFile(dir)).mode & 0o777;
 
@@ -37,7 +40,8 @@ describe('profile add', () => {
     const dir = tempDir();
     const r = await add(dir, 'one', `${s1.url}/`, s1.adminKey);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`Added profile "one" (${s1.url}), the default.\n`);
+    // the test context has no keyring (as a machine without a session bus): the file, with one notice
+    expect(r.stderr).toBe(`Added profile "one" (${s1.url}; key in the profile file), the default.\n${NOTICE}\n`);
     expect(store(dir)).toEqual({ profiles: { one: { baseUrl: s1.url, apiKey: s1.adminKey } }, defaultProfile: 'one' });
     expect(mode(dir)).toBe(0o600);
   });
@@ -46,10 +50,10 @@ describe('profile add', () => {
     const dir = tempDir();
     await add(dir, 'one', s1.url, s1.adminKey);
     const two = await add(dir, 'two', s2.url, s2.adminKey);
-    expect(two.stderr).toBe(`Added profile "two" (${s2.url}).\n`);
+    expect(two.stderr).toBe(`Added profile "two" (${s2.url}; key in the profile file).\n${NOTICE}\n`);
     expect(store(dir).defaultProfile).toBe('one');
-    const again = await add(dir, 'two', s2.url, s2.adminKey, ['--default']);
-    expect(again.stderr).toBe(`Updated profile "two" (${s2.url}), the default.\n`);
+    const again = await add(dir, 'two', s2.url, s2.adminKey, ['--default', '--insecure-storage']);
+    expect(again.stderr).toBe(`Updated profile "two" (${s2.url}; key in the profile file), the default.\n`);
     expect(store(dir).defaultProfile).toBe('two');
     expect(mode(dir)).toBe(0o600);
   });
@@ -108,9 +112,9 @@ describe('profile list, use, remove, show', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        `odd\thttps://licensing.example.com\t****\t`,
-        `one\t${s1.url}\t${s1.adminKey.slice(0, 8)}…\t*`,
-        `two\t${s2.url}\t${s2.adminKey.slice(0, 8)}…\t`,
+        `odd\thttps://licensing.example.com\t****\tfile\t`,
+        `one\t${s1.url}\t${s1.adminKey.slice(0, 8)}…\tfile\t*`,
+        `two\t${s2.url}\t${s2.adminKey.slice(0, 8)}…\tfile\t`,
       ].join('\n') + '\n',
     );
   });
@@ -118,9 +122,9 @@ describe('profile list, use, remove, show', () => {
   it('list -o json and on a TTY: masked too', async () => {
     const json = await runCli(['profile', 'list', '-o', 'json'], { configDir: dir });
     expect(JSON.parse(json.stdout).profiles).toEqual([
-      { name: 'odd', baseUrl: 'https://licensing.example.com', apiKey: '****', default: false },
-      { name: 'one', baseUrl: s1.url, apiKey: `${s1.adminKey.slice(0, 8)}…`, default: true },
-      { name: 'two', baseUrl: s2.url, apiKey: `${s2.adminKey.slice(0, 8)}…`, default: false },
+      { name: 'odd', baseUrl: 'https://licensing.example.com', apiKey: '****', keyStore: 'file', default: false },
+      { name: 'one', baseUrl: s1.url, apiKey: `${s1.adminKey.slice(0, 8)}…`, keyStore: 'file', default: true },
+      { name: 'two', baseUrl: s2.url, apiKey: `${s2.adminKey.slice(0, 8)}…`, keyStore: 'file', default: false },
     ]);
     const tty = await runCli(['profile', 'ls'], { configDir: dir, tty: true });
     for (const out of [json.stdout, tty.stdout, tty.stderr]) {
@@ -151,6 +155,8 @@ describe('profile list, use, remove, show', () => {
       baseUrlFrom: 'profile one',
       apiKey: `${s1.adminKey.slice(0, 8)}…`,
       apiKeyFrom: 'profile one',
+      apiKeyStore: 'file',
+      apiKeyError: null,
       timeoutMs: 30000,
       timeoutFrom: 'default',
       retries: 2,
@@ -161,7 +167,12 @@ describe('profile list, use, remove, show', () => {
       insecureHttpFrom: 'default',
       store: storeFile(dir),
     });
+    // a key in the file: one warning, with the command that moves it
+    expect(r.stderr).toBe(
+      `lic: the API key of profile "one" is in plain text in ${storeFile(dir)}, readable by every program you run; an Administrator key can delete everything: move it to the keyring with \`lic profile migrate --to keyring\` (\`lic doctor\` tells the key's role).\n`,
+    );
     const piped = await runCli(['profile', 'show'], { configDir: dir, env: { LIC_API_KEY: s2.adminKey }, tty: false });
+    expect(piped.stderr).toBe('');
     expect(piped.stdout).toBe(
       `profile\tone\nbase URL\t${s1.url} (from profile one)\nAPI key\t${s2.adminKey.slice(0, 8)}… (from LIC_API_KEY)\n` +
         'timeout\t30000 ms per attempt (from default)\nretries\t2 (from default)\nCA file\t(none: the system CAs)\ninsecure http\trefused (from default)\n' +

@@ -1,22 +1,17 @@
 /**
- * Input guards of `resources create|update` (issue 13) against the real service: an empty
+ * Input guards of `resources create|update` against the real service: an empty
  * data file or stdin (a cron line that lost its redirect) is a usage error unless
  * `--allow-empty`, and nothing is created or changed.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli, tempDir } from '../../helpers/cli.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../../helpers/cli.js';
 
-let svc: TestService;
-let env: Record<string, string>;
+import { useService } from '../../helpers/fixtures.js';
+
 const dir = tempDir('lic-guard-');
-beforeAll(async () => {
-  svc = await startTestService();
-  env = envFor(svc, svc.adminKey);
-});
-afterAll(() => svc.close());
+const { svc, env } = useService();
 
 const count = () => svc.db.prepare('SELECT count(*) FROM resources').pluck().get() as number;
 const dataOf = (id: number) => svc.db.prepare('SELECT data FROM resources WHERE id = ?').pluck().get(id) as Buffer;

@@ -2,11 +2,12 @@
 import { SHARED_DATA } from '../../helpers/shared-data.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
-import { addUserWithKey, http, openStoredSecret, startTestService, type TestService } from '../../helpers/service.js';
+import { addUserWithKey, http, openStoredSecret } from '../../helpers/service.js';
 import { MAX_DATA_BYTES } from '../../../src/commands/resources/input.js';
 import { runCliBytes } from './run-bytes.js';
+import { useService } from '../../helpers/fixtures.js';
 
 const DATA = SHARED_DATA;
 const SNK = join(DATA, 'Keys.snk');
@@ -17,15 +18,9 @@ if (!haveData) console.warn(`SKIPPED: resource round trips of real files need ${
 /** A closed port: a command that sent a request here would fail with exit 5, not 2. */
 const NOWHERE = { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_aaaaaaaaaaaaaaaaaaaaaaaa' };
 
-let svc: TestService;
-let env: Record<string, string>;
 const dir = tempDir('lic-res-');
-beforeAll(async () => {
-  svc = await startTestService();
-  env = envFor(svc, svc.adminKey);
-});
+const { svc, env } = useService();
 afterAll(async () => {
-  await svc.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,29 +1,22 @@
 /** Signing keys among resources: `resources get` key size and token, SNK warnings of create/update; against the real service on port 0. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli, tempDir } from '../../helpers/cli.js';
-import { http, startTestService, type TestService } from '../../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { http } from '../../helpers/service.js';
 import { SHARED_DATA } from '../../helpers/shared-data.js';
 import { spawnLic } from '../../helpers/spawn.js';
 import { generatedKey } from '../../dotnet/generated-key.js';
+import { useService } from '../../helpers/fixtures.js';
 
 const KEYS_SNK = join(SHARED_DATA, 'Keys.snk');
 const haveSnk = existsSync(KEYS_SNK);
 if (!haveSnk) console.warn(`SKIPPED: resources get of the real Keys.snk needs ${KEYS_SNK}`);
 
-let svc: TestService;
-let env: Record<string, string>;
 const dir = tempDir('lic-snk-');
 const k2048 = generatedKey(2048);
 const junk = Buffer.from('<html><body>not a key</body></html>');
-beforeAll(async () => {
-  svc = await startTestService();
-  env = envFor(svc, svc.adminKey);
-});
-afterAll(async () => {
-  await svc.close();
-});
+const { svc, env } = useService();
 
 let seq = 0;
 const unique = (p = 'k') => `${p}-${++seq}`;

@@ -2,7 +2,7 @@
  * `lic serve` without a working better-sqlite3: one line naming what is missing and what to
  * do, exit 1, and nothing else started (test/commands/serve/serve.test.ts runs the command).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +36,9 @@ describe('lic serve: the SQLite driver check', () => {
     );
     const line = sqliteDriverProblem(join(pkg, 'index.js'), '/opt/lic', 'freebsd-x64');
     expect(line).not.toContain('\n');
-    expect(line).toMatch(/^`lic serve` needs the SQLite driver better-sqlite3, which ships binaries for Linux \(glibc or musl\), macOS and Windows, on x64 and arm64, not for freebsd-x64: /);
+    expect(line).toMatch(
+      /^`lic serve` needs the SQLite driver better-sqlite3, which ships binaries for Linux \(glibc or musl\), macOS and Windows, on x64 and arm64, not for freebsd-x64: /,
+    );
     expect(line).toContain('`npx node-gyp rebuild` in /opt/lic/node_modules/better-sqlite3');
     expect(line).toContain('every other command works');
   });
@@ -57,7 +59,6 @@ describe('lic serve: the SQLite driver check', () => {
     expect(line).toContain('not-elf.node');
     expect(line).toContain('reinstall lic, which is in /opt/lic');
   });
-
 
   it('the built `lic serve` on a platform without a binary: exit 1, one line, no database, other commands still run', async () => {
     // a copy of the package (bin/, dist/) whose better-sqlite3 behaves as it does without a prebuilt binary
@@ -86,7 +87,9 @@ describe('lic serve: the SQLite driver check', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^lic: `lic serve` needs the SQLite driver better-sqlite3, which ships binaries for .*, not for \w+-\w+: build one with/);
+    expect(r.stderr).toMatch(
+      /^lic: `lic serve` needs the SQLite driver better-sqlite3, which ships binaries for .*, not for \w+-\w+: build one with/,
+    );
     expect(r.stderr).toContain(join(root, 'node_modules', 'better-sqlite3'));
     // no database was made: the check comes before anything else
     expect(readdirSync(dataDir)).toEqual([]);
@@ -94,5 +97,36 @@ describe('lic serve: the SQLite driver check', () => {
     const help = await run(['keys', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('lic keys');
+  });
+});
+
+describe(`the driver on this Node (${process.version})`, () => {
+  it('survives the garbage collector freeing thousands of statements and closed databases', () => {
+    // the pattern that aborted Node 24 with better-sqlite3 12 (a finalizer calling into a gone
+    // environment): statements and databases dropped, then collected, in a process of their own
+    const script = `
+      const Database = require('better-sqlite3');
+      let rows = 0;
+      for (let round = 0; round < 6; round++) {
+        const db = new Database(':memory:');
+        db.exec('create table t (a integer primary key, b text)');
+        const insert = db.prepare('insert into t (b) values (?)');
+        db.transaction(() => { for (let i = 0; i < 2000; i++) insert.run('x' + i); })();
+        for (let i = 0; i < 2000; i++) rows += db.prepare('select count(*) as n from t where a > ' + i).get().n > 0 ? 1 : 0;
+        if (round % 2) db.close();
+        globalThis.gc();
+      }
+      globalThis.gc();
+      process.stdout.write(String(rows));
+    `;
+    const r = spawnSync(LIC_NODE, ['--expose-gc', '-e', script], {
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(String(6 * 2000));
   });
 });

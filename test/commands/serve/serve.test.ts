@@ -76,7 +76,9 @@ describe('lic serve', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${s.url}\n`);
     const key = store.profiles.local.apiKey;
-    expect(r.stderr).toContain(`  Administrator  user admin        ${key}\n`);
+    // the keys as an aligned table, the URL the last line printed (stdout), introduced by the last stderr line
+    expect(r.stderr).toContain(`lic serve: new API keys, shown this once:\n  ROLE           USER   KEY\n  Administrator  admin  ${key}\n`);
+    expect(r.stderr).toContain(`lic serve: Ctrl-C stops it; listening on ${s.url}\n`);
     expect(r.stderr).toContain('lic serve: saved the Administrator key as profile "local" (the default)');
     expect(r.stderr).toContain('lic serve: SIGTERM: finishing in-flight requests and closing the database');
     // and it is really closed
@@ -96,7 +98,7 @@ describe('lic serve', () => {
     const r = await s.stop();
     expect(r.code).toBe(0);
     expect(existsSync(join(configDir, 'profiles.json'))).toBe(false);
-    expect(r.stderr).toMatch(/Administrator +user admin +api_[a-z0-9]{24}/);
+    expect(r.stderr).toMatch(/Administrator +admin +api_[a-z0-9]{24}/);
     expect(r.stderr).not.toContain('profile "local"');
   });
 
@@ -174,15 +176,27 @@ describe('lic serve', () => {
     // the next successful start on that database is its first: it shows the key and saves it
     const s = await serve(['--port', '0', '--db', db], { configDir });
     const r = await s.stop();
-    expect(r.stderr).toMatch(/Administrator +user admin +api_[a-z0-9]{24}/);
+    expect(r.stderr).toMatch(/Administrator +admin +api_[a-z0-9]{24}/);
     expect(profiles(configDir).profiles.local.apiKey).toMatch(/^api_/);
   });
 
   it('a dataset file that cannot be read: exit 2, nothing listens', async () => {
-    const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--seed', join(tempDir(), 'missing.json'), '--no-profile']);
+    const missing = join(tempDir(), 'missing.json');
+    const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--seed', missing, '--no-profile']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^lic: cannot read dataset .*missing\.json/);
+    expect(r.stderr).toBe(`lic: --seed ${missing}: cannot read it: no such file\n`);
+  });
+
+  it('a dataset with an escaped lone surrogate: exit 2 naming the field, nothing listens', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = join(tempDir(), 'lone.json');
+    writeFileSync(file, '{"users":[{"id":"admin","name":"A\\ud800","email":"","role":"Administrator"}]}');
+    const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--seed', file, '--no-profile']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `lic: --seed ${file}: users.0.name holds an unpaired surrogate escape (\\uD800-\\uDFFF alone), which is not valid Unicode\n`,
+    );
   });
 
   it('a malformed dataset: exit 2 naming the path of the bad field, and nothing is loaded', async () => {
@@ -238,7 +252,7 @@ describe('lic serve', () => {
     const r = await s.stop();
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/cannot write --keys-file .*keys\.json/);
-    const shown = /Administrator +user admin +(api_[a-z0-9]{24})/.exec(r.stderr)?.[1];
+    const shown = /^ {2}Administrator +admin +(api_[a-z0-9]{24})$/m.exec(r.stderr)?.[1];
     expect(shown).toBe(profiles(configDir).profiles.local.apiKey);
   });
 
@@ -254,22 +268,32 @@ describe('lic serve', () => {
 });
 
 describe('lic serve --seed demo: what to try', () => {
-  it("prints, beside the keys, the Customer code, the products' latest releases and templates and the log's span, on stderr; each printed id works", async () => {
+  it("prints a command to try; with --verbose the Customer code, the products' latest releases and templates and the log's span, on stderr; each printed id works", async () => {
     const configDir = tempDir();
-    const s = await serve(['--port', '0', '--db', ':memory:', '--seed', 'demo'], { configDir });
+    const db = join(tempDir(), 'demo.db');
+    let s = await serve(['--port', '0', '--db', db, '--seed', 'demo'], { configDir });
     try {
       const err = s.err();
-      const code = /customer (C-[A-Z0-9]{8}) \(.*customer id (\d+), (\d+) orders/.exec(err);
+      // without --verbose: one command to try, and where the rest is
+      expect(err).toMatch(
+        /^lic serve: data loaded; try: lic orders list --customer \d+\n {2}\(lic serve --verbose lists the ids to try\)$/m,
+      );
+      expect(err).not.toContain('--product');
+      await s.stop();
+      // a restart with --verbose: every id to try, on a database that already has them
+      s = await serve(['--port', '0', '--db', db, '--verbose'], { configDir });
+      const all = s.err();
+      const code = /customer id (\d+), code (C-[A-Z0-9]{8}): .* \((\d+) orders\)/.exec(all);
       expect(code).not.toBeNull();
-      expect(err).toContain(`lic products list --customer ${code![1]}`);
-      expect(err).toContain(`lic orders list --customer ${code![2]}`);
-      const products = [...err.matchAll(/--product (\d+) --release (\d+)\s+(.+?) (\d+\.\d+\.\d+); templates ([\d ]+)/g)];
+      expect(all).toContain(`lic products list --customer ${code![2]}`);
+      expect(all).toContain(`lic orders list --customer ${code![1]}`);
+      const products = [...all.matchAll(/--product (\d+) --release (\d+)\s+(.+?) (\d+\.\d+\.\d+); templates ([\d ]+)/g)];
       expect(products).toHaveLength(5);
-      expect(err).toMatch(/log: [\d,]+ entries from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d/);
-      const customerKey = /Customer\s+user \S+\s+(\S+)/.exec(err)![1]!;
+      expect(all).toMatch(/log: [\d,]+ entries from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d/);
+      const customerKey = /^ {2}Customer +\S+ +(api_\S+)$/m.exec(err)![1]!;
 
       // the ids are the seeded data's: ask the running service with them (profile "local" = Administrator)
-      const orders = await runCli(['orders', 'list', '--customer', code![2]!, '--all', '-o', 'ndjson'], { configDir });
+      const orders = await runCli(['orders', 'list', '--customer', code![1]!, '--all', '-o', 'ndjson'], { configDir });
       expect(orders.code).toBe(0);
       expect(orders.stdout.trim().split('\n')).toHaveLength(Number(code![3]));
       for (const [, product, release, , , templates] of products) {
@@ -282,7 +306,7 @@ describe('lic serve --seed demo: what to try', () => {
             .map((l) => (JSON.parse(l) as { id: number }).id),
         ).toEqual(templates!.trim().split(' ').map(Number));
       }
-      const mine = await runCli(['products', 'list', '--customer', code![1]!], { env: { LIC_BASE_URL: s.url, LIC_API_KEY: customerKey } });
+      const mine = await runCli(['products', 'list', '--customer', code![2]!], { env: { LIC_BASE_URL: s.url, LIC_API_KEY: customerKey } });
       expect(mine.code).toBe(0);
       expect(mine.stdout.trim()).not.toBe('');
     } finally {
@@ -296,13 +320,13 @@ describe('lic serve --seed demo: what to try', () => {
     const r = await runCli(['templates', 'list'], { env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /required option '--product <id>' not specified: templates list needs a product id and the id of one of its releases \(`lic serve --seed demo` prints the demo's when it starts\)/,
+      /required option '--product <id>' not specified: templates list needs a product id and the id of one of its releases \(`lic serve --verbose` prints the demo's when it starts\)/,
     );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     const one = await runCli(['templates', 'list', '--product', '1'], {
       env: { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_fakekey0123456789' },
     });
     expect(one.code).toBe(2);
-    expect(one.stderr).toMatch(/required option '--release <id>' not specified: .*lic serve --seed demo/);
+    expect(one.stderr).toMatch(/required option '--release <id>' not specified: .*lic serve --verbose/);
   });
 });

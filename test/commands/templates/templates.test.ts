@@ -1,8 +1,9 @@
 /** `lic templates list|show` in-process against the real service (seed demo) on port 0. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli } from '../../helpers/cli.js';
 import { closedPort } from '../../helpers/fake-server.js';
-import { http, startTestService, type TestService } from '../../helpers/service.js';
+import { http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
 interface Row {
   id: number;
@@ -15,8 +16,6 @@ interface Row {
   template: string;
 }
 
-let svc: TestService;
-let env: Record<string, string>;
 /** the release with the most templates */
 let rel: { p: number; r: number };
 const rowsOf = (p: number, r: number): Row[] =>
@@ -24,14 +23,12 @@ const rowsOf = (p: number, r: number): Row[] =>
 /** TSV line from the database: ID NAME CODE FORMAT FILE NAME SIGNING KEY DESCRIPTION. */
 const line = (t: Row) => [t.id, t.name, t.code, t.format, t.license_file_name, t.signature_keys_id || '', t.description].join('\t');
 
+const { svc, env } = useService({ seed: 'demo' });
 beforeAll(async () => {
-  svc = await startTestService({ seed: 'demo' });
-  env = envFor(svc, svc.adminKey);
   rel = svc.db
     .prepare('SELECT product_id AS p, release_id AS r FROM license_templates GROUP BY release_id ORDER BY count(*) DESC LIMIT 1')
     .get() as { p: number; r: number };
 });
-afterAll(() => svc?.close());
 
 const list = (...extra: string[]) => ['templates', 'list', '--product', String(rel.p), '--release', String(rel.r), ...extra];
 const show = (id: number | string, ...extra: string[]) => [

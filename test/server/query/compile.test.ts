@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { compileFilter, compileListQuery, compileSelect, compileSort, parseTimeLiteral } from '../../../src/server/query/compile.js';
+import { compileFilter, compileListQuery, compileSelect, compileSort } from '../../../src/server/query/compile.js';
+import { parseRfc3339 } from '../../../src/time.js';
 import { QueryError, type ListSpec } from '../../../src/server/query/types.js';
 import { logSource } from '../../../src/server/routes/log.js';
 
@@ -282,7 +283,7 @@ describe('filter: timestamps', () => {
     ['1969-12-31T23:59:59.999Z', -1],
     ['0050-06-01', -60576249600000], // years 0..99 are not 1900..1999
   ])('%s', (text, ms) => {
-    expect(parseTimeLiteral(text)).toBe(ms);
+    expect(parseRfc3339(text)).toBe(ms);
     expect(f(logSpec, `TimeStamp >= "${text}"`)).toEqual({ where: 'l.time_stamp >= ?', params: [ms] });
     expect(f(logSpec, `"${text}" < TimeStamp`)).toEqual({ where: '? < l.time_stamp', params: [ms] });
   });
@@ -309,7 +310,7 @@ describe('filter: timestamps', () => {
     '+2025-01-18',
     '１２３４-01-01',
   ])('rejects %j', (text) => {
-    expect(parseTimeLiteral(text)).toBeUndefined();
+    expect(parseRfc3339(text)).toBeUndefined();
     expect(qerr(() => f(logSpec, `TimeStamp = ${JSON.stringify(text)}`)).position).toBe(12);
   });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DATASET_SCHEMA, DatasetError, parseDataset, rfc3339ToMs, type Dataset } from '../../../src/server/seed/dataset.js';
+import { DatasetError, parseDataset, type Dataset } from '../../../src/server/seed/dataset.js';
+import { DATASET_SCHEMA } from '../../../src/server/seed/dataset-schema.js';
+import { ApiKeySchema } from '../../../src/schema/api-key.js';
+import { AssemblySchema } from '../../../src/schema/assembly.js';
+import { CustomerProductSchema } from '../../../src/schema/customer-product.js';
+import { LicenseTemplateSchema } from '../../../src/schema/license-template.js';
+import { LogEntrySchema } from '../../../src/schema/log-entry.js';
+import { OrderSchema } from '../../../src/schema/order.js';
+import { ResourceSchema } from '../../../src/schema/resource.js';
 import { buildDemoDataset } from '../../../src/server/seed/demo.js';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
@@ -58,6 +66,40 @@ describe('parseDataset', () => {
     expect(DATASET_SCHEMA.required).toEqual(['users']);
   });
 
+  it("takes each listed record's fields from its schema in src/schema/, minus what the service sets", () => {
+    const items = (coll: string): Record<string, any> => DATASET_SCHEMA.properties[coll].items;
+    const fields = (coll: string): string[] => Object.keys(items(coll).properties);
+    const but = (schema: { properties: object }, ...omit: string[]): string[] =>
+      Object.keys(schema.properties).filter((k) => !omit.includes(k));
+    expect(fields('orders')).toEqual(but(OrderSchema));
+    expect(fields('products')).toEqual(but(CustomerProductSchema));
+    expect(fields('assemblies')).toEqual(but(AssemblySchema));
+    expect(fields('licenseTemplates')).toEqual(but(LicenseTemplateSchema, 'product'));
+    expect(fields('resources')).toEqual(but(ResourceSchema, 'dataSize'));
+    expect(fields('log')).toEqual(but(LogEntrySchema, 'id'));
+    expect(fields('apiKeys')).toEqual([...but(ApiKeySchema, 'id', 'createdAt', 'keyPrefix'), 'key']);
+    // nested records too, and which fields are required
+    const template = items('licenseTemplates').properties;
+    expect(Object.keys(template.features.items.properties)).toEqual(
+      Object.keys(LicenseTemplateSchema.properties.features.items.properties),
+    );
+    expect(items('orders').required).toEqual(OrderSchema.required);
+    expect(items('log').required).toEqual(['message', 'messageTemplate', 'level', 'timeStamp']);
+    expect(items('resources').required).toEqual(but(ResourceSchema, 'id', 'createdAt', 'updatedAt', 'dataSize'));
+    expect(items('apiKeys').required).toEqual(['name', 'ownerId', 'permissions']);
+  });
+
+  it('takes a template assembly with id 0 or no id, as the record allows (a copy of no assembly record)', () => {
+    const d = base();
+    d.licenseTemplates[0].assemblies[0].id = 0;
+    delete d.licenseTemplates[1].assemblies[0].id;
+    expect(() => parseDataset(d)).not.toThrow();
+    expectFault(
+      (x) => (x.licenseTemplates[0].assemblies[0].id = -1),
+      'licenseTemplates[0].assemblies[0].id: must be an integer from 0 to 2147483647',
+    );
+  });
+
   it('reports the root', () => {
     expect(errorOf(5).message).toBe('dataset: must be an object');
     expect(errorOf(null).message).toBe('dataset: must be an object');
@@ -106,6 +148,7 @@ describe('parseDataset', () => {
     });
     it('bad level', () => {
       expectFault((d) => (d.log[42].level = 'Warn'), 'log[42].level: must be one of Verbose, Debug, Information, Warning, Error, Fatal');
+      expectFault((d) => (d.log[43].level = 3), 'log[43].level: must be one of Verbose, Debug, Information, Warning, Error, Fatal');
     });
     it('permissions outside 0..7', () => {
       expectFault((d) => (d.apiKeys[0].permissions = 9), 'apiKeys[0].permissions: must be an integer from 0 to 7');
@@ -186,37 +229,5 @@ describe('parseDataset', () => {
         d.apiKeys[1].key = 'api_aaaaaaaaaaaaaaaaaaaaaaaa';
       }, 'apiKeys[1].key: duplicate key (also apiKeys[0])');
     });
-  });
-});
-
-describe('rfc3339ToMs', () => {
-  it('parses UTC, offsets and fractions', () => {
-    expect(rfc3339ToMs('2025-01-18T14:04:02.659Z')).toBe(Date.UTC(2025, 0, 18, 14, 4, 2, 659));
-    expect(rfc3339ToMs('2025-01-18T14:04:02.6599643Z')).toBe(Date.UTC(2025, 0, 18, 14, 4, 2, 659));
-    expect(rfc3339ToMs('2025-01-18T14:04:02Z')).toBe(Date.UTC(2025, 0, 18, 14, 4, 2));
-    expect(rfc3339ToMs('2025-01-18T15:34:02+01:30')).toBe(Date.UTC(2025, 0, 18, 14, 4, 2));
-    expect(rfc3339ToMs('2025-01-18T09:04:02.5-05:00')).toBe(Date.UTC(2025, 0, 18, 14, 4, 2, 500));
-    expect(rfc3339ToMs('2024-02-29T00:00:00z')).toBe(Date.UTC(2024, 1, 29));
-    expect(rfc3339ToMs('0099-01-01T00:00:00Z')).toBe(new Date('0099-01-01T00:00:00Z').getTime());
-  });
-  it('rejects what is not a real instant in RFC 3339 form', () => {
-    for (const s of [
-      '',
-      '2025-01-18',
-      '2025-01-18 14:04:02Z',
-      '2025-01-18T14:04:02',
-      '2023-02-29T00:00:00Z',
-      '2025-04-31T00:00:00Z',
-      '2025-00-10T00:00:00Z',
-      '2025-01-18T24:00:00Z',
-      '2025-01-18T14:60:00Z',
-      '2025-01-18T14:04:60Z',
-      '2025-01-18T14:04:02+25:00',
-      '2025-1-18T14:04:02Z',
-      ' 2025-01-18T14:04:02Z',
-      '2025-01-18T14:04:02.Z',
-    ]) {
-      expect(rfc3339ToMs(s), s).toBeNull();
-    }
   });
 });

@@ -1,10 +1,11 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_SNK_BASE64 } from '../../../src/server/seed/demo-assets.js';
 import { SHARED_DATA } from '../../helpers/shared-data.js';
-import { http, startTestService, type TestService } from '../../helpers/service.js';
+import { http } from '../../helpers/service.js';
+import { useService } from '../../helpers/fixtures.js';
 
 const blob = Buffer.from(DEMO_SNK_BASE64, 'base64');
 
@@ -75,11 +76,7 @@ describe('embedded strong-name key (PRIVATEKEYBLOB)', () => {
 // the asset files reach the service unchanged through the loader (build: esbuild `loader`;
 // here: vitest.assets.ts): binary bytes not decoded as text, UTF-8 text not re-encoded
 describe('the demo resources are the asset files, byte for byte', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService({ seed: 'demo' });
-  });
-  afterAll(() => svc.close());
+  const { svc } = useService({ seed: 'demo' });
 
   it.each([
     ['demo-signing-key', 'demo-signing-key.snk'],

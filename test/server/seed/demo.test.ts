@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOG_LEVELS, ROLES } from '../../../src/wire.js';
 import { parseDataset } from '../../../src/server/seed/dataset.js';
@@ -29,6 +30,15 @@ describe('buildDemoDataset', () => {
     const again = buildDemoDataset(new Date(nowMs));
     expect(JSON.stringify(again)).toBe(JSON.stringify(d));
     expect(JSON.stringify(buildDemoDataset(NOW, 2))).toBe(JSON.stringify(buildDemoDataset(NOW, 2)));
+  });
+
+  it('gives the same bytes as it always has (its fingerprint is pinned)', () => {
+    // a refactor must not change a byte of the demo; one that changes the data on purpose updates these
+    const sha256 = (x: unknown): string => createHash('sha256').update(JSON.stringify(x)).digest('hex');
+    expect(sha256(d)).toBe('f69e7424de74d18f72fff574e2006992fbbdcecd84cf307ed2265dc7d7b787e6');
+    expect(sha256(buildDemoDataset(new Date('2026-03-15T08:30:00.123Z'), 123456789))).toBe(
+      'e5b380d43f646c8ddd7045e90766fdd9a1ff7b7e0ab100d0289baf4742c2a4db',
+    );
   });
 
   it('varies with the seed', () => {

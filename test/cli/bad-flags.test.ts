@@ -1,0 +1,167 @@
+/**
+ * Every verb's invalid flag values, derived from the command tree: each value-taking option
+ * and id argument of every verb is given a bad value (BAD, by flag name), and so is the root
+ * `-o`. Each must exit 2 with one stderr line naming the flag and what it accepts, print
+ * nothing on stdout and send no request (a recording proxy counts what reaches the
+ * service). A new verb is covered by what it declares; a new option with no entry in BAD
+ * FREE or NOT_YET fails the last test until it gets one.
+ */
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/program.js';
+import { envFor, runCli } from '../helpers/cli.js';
+import { testContext } from '../helpers/context.js';
+import { useService } from '../helpers/fixtures.js';
+import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+
+/** A bad value per option (long name) or argument name, and what stderr must say it accepts. */
+const BAD: Record<string, { value: string; accepts: RegExp }> = {
+  '--output': { value: 'yaml', accepts: /table, json, ndjson, csv, tsv/ },
+  id: { value: 'abc', accepts: /positive integer/ },
+  '--id': { value: 'abc', accepts: /positive integer/ },
+  '--perm': { value: 'rwz', accepts: /0\.\.7/ },
+  '--level': { value: 'Loud', accepts: /Verbose, Debug, Information, Warning, Error, Fatal/ },
+  '--to': { value: 'cloud', accepts: /keyring, file/ },
+  '--since': { value: 'soonish', accepts: /RFC 3339/ },
+  '--until': { value: 'soonish', accepts: /RFC 3339/ },
+  '--before': { value: 'soonish', accepts: /RFC 3339/ },
+  '--expires': { value: 'soonish', accepts: /RFC 3339|never/ },
+  '--fields': { value: 'nosuchfield', accepts: /fields: / },
+  '--limit': { value: '-1', accepts: /integer|number/ },
+  '--take': { value: '-1', accepts: /integer|number/ },
+  '--skip': { value: '-1', accepts: /integer|number/ },
+  '--lines': { value: '-1', accepts: /integer|number/ },
+};
+
+/** Options for which any text is a valid value (names, paths, free text, the query language the service parses). */
+const FREE = new Set<string>([
+  '--name',
+  '--description',
+  '--contains',
+  '--name-contains',
+  '--where',
+  '--owner',
+  '--code',
+  '--culture',
+  '--source',
+  '--signed-by',
+  '--data-file',
+  '--data-out',
+  '--db',
+  '--from-dll',
+  '--input',
+  '--key-file',
+  '--keys-file',
+  '--seed',
+  '--field',
+  '--header',
+  '--host',
+]);
+
+/** Options that do reject values but have no row in BAD yet: each wants a bad value and the words its error uses. */
+const NOT_YET = new Set<string>([
+  '--assembly-version',
+  '--auth-fail-limit',
+  '--by',
+  '--currency',
+  '--customer',
+  '--debug-symbols-key',
+  '--format',
+  '--grace',
+  '--interval',
+  '--mapping-file-id',
+  '--method',
+  '--payment-status',
+  '--payment-type',
+  '--port',
+  '--product',
+  '--public-key-token',
+  '--release',
+  '--sort',
+  '--status',
+  '--type',
+  '--version',
+]);
+
+interface Case {
+  verb: string[];
+  flag: string;
+  argv: string[];
+  accepts: RegExp;
+}
+
+/** Every leaf command of the program, as its path of names, with the command. */
+function verbs(): { path: string[]; cmd: Command }[] {
+  const program = buildProgram(testContext().ctx);
+  const out: { path: string[]; cmd: Command }[] = [];
+  const walk = (c: Command, path: string[]) => {
+    for (const sub of c.commands) {
+      if (sub.commands.length) walk(sub, [...path, sub.name()]);
+      else out.push({ path: [...path, sub.name()], cmd: sub });
+    }
+  };
+  walk(program, []);
+  return out;
+}
+
+const VERBS = verbs();
+
+function cases(): Case[] {
+  const all: Case[] = [];
+  for (const { path, cmd } of VERBS) {
+    const args = cmd.registeredArguments.filter((a) => a.required);
+    const neutral = args.map((a) => (a.name() in BAD ? '1' : 'x'));
+    const o = BAD['--output']!;
+    all.push({ verb: path, flag: '--output', argv: [...path, ...neutral, '-o', o.value], accepts: o.accepts });
+    for (const opt of cmd.options) {
+      const bad = opt.long && BAD[opt.long];
+      if (bad && (opt.required || opt.optional))
+        all.push({ verb: path, flag: opt.long!, argv: [...path, ...neutral, opt.long!, bad.value], accepts: bad.accepts });
+    }
+    args.forEach((a, i) => {
+      const bad = BAD[a.name()];
+      if (bad)
+        all.push({
+          verb: path,
+          flag: a.name(),
+          argv: [...path, ...neutral.map((n, j) => (j === i ? bad.value : n))],
+          accepts: bad.accepts,
+        });
+    });
+  }
+  return all;
+}
+
+const { svc } = useService({ seed: 'demo' });
+let proxy: RecordingProxy;
+beforeAll(async () => {
+  proxy = await startRecordingProxy(svc.url);
+});
+afterAll(() => proxy.close());
+
+describe('a bad flag value on any verb: exit 2, one line naming the flag and what it accepts, no request', () => {
+  it.each(cases().map((c) => [c.argv.join(' '), c] as const))('lic %s', async (_, c) => {
+    const before = proxy.seen.length;
+    const r = await runCli(c.argv, { env: envFor(proxy, svc.adminKey) });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(proxy.seen.slice(before)).toEqual([]);
+    // one line; commander's usage hint may follow it
+    const [line, ...rest] = r.stderr.trimEnd().split('\n');
+    expect(
+      rest.filter((l) => l !== '(run with --help for usage)'),
+      r.stderr,
+    ).toEqual([]);
+    expect(line).toContain(c.flag.replace(/^--/, ''));
+    expect(line).toMatch(c.accepts);
+  });
+});
+
+it('every value-taking option of every verb has a bad value in BAD, or is listed in FREE or NOT_YET', () => {
+  const missing = VERBS.flatMap(({ path, cmd }) =>
+    cmd.options
+      .filter((o) => (o.required || o.optional) && !(o.long! in BAD) && !FREE.has(o.long!) && !NOT_YET.has(o.long!))
+      .map((o) => `${path.join(' ')} ${o.long}`),
+  );
+  expect(missing.join('\n')).toBe('');
+});

@@ -1,0 +1,195 @@
+/**
+ * Local files: every file lic reads, given `/dev/zero` and a 3 GiB sparse file, through the
+ * real bin/lic — each stops at its limit with one line naming the flag (or variable, or
+ * file) and the limit, the exit code of the README's table, nothing sent, and little
+ * memory (the peak resident size of each run is measured with /usr/bin/time when there is
+ * one). Then, under umask 000, every directory lic makes is 0700 and every file holding a
+ * secret 0600.
+ */
+import { execFile } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../helpers/fake-server.js';
+import { BIN, LIC_NODE } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/temp.js';
+import { recordFigures } from './figures.js';
+
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const dir = tempDir('lic-files-tier-');
+const sparse = join(dir, 'sparse');
+let base: Record<string, string>;
+
+beforeAll(async () => {
+  closeSync(openSync(sparse, 'w'));
+  truncateSync(sparse, 3 * 1024 ** 3);
+  writeFileSync(join(dir, 'key.txt'), 'api_000000000000000000000000\n');
+  base = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(dir, 'home'),
+    LIC_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
+    LIC_API_KEY: 'api_000000000000000000000000',
+    LIC_CONFIG_DIR: join(dir, 'config'),
+    LIC_CACHE_DIR: join(dir, 'cache'),
+  };
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** peak resident set size in KiB, when /usr/bin/time measured it */
+  maxRssKiB?: number;
+}
+
+/** `lic ARGS [< stdin]` in bash with `umask` and extra env, killed after 60 s (code null then). */
+function lic(args: string[], o: { stdin?: string; env?: Record<string, string>; umask?: string; node?: string } = {}): Promise<Run> {
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const rss = join(dir, `rss-${Math.random().toString(36).slice(2)}`);
+  const cmd = [...(TIME ? [TIME, '-f', '%M', '-o', rss] : []), o.node ?? LIC_NODE, BIN, ...args].map(q).join(' ');
+  const script = `${o.umask ? `umask ${o.umask}; ` : ''}exec ${cmd}${o.stdin ? ` < ${q(o.stdin)}` : ''}`;
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', script], { env: { ...base, ...o.env }, timeout: 60_000, killSignal: 'SIGKILL' }, (e, stdout, stderr) => {
+      let maxRssKiB: number | undefined;
+      if (TIME && existsSync(rss)) maxRssKiB = Number(readFileSync(rss, 'utf8').trim().split('\n').at(-1));
+      // /usr/bin/time adds a line of its own when the command exits non-zero
+      const own = /^Command exited with non-zero status \d+\n/m;
+      resolve({ code: e ? ((e as { code?: number | null }).code ?? null) : 0, stdout, stderr: stderr.replace(own, ''), maxRssKiB });
+    });
+  });
+}
+
+/** Each file lic reads: how to point it at `path`, what the one line names (the path itself when absent), and the exit code the table gives. */
+const READS: { name: string; run: (path: string) => Promise<Run>; names?: string; code: number }[] = [
+  { name: '--ca-file', run: (p) => lic(['keys', 'list', '--ca-file', p]), names: '--ca-file', code: 2 },
+  {
+    name: 'profile add --ca-file',
+    run: (p) =>
+      lic(['profile', 'add', 'z', '--base-url', 'https://127.0.0.1:1', '--ca-file', p, '--api-key-stdin'], { stdin: join(dir, 'key.txt') }),
+    names: '--ca-file',
+    code: 2,
+  },
+  {
+    name: 'NODE_EXTRA_CA_CERTS',
+    run: (p) => lic(['keys', 'list', '--base-url', 'https://127.0.0.1:1'], { env: { NODE_EXTRA_CA_CERTS: p } }),
+    names: 'NODE_EXTRA_CA_CERTS',
+    code: 2,
+  },
+  {
+    name: 'serve --seed',
+    run: (p) => lic(['serve', '--port', '0', '--db', ':memory:', '--no-profile', '--seed', p], { node: process.execPath }),
+    names: '--seed',
+    code: 2,
+  },
+  {
+    name: 'resources create --data-file',
+    run: (p) => lic(['resources', 'create', '--name', 'z', '--type', 'x', '--data-file', p]),
+    names: '--data-file',
+    code: 2,
+  },
+  { name: 'resources import', run: (p) => lic(['resources', 'import', p]), code: 2 },
+  { name: 'assemblies create --from-dll', run: (p) => lic(['assemblies', 'create', '--from-dll', p]), names: '--from-dll', code: 2 },
+  { name: 'api --input', run: (p) => lic(['api', '/v1/log', '--input', p]), names: '--input', code: 2 },
+];
+
+/** The peak resident memory figures: the median run and the largest, named (its limit is what it holds). */
+function peaks(rss: { run: string; kib: number }[]): Record<string, string> {
+  if (!rss.length) return { 'peak resident memory': 'not measured (no /usr/bin/time)' };
+  const sorted = [...rss].sort((a, b) => a.kib - b.kib);
+  const mib = (k: number) => (k / 1024).toFixed(0);
+  const top = sorted.at(-1)!;
+  return {
+    'peak resident memory of a run, median (MiB)': mib(sorted[Math.floor(sorted.length / 2)]!.kib),
+    'peak resident memory of a run, largest (MiB)': `${mib(top.kib)} (${top.run})`,
+  };
+}
+
+describe('local files', () => {
+  it('every file lic reads, as /dev/zero and as a 3 GiB sparse file: stops at its limit, one line, the table’s exit code', async () => {
+    const wrong: string[] = [];
+    const rss: { run: string; kib: number }[] = [];
+    let runs = 0;
+    for (const r of READS) {
+      for (const path of ['/dev/zero', sparse]) {
+        const res = await r.run(path);
+        runs++;
+        if (res.maxRssKiB) rss.push({ run: `${r.name} ${path === sparse ? 'sparse' : path}`, kib: res.maxRssKiB });
+        const lines = res.stderr.trimEnd().split('\n');
+        const last = lines.at(-1) ?? '';
+        const ok =
+          res.code === r.code &&
+          res.stdout === '' &&
+          last.startsWith('lic: ') &&
+          last.includes(r.names ?? path) &&
+          /limit/.test(last) &&
+          !/Cannot create a string|ERR_STRING_TOO_LONG|\n\s+at /.test(res.stderr) &&
+          // lic serve prints nothing else before it fails; every other command exactly one line
+          lines.length === 1;
+        if (!ok) wrong.push(`${r.name} ${path}: exit ${res.code}, ${JSON.stringify(res.stderr.slice(0, 300))}`);
+      }
+    }
+    // the files that are not a flag's: the profile store, the service's key file
+    const store = join(dir, 'big-store');
+    mkdirSync(store);
+    closeSync(openSync(join(store, 'profiles.json'), 'w'));
+    truncateSync(join(store, 'profiles.json'), 3 * 1024 ** 3);
+    const s = await lic(['profile', 'list'], { env: { LIC_CONFIG_DIR: store } });
+    runs++;
+    if (s.maxRssKiB) rss.push({ run: 'profile store', kib: s.maxRssKiB });
+    if (s.code !== 1 || !/^lic: the profile store .* is more than the limit of \d+ bytes/.test(s.stderr))
+      wrong.push(`profile store: ${s.code} ${s.stderr}`);
+    const data = join(dir, 'serve-data');
+    mkdirSync(data);
+    closeSync(openSync(join(data, 'lic.db.key'), 'w'));
+    truncateSync(join(data, 'lic.db.key'), 3 * 1024 ** 3);
+    const k = await lic(['serve', '--port', '0', '--no-profile', '--db', join(data, 'lic.db')], { node: process.execPath });
+    runs++;
+    if (k.maxRssKiB) rss.push({ run: 'key file', kib: k.maxRssKiB });
+    if (k.code !== 1 || !/^lic: the key file .* is more than the limit of 4096 bytes/.test(k.stderr))
+      wrong.push(`key file: ${k.code} ${k.stderr}`);
+    expect(wrong).toEqual([]);
+
+    // umask 000: every directory lic makes, and the files holding secrets
+    const root = join(dir, 'umask');
+    const env = {
+      XDG_CONFIG_HOME: join(root, 'config'),
+      XDG_DATA_HOME: join(root, 'data'),
+      XDG_CACHE_HOME: join(root, 'cache'),
+      LIC_CONFIG_DIR: '',
+      LIC_CACHE_DIR: '',
+    };
+    const add = await lic(['profile', 'add', 'p', '--base-url', 'http://127.0.0.1:1', '--api-key-stdin'], {
+      env,
+      umask: '000',
+      stdin: join(dir, 'key.txt'),
+    });
+    expect(add.code, add.stderr).toBe(0);
+    const serve = await lic(['serve', '--port', '0', '--no-profile', '--seed', '/dev/zero'], { env, umask: '000', node: process.execPath });
+    expect(serve.code).toBe(2); // the data directory and the database are made before the seed is read
+    const dirs: string[] = [];
+    const files: string[] = [];
+    const walk = (p: string) => {
+      const st = statSync(p);
+      if (st.isDirectory()) {
+        dirs.push(p);
+        for (const e of readdirSync(p)) walk(join(p, e));
+      } else files.push(p);
+    };
+    walk(root);
+    const open = dirs.filter((d) => d !== root && (statSync(d).mode & 0o777) !== 0o700);
+    const secrets = files.filter((f) => /profiles\.json$|lic\.db(\.key)?$/.test(f));
+    const openSecrets = secrets.filter((f) => (statSync(f).mode & 0o777) !== 0o600);
+    expect(open).toEqual([]);
+    expect(secrets.length).toBeGreaterThanOrEqual(3);
+    expect(openSecrets).toEqual([]);
+
+    recordFigures('local-files', 'Local files: size limits on every file lic reads, and modes under umask 000', {
+      'files lic reads': `${READS.length + 2} (${READS.map((r) => r.name).join(', ')}, the profile store, the service's key file)`,
+      'runs (/dev/zero and a 3 GiB sparse file each; one for the store and the key file)': runs,
+      'runs that stopped at the limit with one line and the table’s exit code': runs - wrong.length,
+      ...peaks(rss),
+      'directories made under umask 000': `${dirs.length - 1}, of which not 0700: ${open.length}`,
+      'files holding secrets made under umask 000': `${secrets.length}, of which not 0600: ${openSecrets.length}`,
+    });
+  });
+});
