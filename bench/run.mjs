@@ -309,20 +309,36 @@ async function readStages(rows, file) {
 // ---------------------------------------------------------------------------------------
 // 7. purges, each on a fresh copy of the log, with readers meanwhile
 
-/** Two readers (a Warning page of 100, and the default page), one request at a time each, while `work` runs; latencies in ms. */
+/**
+ * Two readers (a Warning page of 100, and the default page) and a writer (a DELETE of a missing
+ * id, which writes its audit entry), one request at a time each, while `work` runs; the
+ * readers' latencies in ms, the writer's, and the writes refused (503: the lock not had in time).
+ */
 async function readWhile(svc, work) {
   const lat = [];
+  const writes = [];
+  let refused = 0;
   let done = false;
   const reader = async (path) => {
     while (!done) lat.push((await call(svc, 'GET', path)).ms);
   };
-  const readers = [reader(`/v1/log${qs({ filter: WARN, take: 100 })}`), reader('/v1/log?take=100')];
+  const writer = async () => {
+    while (!done) {
+      try {
+        writes.push((await touch(svc)).ms);
+      } catch {
+        refused++;
+      }
+      await sleep(20);
+    }
+  };
+  const loops = [reader(`/v1/log${qs({ filter: WARN, take: 100 })}`), reader('/v1/log?take=100'), writer()];
   const t0 = performance.now();
   const result = await work();
   const ms = performance.now() - t0;
   done = true;
-  await Promise.all(readers);
-  return { ms, lat, result };
+  await Promise.all(loops);
+  return { ms, lat, writes, refused, result };
 }
 
 async function purgeStages(file) {
@@ -345,7 +361,15 @@ async function purgeStages(file) {
     try {
       if (key === 'purge.oldest90') {
         const idle = await readWhile(svc, () => sleep(3000));
-        put('purge.idle', idle.lat.length, { p50: median(idle.lat), p99: pct(idle.lat, 99), max: Math.max(...idle.lat) });
+        put('purge.idle', idle.lat.length, {
+          p50: median(idle.lat),
+          p99: pct(idle.lat, 99),
+          max: Math.max(...idle.lat),
+          writes: idle.writes.length,
+          wp99: pct(idle.writes, 99),
+          wmax: Math.max(...idle.writes),
+          refused: idle.refused,
+        });
       }
       // the tables of partitions taken out are dropped after the reply (a worker thread): waited for, and timed
       const drops = new Database(work, { readonly: true, fileMustExist: true });
@@ -363,6 +387,10 @@ async function purgeStages(file) {
         const left = (await call(svc, 'GET', '/v1/log?take=0')).body.totalLogEntriesCount;
         put(k, r.result.replied / 1000, {
           dropped: r.ms / 1000,
+          writes: r.writes.length,
+          wp99: pct(r.writes, 99),
+          wmax: Math.max(...r.writes),
+          refused: r.refused,
           deleted,
           left,
           reads: r.lat.length,
@@ -666,7 +694,7 @@ if (STAGES.has('purge')) {
   md('## 7. Purge');
   md();
   md(
-    'Each on a fresh copy of the log. Two readers ask for a page of 100 over and over (a Warning page and the default page, one request at a time each) while the purge runs, until the tables it took out are dropped; "idle" is the same for 3 s with no purge. A purge by date takes the partitions wholly inside the range out of the log in one transaction and replies; their tables are dropped after, one partition per transaction, by a worker thread on its own connection (SQLite frees their pages without reading rows). Of a partition it cuts through it deletes the range\'s entries: the rest copied to a new partition when little is left (the old one then dropped likewise), else in windows of 2,000 entries. "The reply": when the entries are gone (counts and totals exact); "until its tables are dropped": when the disk space is free for the log again. Targets for the oldest 90 %: ≤ 5 s, readers\' p99 ≤ 50 ms.',
+    'Each on a fresh copy of the log. Two readers ask for a page of 100 over and over (a Warning page and the default page, one request at a time each), and a writer writes an audit entry every 20 ms or so (a DELETE of a missing id), while the purge runs, until the tables it took out are dropped; "idle" is the same for 3 s with no purge. A purge by date takes the partitions wholly inside the range out of the log in one transaction and replies; their tables are dropped after, one partition per transaction, by a worker thread on its own connection (SQLite frees their pages without reading rows). Of a partition it cuts through it deletes the range\'s entries: the rest copied to a new partition when little is left (the old one then dropped likewise), else in windows of 2,000 entries. "The reply": when the entries are gone (counts and totals exact); "until its tables are dropped": when the disk space is free for the log again. Targets for the oldest 90 %: ≤ 5 s, readers\' p99 ≤ 50 ms.',
   );
   md();
   header('');
@@ -706,6 +734,12 @@ if (STAGES.has('purge')) {
       key,
       (f) => `${int(timed ? f.reads : f.value)}, ${f1(f.p50)} / ${f1(f.p99)} / ${f1(f.max)} ms`,
       (f) => f.p99,
+    );
+    row(
+      '… a writer: writes, p99 / max, refused (503)',
+      key,
+      (f) => `${int(f.writes)}, ${f1(f.wp99)} / ${f1(f.wmax)} ms, ${int(f.refused)}`,
+      (f) => f.wp99,
     );
   }
   loadRow(purges.map((p) => p[1]));

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { cachedStatement, type Db } from '../db.js';
+import { lockWanted } from '../lock-wanted.js';
 import type { Scope } from '../list.js';
 import { holdIndexing, scheduleIndexing } from './fts.js';
 import { LOG_COLUMNS, addPartition, armWhere, ftsTable, partBounds, partTable, partsIn, rebuildView } from './parts.js';
@@ -70,7 +71,7 @@ export function detachParts(db: Db, parts: readonly number[]): number {
   return n;
 }
 
-/** Drops the tables of one partition taken out (its table and its index), in one transaction; false when none is left. */
+/** Drops the tables of one partition taken out (its index, then its table), in one transaction; false when none is left. */
 function dropOneDetached(db: Db): boolean {
   return db
     .transaction(() => {
@@ -87,37 +88,43 @@ function dropOneDetached(db: Db): boolean {
 }
 
 /**
- * The same as dropOneDetached until none is left, in a worker thread on a connection of its
- * own: the service's connection reads on meanwhile (WAL), so a drop holds up no reader, only
- * a writer for the length of one partition's drop. Source text: it runs in the worker.
+ * The same as dropOneDetached until none is left, a table at a time, in a worker thread on a
+ * connection of its own: the service's connection reads on meanwhile (WAL), so a drop holds
+ * up no reader, only a writer for the length of one table's drop. Source text: it runs in the
+ * worker.
  */
 const DROP_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
-const next = db.prepare('SELECT name FROM log_drops ORDER BY name LIMIT 1').pluck();
+const next = db.prepare('SELECT name FROM log_drops ORDER BY name DESC LIMIT 1').pluck();
 const done = db.prepare('DELETE FROM log_drops WHERE name = ?');
+// one table a transaction (a partition's index, then its table), the longest a writer waits
 const one = db.transaction(() => {
   const name = next.get();
   if (name === undefined) return false;
-  const table = name.replace(/_fts$/, '');
-  for (const t of [table + '_fts', table]) {
-    db.exec('DROP TABLE IF EXISTS "' + t + '"');
-    done.run(t);
-  }
+  db.exec('DROP TABLE IF EXISTS "' + name + '"');
+  done.run(name);
   return true;
 });
-// between partitions, a pause for writers waiting on the service's connection (its busy
-// handler polls: without a gap it would wait for every partition)
+// after each, the service's writes waiting for the lock go first (they retry now and then:
+// the worker waits while any is waiting, 2 s at most), then a pause a quarter as long as the
+// drop took, for writes about to come
+const wanted = workerData.wanted;
 const pause = new Int32Array(new SharedArrayBuffer(4));
-while (one.immediate()) Atomics.wait(pause, 0, 0, 25);
+for (;;) {
+  const t0 = Date.now();
+  if (!one.immediate()) break;
+  for (let waited = 0; Atomics.load(wanted, 0) > 0 && waited < 2000; waited += 5) Atomics.wait(pause, 0, 0, 5);
+  Atomics.wait(pause, 0, 0, Math.max(5, (Date.now() - t0) / 4));
+}
 db.close();
 parentPort.postMessage('done');`;
 
 /**
- * Drops the tables of partitions taken out of the log (detachParts), one partition per
- * transaction. SQLite frees a table's pages without reading its rows one by one (~0.3 µs per
+ * Drops the tables of partitions taken out of the log (detachParts), one partition (here) or
+ * one table (in the worker) per transaction. SQLite frees a table's pages without reading its rows one by one (~0.3 µs per
  * entry measured, indexes included), but a partition of a big log still takes a while: a file
  * database is dropped from in a worker thread (readers are not held up); in memory, or should
  * the worker fail, here, letting other requests run between partitions. Never rejects.
@@ -128,7 +135,7 @@ async function dropDetached(db: Db): Promise<void> {
     try {
       const worker = new Worker(DROP_WORKER, {
         eval: true,
-        workerData: { file: db.name, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+        workerData: { file: db.name, driver: createRequire(import.meta.url).resolve('better-sqlite3'), wanted: lockWanted(db) },
       });
       // a stop does not wait for it: what is left is dropped at the next start
       worker.unref();
