@@ -12,6 +12,7 @@
 import { Code } from '../wire.js';
 import type { Db } from './db.js';
 import { ApiFailure } from './errors.js';
+import { waitingForLock } from './lock-wanted.js';
 import { writeLog } from './log-writer.js';
 
 /** How long a write waits for another process's write lock before its 503, in ms. */
@@ -139,35 +140,45 @@ export function createWriteGate(db: Db, now: () => Date, warn: (line: string) =>
   return {
     async write<T>(request: string, work: () => T): Promise<T> {
       const deadline = Date.now() + BUSY_WAIT_MS;
-      for (let attempt = 0; ; attempt++) {
-        let done = false;
-        let result: T | undefined;
-        noWait.get();
-        try {
-          result = db.transaction(work).immediate();
-          done = true;
-        } catch (e) {
-          if (!isBusy(e)) throw e;
-        } finally {
-          syncWait.get();
-        }
-        if (done) {
-          // the lock is ours again: close the spell (its entry is best effort here; the probe retries it)
-          if (spell) {
-            try {
-              endSpell();
-            } catch {
-              /* the write itself is committed */
-            }
+      // counted among the writes waiting for the lock once an attempt meets it (lock-wanted.ts)
+      let waiting = false;
+      try {
+        for (let attempt = 0; ; attempt++) {
+          let done = false;
+          let result: T | undefined;
+          noWait.get();
+          try {
+            result = db.transaction(work).immediate();
+            done = true;
+          } catch (e) {
+            if (!isBusy(e)) throw e;
+          } finally {
+            syncWait.get();
           }
-          return result as T;
+          if (done) {
+            // the lock is ours again: close the spell (its entry is best effort here; the probe retries it)
+            if (spell) {
+              try {
+                endSpell();
+              } catch {
+                /* the write itself is committed */
+              }
+            }
+            return result as T;
+          }
+          if (!waiting) {
+            waiting = true;
+            waitingForLock(db, 1);
+          }
+          const left = deadline - Date.now();
+          if (left <= 0) {
+            refused(request);
+            throw databaseBusy();
+          }
+          await sleep(Math.min(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!, left));
         }
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          refused(request);
-          throw databaseBusy();
-        }
-        await sleep(Math.min(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!, left));
+      } finally {
+        if (waiting) waitingForLock(db, -1);
       }
     },
     refused,

@@ -8,11 +8,14 @@ import type { AuthFailLimit } from './auth-guard.js';
 import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
 import { openDatabase, type Db } from './db.js';
 import { describeFsError, readFileBounded, sizeLimitText } from '../local-files.js';
+import { resumeLogWork } from './log/purge.js';
 import { openSecrets, type SecretKeySource } from './secrets.js';
 import { fieldWithLoneSurrogate } from './text.js';
 
 export { buildApp } from './app.js';
 export { openDatabase } from './db.js';
+export { writeLogEntries } from './log-writer.js';
+export { indexLog } from './log/fts.js';
 export { generateApiKey, hashApiKey } from './auth.js';
 export { SecretKeyError } from './secrets.js';
 export { seededSummary } from './seed/summary.js';
@@ -142,6 +145,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const db = openDatabase(opts.dbPath);
   let app: FastifyInstance | undefined;
   try {
+    resumeLogWork(db);
     const secrets = openSecrets(db, opts.dbPath, opts.secretKey);
     const sealSecret = (plain: string) => secrets.box.seal(plain);
     app = await buildApp({ db, now, generateKey, sealSecret, logger: opts.logger, warn: opts.warn, authFailLimit: opts.authFailLimit });

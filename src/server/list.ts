@@ -1,7 +1,7 @@
 import { isoOrNull, type Db } from './db.js';
 import { badRequest } from './errors.js';
 import { compileListQuery, type ParsedListQuery } from './query/index.js';
-import { QueryError, type FieldSpec, type ListSpec } from './query/types.js';
+import { QueryError, type CompileOptions, type FieldSpec, type ListSpec } from './query/types.js';
 import { TAKE_DEFAULT, TAKE_MAX } from '../wire.js';
 
 /** The list query parameters (contract §5) as the route received them (already type-checked by the schema). */
@@ -67,9 +67,9 @@ export function fieldToWire(f: FieldSpec, v: unknown): unknown {
 }
 
 /** Compiles the user's filter/sort/select, turning a QueryError into a 400 that names the parameter. */
-export function compileOr400(spec: ListSpec, q: ListParams): ParsedListQuery {
+export function compileOr400(spec: ListSpec, q: ListParams, opts?: CompileOptions): ParsedListQuery {
   try {
-    return compileListQuery(spec, q);
+    return compileListQuery(spec, q, opts);
   } catch (e) {
     if (e instanceof QueryError) throw badRequest(e.message, e.param);
     throw e;
@@ -77,8 +77,8 @@ export function compileOr400(spec: ListSpec, q: ListParams): ParsedListQuery {
 }
 
 /** A list request's parameters → its compiled query (once per request) and paging; 400 as compileOr400. */
-export function compileListRequest(spec: ListSpec, q: ListParams): ListRequest {
-  return { query: compileOr400(spec, q), take: q.take ?? TAKE_DEFAULT, skip: q.skip ?? 0 };
+export function compileListRequest(spec: ListSpec, q: ListParams, opts?: CompileOptions): ListRequest {
+  return { query: compileOr400(spec, q, opts), take: q.take ?? TAKE_DEFAULT, skip: q.skip ?? 0 };
 }
 
 /**
@@ -112,10 +112,14 @@ export function listPage(
           .pluck()
           .get(...params) as number) ?? 0),
   }))();
-  const records = rows.map((r) => {
+  return { records: toRecords(query.select, rows), total };
+}
+
+/** Raw rows (the selected fields first, in `select` order) → wire records of those fields. */
+export function toRecords(select: readonly FieldSpec[], rows: readonly unknown[][]): Record<string, unknown>[] {
+  return rows.map((r) => {
     const rec: Record<string, unknown> = {};
-    query.select.forEach((f, i) => (rec[f.name] = fieldToWire(f, r[i])));
+    select.forEach((f, i) => (rec[f.name] = fieldToWire(f, r[i])));
     return rec;
   });
-  return { records, total };
 }

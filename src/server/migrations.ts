@@ -195,4 +195,90 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX api_keys_prefix ON api_keys (key_prefix);
   `,
+  // 5: the log in time partitions (server/log/parts.ts): one table per UTC day of writing, so a
+  // purge by date drops whole tables; each with a trigram full-text index of its messages for
+  // Contains (server/log/fts.ts). The log of before becomes partition 1 as it is (renamed, not
+  // copied: an upgrade takes no time); its full-text index is filled in the background. `log`
+  // becomes a view over the partitions, with INSTEAD OF triggers, so SQL written against the
+  // table keeps working. The counts gain the partition, so a dropped partition's counts go with it.
+  `
+  -- the partitions: the newest is the head, which receives new entries. opened: the UTC day
+  -- (ms / 86400000) it was opened for, NULL until its first write; fts_upto: entries with
+  -- id <= fts_upto are in its full-text index, later ones not yet; lo, hi: no entry of it has
+  -- a time stamp outside [lo, hi] (the least and greatest ever written to it; NULL: none),
+  -- nor an id outside [id_lo, id_hi]; version: +1 on every insert, update and delete of one of
+  -- its entries, so a count of an unchanged partition can be reused (server/log/parts.ts)
+  CREATE TABLE log_parts (
+    part     INTEGER PRIMARY KEY,
+    opened   INTEGER,
+    fts_upto INTEGER NOT NULL DEFAULT 0,
+    lo       INTEGER,
+    hi       INTEGER,
+    id_lo    INTEGER,
+    id_hi    INTEGER,
+    version  INTEGER NOT NULL DEFAULT 0
+  );
+  -- tables of partitions taken out of the log by a purge, still to be dropped
+  CREATE TABLE log_drops (name TEXT PRIMARY KEY) WITHOUT ROWID;
+  DROP TRIGGER log_count_insert;
+  DROP TRIGGER log_count_delete;
+  DROP TRIGGER log_count_update;
+  ALTER TABLE log RENAME TO log_p1;
+  -- the highest id ever issued: new entries get the next (AUTOINCREMENT across partitions)
+  ALTER TABLE log_stats ADD COLUMN last_id INTEGER NOT NULL DEFAULT 0;
+  UPDATE log_stats SET last_id = max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'log_p1'), 0),
+                                     coalesce((SELECT max(id) FROM log_p1), 0));
+  CREATE TABLE log_counts_by_part (
+    hour    INTEGER NOT NULL,
+    level   TEXT NOT NULL,
+    part    INTEGER NOT NULL,
+    entries INTEGER NOT NULL,
+    PRIMARY KEY (hour, level, part)
+  ) WITHOUT ROWID;
+  INSERT INTO log_counts_by_part (hour, level, part, entries) SELECT hour, level, 1, entries FROM log_counts;
+  DROP TABLE log_counts;
+  ALTER TABLE log_counts_by_part RENAME TO log_counts;
+  CREATE INDEX log_counts_part ON log_counts (part);
+  INSERT INTO log_parts (part, opened, fts_upto, lo, hi, id_lo, id_hi)
+    SELECT 1, (SELECT max(time_stamp) / 86400000 - (max(time_stamp) % 86400000 < 0) FROM log_p1), 0,
+           (SELECT min(time_stamp) FROM log_p1), (SELECT max(time_stamp) FROM log_p1), (SELECT min(id) FROM log_p1), (SELECT max(id) FROM log_p1);
+  CREATE VIRTUAL TABLE log_p1_fts USING fts5(message, content='', contentless_delete=1, tokenize='trigram case_sensitive 1');
+  CREATE TRIGGER log_p1_insert AFTER INSERT ON log_p1 BEGIN
+    UPDATE log_stats SET entries = entries + 1, version = version + 1, last_id = max(last_id, NEW.id);
+    INSERT INTO log_counts (hour, level, part, entries) VALUES (NEW.time_stamp / 3600000 - (NEW.time_stamp % 3600000 < 0), NEW.level, 1, 1)
+      ON CONFLICT (hour, level, part) DO UPDATE SET entries = entries + 1;
+    UPDATE log_parts SET lo = min(coalesce(lo, NEW.time_stamp), NEW.time_stamp), hi = max(coalesce(hi, NEW.time_stamp), NEW.time_stamp),
+      id_lo = min(coalesce(id_lo, NEW.id), NEW.id), id_hi = max(coalesce(id_hi, NEW.id), NEW.id), version = version + 1 WHERE part = 1;
+    INSERT INTO log_p1_fts (rowid, message) SELECT NEW.id, NEW.message WHERE NEW.id <= (SELECT fts_upto FROM log_parts WHERE part = 1);
+  END;
+  CREATE TRIGGER log_p1_delete AFTER DELETE ON log_p1 BEGIN
+    UPDATE log_stats SET entries = entries - 1, version = version + 1;
+    UPDATE log_counts SET entries = entries - 1
+      WHERE hour = OLD.time_stamp / 3600000 - (OLD.time_stamp % 3600000 < 0) AND level = OLD.level AND part = 1;
+    UPDATE log_parts SET version = version + 1 WHERE part = 1;
+    DELETE FROM log_p1_fts WHERE rowid = (SELECT OLD.id WHERE OLD.id <= (SELECT fts_upto FROM log_parts WHERE part = 1));
+  END;
+  CREATE TRIGGER log_p1_update AFTER UPDATE ON log_p1 BEGIN
+    UPDATE log_stats SET version = version + 1, last_id = max(last_id, NEW.id);
+    UPDATE log_counts SET entries = entries - 1
+      WHERE hour = OLD.time_stamp / 3600000 - (OLD.time_stamp % 3600000 < 0) AND level = OLD.level AND part = 1;
+    INSERT INTO log_counts (hour, level, part, entries) VALUES (NEW.time_stamp / 3600000 - (NEW.time_stamp % 3600000 < 0), NEW.level, 1, 1)
+      ON CONFLICT (hour, level, part) DO UPDATE SET entries = entries + 1;
+    UPDATE log_parts SET lo = min(coalesce(lo, NEW.time_stamp), NEW.time_stamp), hi = max(coalesce(hi, NEW.time_stamp), NEW.time_stamp),
+      id_lo = min(coalesce(id_lo, NEW.id), NEW.id), id_hi = max(coalesce(id_hi, NEW.id), NEW.id), version = version + 1 WHERE part = 1;
+    DELETE FROM log_p1_fts WHERE rowid = (SELECT OLD.id WHERE OLD.id <= (SELECT fts_upto FROM log_parts WHERE part = 1));
+    INSERT INTO log_p1_fts (rowid, message) SELECT NEW.id, NEW.message WHERE NEW.id <= (SELECT fts_upto FROM log_parts WHERE part = 1);
+  END;
+  CREATE VIEW log AS SELECT id, time_stamp, level, message, message_template, exception, properties FROM log_p1;
+  CREATE TRIGGER log_view_insert INSTEAD OF INSERT ON log BEGIN
+    INSERT INTO log_p1 (id, time_stamp, level, message, message_template, exception, properties) VALUES (coalesce(NEW.id, (SELECT last_id FROM log_stats) + 1), NEW.time_stamp, NEW.level,
+      coalesce(NEW.message, ''), coalesce(NEW.message_template, ''), coalesce(NEW.exception, ''), coalesce(NEW.properties, ''));
+  END;
+  CREATE TRIGGER log_view_update INSTEAD OF UPDATE ON log BEGIN
+    UPDATE log_p1 SET id = NEW.id, time_stamp = NEW.time_stamp, level = NEW.level, message = NEW.message, message_template = NEW.message_template, exception = NEW.exception, properties = NEW.properties WHERE id = OLD.id;
+  END;
+  CREATE TRIGGER log_view_delete INSTEAD OF DELETE ON log BEGIN
+    DELETE FROM log_p1 WHERE id = OLD.id;
+  END;
+  `,
 ];

@@ -1,11 +1,13 @@
 /**
- * The log built for size: the counts kept by triggers (migration 3) stay exact
- * through every kind of write and purge, the totals of GET /v1/log equal count(*) of a
- * reference query (also when derived page by page, or served from the cache), key-paged
- * walks return the same records as a reference query, and the page queries use the
- * intended indexes; a date-range purge that leaves little (truncated, the rest put back)
- * deletes exactly the range, keeps the survivors' ids and the id sequence, and is seen by
- * another connection all at once. Correctness only: speed is measured in bench/ (npm run bench).
+ * The log built for size: the counts kept by triggers stay exact through every kind of write
+ * and purge, the totals of GET /v1/log equal count(*) of a reference query (also when derived
+ * page by page, or served from the cache), key-paged walks return the same records as a
+ * reference query, and the page queries use the intended indexes in every partition; a
+ * date-range purge that leaves little of a partition (the rest copied to a new one) deletes exactly the
+ * range, keeps the survivors' ids and the id sequence, and is seen by another connection all
+ * at once. The log here spans several partitions (writes on several UTC days); the
+ * partitions themselves and the full-text index are tested in log-partitions.test.ts.
+ * Correctness only: speed is measured in bench/ (npm run bench).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -70,16 +72,21 @@ function insertEntries(db: Db, n: number, from: number, to: number, o: { shuffle
   })();
 }
 
-/** The trigger-kept counts against the truth: log_stats.entries = count(*), log_counts = GROUP BY hour, level. */
+/** The partitions of the log, oldest first. */
+const partsOf = (db: Db) => db.prepare('SELECT part FROM log_parts ORDER BY part').pluck().all() as number[];
+
+/** The trigger-kept counts against the truth: log_stats.entries = count(*), log_counts = GROUP BY partition, hour, level. */
 function expectCountsExact(db: Db): void {
   expect(db.prepare('SELECT entries FROM log_stats').pluck().get()).toBe(db.prepare('SELECT count(*) FROM log').pluck().get());
-  const kept = db.prepare('SELECT hour, level, entries FROM log_counts WHERE entries <> 0 ORDER BY hour, level').all();
-  const truth = db
-    .prepare(
-      `SELECT CAST(floor(time_stamp / 3600000.0) AS INTEGER) AS hour, level, count(*) AS entries
-       FROM log GROUP BY 1, 2 ORDER BY 1, 2`,
-    )
-    .all();
+  const kept = db.prepare('SELECT part, hour, level, entries FROM log_counts WHERE entries <> 0 ORDER BY part, hour, level').all();
+  const truth = partsOf(db).flatMap((k) =>
+    db
+      .prepare(
+        `SELECT ${k} AS part, CAST(floor(time_stamp / 3600000.0) AS INTEGER) AS hour, level, count(*) AS entries
+         FROM log_p${k} GROUP BY 2, 3 ORDER BY 2, 3`,
+      )
+      .all(),
+  );
   expect(kept).toEqual(truth);
   expect(db.prepare('SELECT count(*) FROM log_counts WHERE entries < 0').pluck().get()).toBe(0);
 }
@@ -275,44 +282,85 @@ describe('paging by key (lic log list --all): records and totals', () => {
   });
 });
 
-describe('the page queries use the intended indexes (EXPLAIN QUERY PLAN)', () => {
-  /** The plan of the page query the service ran for `query`, with placeholders bound to null. */
-  async function planOf(query: Record<string, string | number>): Promise<string> {
+describe('the page queries use the intended indexes in every partition (EXPLAIN QUERY PLAN)', () => {
+  // a service of its own: a statement is prepared on its first use only, when the spy sees it
+  const { svc } = useService();
+  const prepared: string[] = [];
+  const get = (query: string) => http(svc, 'GET', `/v1/log${query}`, { key: svc.adminKey });
+  beforeAll(() => {
+    insertEntries(svc.db, N, START, END, { seed: 31 });
+    for (const t of [START - DAY, START + 3 * DAY, END - 5 * DAY, END - 2 * DAY])
+      writeLog(svc.db, new Date(t), 'Warning', 'edge {T}', { T: t });
+    const real = svc.db.prepare.bind(svc.db);
+    svc.db.prepare = ((sql: string) => (prepared.push(sql), real(sql))) as typeof svc.db.prepare;
+  });
+
+  /**
+   * The plan of each partition's part of the page query the service ran for `query`
+   * (placeholders bound to null), and the whole plan: one compound SELECT over the
+   * partitions, or one SELECT per partition read one after another.
+   */
+  async function plansOf(query: Record<string, string | number>): Promise<{ arms: string[]; plan: string }> {
     prepared.length = 0;
     expect((await get(q(query))).status).toBe(200);
-    const sql = prepared.find((s) => /^SELECT .* ORDER BY .* LIMIT \? OFFSET \?$/s.test(s));
-    expect(sql).toBeDefined();
-    const nulls = Array((sql!.match(/\?/g) ?? []).length).fill(null);
-    return (svc.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...nulls) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    const sqls = prepared.filter((s) => /^SELECT .* FROM log_p\d+ l .* ORDER BY .* LIMIT \?( OFFSET \?)?$/s.test(s));
+    expect(sqls.length).toBeGreaterThan(0);
+    const rows = sqls.flatMap((sql) => {
+      const nulls = Array((sql.match(/\?/g) ?? []).length).fill(null);
+      return (svc.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...nulls) as { detail: string }[]).map((r) => r.detail);
+    });
+    return { arms: rows.filter((d) => /^(SCAN|SEARCH) l\b/.test(d)), plan: rows.join(' | ') };
+  }
+  /** Every partition read with `re`, none sorted: SQLite merges them in the page's order. */
+  async function expectArms(query: Record<string, string | number>, re: RegExp, least = partsOf(svc.db).length): Promise<void> {
+    const { arms, plan } = await plansOf(query);
+    expect(arms.length, plan).toBeGreaterThanOrEqual(least);
+    for (const a of arms) expect(a, plan).toMatch(re);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
   }
 
-  it('default sort (TimeStamp desc, Id desc): log_time, no sorting', async () => {
-    const plan = await planOf({});
-    expect(plan).toMatch(/USING INDEX log_time\b/);
-    expect(plan).not.toMatch(/TEMP B-TREE/);
+  it('the log spans several partitions here', () => {
+    expect(partsOf(svc.db).length).toBeGreaterThan(2);
   });
-  it('Level and a date range, default sort: log_level_time (level=? AND time_stamp>?…)', async () => {
-    const plan = await planOf({ filter: 'Level = "Warning"', startDate: iso(END - 7 * DAY), endDate: iso(END - DAY) });
-    expect(plan).toMatch(/USING INDEX log_level_time \(level=\? AND time_stamp>\? AND time_stamp<\?\)/);
-    expect(plan).not.toMatch(/TEMP B-TREE/);
+  it('default sort (TimeStamp desc, Id desc): the time index', async () => {
+    await expectArms({}, /^SCAN l USING INDEX log_(p\d+_)?time$/);
   });
-  it('a date range, default sort: log_time range', async () => {
-    const plan = await planOf({ startDate: iso(END - 7 * DAY) });
-    expect(plan).toMatch(/USING INDEX log_time \(time_stamp>\?\)/);
-    expect(plan).not.toMatch(/TEMP B-TREE/);
-  });
-  it('Id > N sorted by Id asc, and Id < N by Id desc: the primary key', async () => {
-    expect(await planOf({ filter: 'Id > 100', sort: 'Id' })).toMatch(/^SEARCH l USING INTEGER PRIMARY KEY \(rowid>\?\)$/);
-    expect(await planOf({ filter: 'Id < 100', sort: 'Id desc' })).toMatch(/^SEARCH l USING INTEGER PRIMARY KEY \(rowid<\?\)$/);
-  });
-  it('Level and Id < N by Id desc: log_level (level, rowid), no sorting', async () => {
-    expect(await planOf({ filter: '(Level = "Warning") and (Id < 100)', sort: 'Id desc' })).toMatch(
-      /^SEARCH l USING INDEX log_level \(level=\? AND rowid<\?\)$/,
+  it('Level and a date range, default sort: the level-time index (level=? AND time_stamp>?…)', async () => {
+    await expectArms(
+      { filter: 'Level = "Warning"', startDate: iso(END - 7 * DAY), endDate: iso(END - DAY) },
+      /^SEARCH l USING INDEX log_(p\d+_)?level_time \(level=\? AND time_stamp>\? AND time_stamp<\?\)$/,
+      1,
     );
   });
-  it("a date range and Id < N by Id desc: the primary key within the range's ids, no sorting", async () => {
-    const plan = await planOf({ startDate: iso(END - 7 * DAY), filter: 'Id < 19000', sort: 'Id desc' });
-    expect(plan).toMatch(/^SEARCH l USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)$/);
+  it('a date range, default sort: the time index, a range', async () => {
+    await expectArms({ startDate: iso(END - 7 * DAY) }, /^SEARCH l USING INDEX log_(p\d+_)?time \(time_stamp>\?\)$/, 1);
+  });
+  // sorted by Id, the partitions (their ids apart) are read one after another until the page is full
+  it('Id > N sorted by Id asc, and Id < N by Id desc: the primary key', async () => {
+    await expectArms({ filter: 'Id > 100', sort: 'Id' }, /^SEARCH l USING INTEGER PRIMARY KEY \(rowid>\?\)$/, 1);
+    await expectArms({ filter: 'Id < 100', sort: 'Id desc' }, /^SEARCH l USING INTEGER PRIMARY KEY \(rowid<\?\)$/, 1);
+  });
+  it('Level and Id < N by Id desc: the level index (level, rowid)', async () => {
+    await expectArms(
+      { filter: '(Level = "Warning") and (Id < 100)', sort: 'Id desc' },
+      /^SEARCH l USING INDEX log_(p\d+_)?level \(level=\? AND rowid<\?\)$/,
+    );
+  });
+  it("a date range and Id < N by Id desc: the primary key within the range's ids", async () => {
+    await expectArms(
+      { startDate: iso(END - 7 * DAY), filter: 'Id < 19000', sort: 'Id desc' },
+      /^SEARCH l USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)$/,
+      1,
+    );
+  });
+  it('only the partitions a date range touches are read', async () => {
+    const { arms } = await plansOf({ startDate: iso(END - 7 * DAY), endDate: iso(END - DAY) });
+    const touching = partsOf(svc.db).filter((k) => {
+      const [lo, hi] = svc.db.prepare(`SELECT min(time_stamp), max(time_stamp) FROM log_p${k}`).raw().get() as number[];
+      return lo! < END - DAY && hi! >= END - 7 * DAY;
+    });
+    expect(arms.length).toBe(touching.length);
+    expect(touching.length).toBeLessThan(partsOf(svc.db).length);
   });
 });
 
@@ -365,7 +413,7 @@ describe('DELETE /v1/log keeps the counts exact', () => {
     expect((await get(q({ filter: 'Level = "Debug"', take: 1 }))).body.totalLogEntriesCount).toBe(refCount(svc.db, "level = 'Debug'"));
   });
 
-  it('a date range holding every entry: all go (truncated as by deleteAll), counts exact, triggers back', async () => {
+  it('a date range holding every entry: all go (as by deleteAll), counts exact, triggers back', async () => {
     const n = refCount(svc.db, '1');
     const r = await del(q({ startDate: iso(-10 * DAY), endDate: iso(Date.now() + DAY) }));
     expect(r.body.deletedLogCount).toBe(n);
@@ -389,11 +437,19 @@ describe('DELETE /v1/log keeps the counts exact', () => {
     expect(refCount(svc.db, '1')).toBe(1);
     expectCountsExact(svc.db);
     expect(svc.db.prepare('SELECT version FROM log_stats').pluck().get()).toBeGreaterThan(version);
+    // the partitions went with their tables; the head that replaced them has its triggers
+    const [head] = partsOf(svc.db);
     const triggers = svc.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'log' ORDER BY name")
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? ORDER BY name")
       .pluck()
-      .all();
-    expect(triggers).toEqual(['log_count_delete', 'log_count_insert', 'log_count_update']);
+      .all(`log_p${head}`);
+    expect(triggers).toEqual([`log_p${head}_delete`, `log_p${head}_insert`, `log_p${head}_update`]);
+    expect(
+      svc.db
+        .prepare("SELECT count(*) FROM sqlite_master WHERE name GLOB 'log_p[0-9]*' AND type = 'table' AND name NOT GLOB '*_fts*'")
+        .pluck()
+        .get(),
+    ).toBe(1);
     insertEntries(svc.db, 500, START, END, { seed: 5 });
     expectCountsExact(svc.db);
     expect((await get('?take=1')).body.totalLogEntriesCount).toBe(501);
@@ -401,18 +457,23 @@ describe('DELETE /v1/log keeps the counts exact', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// a date-range purge that leaves little: the log truncated and the survivors put back
+// a date-range purge that leaves little of a partition: the survivors copied to a new partition, the old one dropped
 
-/** Records every SQL text `db` prepares (calls through); tells whether a purge took the truncating path. */
+/** Records every SQL text `db` prepares (calls through); tells whether a purge took the path that copies the rest of a partition to a new one. */
 function spyPrepare(db: Db): { truncated: () => boolean; reset: () => void } {
   const seen: string[] = [];
   const real = db.prepare.bind(db);
   db.prepare = ((sql: string) => (seen.push(sql), real(sql))) as typeof db.prepare;
-  return { truncated: () => seen.some((s) => /^CREATE TABLE temp\./.test(s)), reset: () => void (seen.length = 0) };
+  return {
+    truncated: () => seen.some((s) => /^INSERT INTO log_p\d+ \(id, .*\) SELECT .* FROM log_p\d+ WHERE/.test(s)),
+    reset: () => void (seen.length = 0),
+  };
 }
-/** The schema objects of the log: table, indexes, triggers, with their SQL. */
-const logSchema = (db: Db) => db.prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'log' ORDER BY type, name").all();
-const seq = (db: Db) => db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'log'").pluck().get() as number;
+/** The schema objects of partition k: table, indexes, triggers, with their SQL. */
+const partSchema = (db: Db, k: number) =>
+  db.prepare('SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ? ORDER BY type, name').all(`log_p${k}`);
+/** The highest id ever issued (the next entry gets the one after). */
+const seq = (db: Db) => db.prepare('SELECT last_id FROM log_stats').pluck().get() as number;
 const rows = (db: Db, where: string, ...params: unknown[]) => db.prepare(`SELECT * FROM log WHERE ${where} ORDER BY id`).all(...params);
 
 /** A service of its own over a fresh log (in memory, or in `file`), with a prepare spy; closed by the caller. */
@@ -429,7 +490,7 @@ async function freshService(file?: string): Promise<TestService & { spy: ReturnT
 const sdel = (svc: TestService, query: string) => http(svc, 'DELETE', `/v1/log${query}`, { key: svc.adminKey });
 const sget = (svc: TestService, query: string) => http(svc, 'GET', `/v1/log${query}`, { key: svc.adminKey });
 
-describe('DELETE /v1/log by a date range that leaves little: truncated, the rest put back', () => {
+describe('DELETE /v1/log by a date range that leaves little of a partition: the rest copied to a new one', () => {
   it('deletes exactly the range; survivors unchanged (ids too); counts, totals and the schema exact; the audit entry lands', async () => {
     const s = await freshService();
     try {
@@ -443,8 +504,10 @@ describe('DELETE /v1/log by a date range that leaves little: truncated, the rest
       const want = refCount(db, inRange, a, b);
       const survivors = rows(db, `NOT (${inRange})`, a, b);
       expect(survivors.length).toBeGreaterThan(0);
-      expect(survivors.length * 4).toBeLessThanOrEqual(want); // so the truncating path applies
-      const schema = logSchema(db);
+      expect(survivors.length * 4).toBeLessThanOrEqual(want); // so the copying path applies
+      const parts = partsOf(db);
+      expect(parts.length).toBeGreaterThan(2); // the edges were written on several days
+      const schema = parts.map((k) => partSchema(db, k));
       const maxId = seq(db);
       const version = db.prepare('SELECT version FROM log_stats').pluck().get() as number;
       // totals cached before the purge (a filter the hour counts don't cover, and a level)
@@ -465,7 +528,13 @@ describe('DELETE /v1/log by a date range that leaves little: truncated, the rest
       expect(audit[0]!.message).toContain(`purged ${want} log entries`);
       expectCountsExact(db);
       expect(db.prepare('SELECT version FROM log_stats').pluck().get()).toBeGreaterThan(version);
-      expect(logSchema(db)).toEqual(schema);
+      // partition 1 (most of the range) was replaced by a new one holding its survivors; the
+      // others, cut through by a few entries, are there with their indexes and triggers
+      expect(partsOf(db)).not.toContain(1);
+      expect(partsOf(db)).toEqual(expect.arrayContaining(parts.slice(1)));
+      for (const [i, k] of parts.entries()) if (k !== 1) expect(partSchema(db, k)).toEqual(schema[i]);
+      expect(db.prepare('SELECT count(*) FROM log_drops').pluck().get()).toBe(0); // dropped before the reply (in memory)
+      expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name GLOB 'log_p1_*' OR name = 'log_p1'").pluck().get()).toBe(0);
       expect(db.prepare("SELECT count(*) FROM sqlite_temp_master WHERE type = 'table'").pluck().get()).toBe(0);
       // totals through the API: the cached ones are stale and not used
       expect((await sget(s, contains)).body.totalLogEntriesCount).toBe(refCount(db, "instr(message, 'host-1') > 0"));
@@ -620,13 +689,14 @@ describe('DELETE /v1/log by a date range that leaves little: truncated, the rest
     }
   });
 
-  it('a trigger on the log other than the count triggers: purged row by row, so it fires for each entry, and stays', async () => {
+  it('a trigger of your own on the view log: purged row by row through the view, so it fires for each entry, and stays', async () => {
     const s = await freshService();
     try {
       const db = s.db;
       insertEntries(db, N, START, END, { seed: 27 });
+      // the log is a view over its partitions: a trigger on it is INSTEAD OF (ours does the delete)
       db.exec(`CREATE TABLE deleted_ids (id INTEGER NOT NULL);
-        CREATE TRIGGER log_keep_deleted AFTER DELETE ON log BEGIN INSERT INTO deleted_ids VALUES (OLD.id); END;`);
+        CREATE TRIGGER log_keep_deleted INSTEAD OF DELETE ON log BEGIN INSERT INTO deleted_ids VALUES (OLD.id); END;`);
       const from = END - DAY;
       const gone = db.prepare('SELECT id FROM log WHERE time_stamp < ? ORDER BY id').pluck().all(from);
       s.spy.reset();
@@ -639,11 +709,14 @@ describe('DELETE /v1/log by a date range that leaves little: truncated, the rest
       expect((await sdel(s, '?deleteAll=true')).body.deletedLogCount).toBe(n);
       expect(db.prepare('SELECT count(*) FROM deleted_ids').pluck().get()).toBe(gone.length + n);
       expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'log' ORDER BY name").pluck().all()).toEqual([
-        'log_count_delete',
-        'log_count_insert',
-        'log_count_update',
         'log_keep_deleted',
+        'log_view_delete',
+        'log_view_insert',
+        'log_view_update',
       ]);
+      // a new partition (a write on a later day) makes the view again: the trigger is kept
+      writeLog(db, new Date(Date.now() + 3 * DAY), 'Information', 'later', {});
+      expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'log_keep_deleted'").pluck().get()).toBe(1);
       expectCountsExact(db);
     } finally {
       await s.close();

@@ -6,6 +6,8 @@ import { HOUR } from '../../time.js';
 import { cachedStatement, type Db } from '../db.js';
 import type { TotalRequest } from '../list.js';
 import type { CompareOp, FilterNode } from '../query/index.js';
+import { containsTotal, indexable } from './fts.js';
+import { countIn, idsIn, paramsKey, partTable, partsIn, partsInfo } from './parts.js';
 
 /** A time range in ms since the epoch: start inclusive, end exclusive, either open (contract §6). */
 export interface TimeRange {
@@ -13,37 +15,48 @@ export interface TimeRange {
   end?: number;
 }
 
-/** The log's version (log_stats, migration 3): +1 on every insert, update and delete of an entry. */
+/** The log's version (log_stats): +1 on every insert, update and delete of an entry. */
 export function logVersion(db: Db): number {
   return cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number;
 }
 
 /**
  * Exact number of log entries with start <= time_stamp < end (either side open) and, when
- * given, of one level: whole hours summed from the trigger-kept log_counts (migration 3), the
- * partial hours at the two ends counted from the indexes. O(hours + entries of two hours).
+ * given, of one level and of one partition: whole hours summed from the trigger-kept
+ * log_counts, the partial hours at the two ends counted from the indexes. O(hours + entries
+ * of two hours).
  */
-export function countLogEntries(db: Db, range: TimeRange, level?: string): number {
+export function countLogEntries(db: Db, range: TimeRange, level?: string, part?: number): number {
   const { start, end } = range;
-  const onLevel = level === undefined ? '' : ' AND level = ?';
-  const lp = level === undefined ? [] : [level];
+  const cond = [...(level === undefined ? [] : ['level = ?']), ...(part === undefined ? [] : ['part = ?'])];
+  const cp = [...(level === undefined ? [] : [level]), ...(part === undefined ? [] : [part])];
   if (start === undefined && end === undefined) {
-    return level === undefined
+    return cond.length === 0
       ? (cachedStatement(db, 'SELECT entries FROM log_stats').pluck().get() as number)
-      : (cachedStatement(db, 'SELECT coalesce(sum(entries), 0) FROM log_counts WHERE level = ?').pluck().get(level) as number);
+      : (cachedStatement(db, `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE ${cond.join(' AND ')}`)
+          .pluck()
+          .get(...cp) as number);
   }
   if (start !== undefined && end !== undefined && start >= end) return 0;
+  const onLevel = level === undefined ? '' : ' AND level = ?';
+  const lp = level === undefined ? [] : [level];
   const rows = (a: number, b: number) =>
-    cachedStatement(db, `SELECT count(*) FROM log WHERE time_stamp >= ? AND time_stamp < ?${onLevel}`)
+    cachedStatement(
+      db,
+      `SELECT count(*) FROM ${part === undefined ? 'log' : partTable(part)} WHERE time_stamp >= ? AND time_stamp < ?${onLevel}`,
+    )
       .pluck()
       .get(a, b, ...lp) as number;
   // whole hours: [lo, hi) in hour numbers; ±Infinity for an open side
   const lo = start === undefined ? -Infinity : Math.ceil(start / HOUR);
   const hi = end === undefined ? Infinity : Math.floor(end / HOUR);
   if (lo >= hi) return rows(start!, end!); // under two hours: count them
-  let n = cachedStatement(db, `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE hour >= ? AND hour < ?${onLevel}`)
+  let n = cachedStatement(
+    db,
+    `SELECT coalesce(sum(entries), 0) FROM log_counts WHERE hour >= ? AND hour < ?${cond.map((c) => ` AND ${c}`).join('')}`,
+  )
     .pluck()
-    .get(lo, hi, ...lp) as number;
+    .get(lo, hi, ...cp) as number;
   if (start !== undefined && start < lo * HOUR) n += rows(start, lo * HOUR);
   if (end !== undefined && hi * HOUR < end) n += rows(hi * HOUR, end);
   return n;
@@ -58,6 +71,12 @@ function levelEquals(f: FilterNode): string | undefined {
   return undefined;
 }
 
+/** `Message.Contains("x")` alone, with x one the full-text index can answer → x; any other filter → undefined. */
+function messageContains(f: FilterNode): string | undefined {
+  if (f.kind !== 'call' || f.method !== 'contains' || f.target.name.toLowerCase() !== 'message') return undefined;
+  return f.arg.kind === 'literal' && typeof f.arg.value === 'string' && indexable(f.arg.value) ? f.arg.value : undefined;
+}
+
 /** Totals cached per database: key → entry. Map order is recency (LRU). */
 const totalsCache = new WeakMap<Db, Map<string, CachedTotal>>();
 const TOTALS_CACHED = 256;
@@ -70,16 +89,12 @@ interface CachedTotal {
   params?: unknown[];
 }
 
-/** Params → cache-key text; non-finite numbers spelt out (JSON would make them null). A param is never an object, so `{bound}` marks the masked key bound. */
-function paramsKey(params: readonly unknown[]): string {
-  return JSON.stringify(params.map((p) => (typeof p === 'number' && !Number.isFinite(p) ? { n: String(p) } : p)));
-}
-
-type Bound = { op: '<' | '<=' | '>' | '>='; bound: number };
+type Bound = { op: '<' | '<=' | '>' | '>='; bound: number; rest: FilterNode[] };
 
 /**
  * The top-level conjunct `Id <op> N` (N an integer, op < <= > >=) of a filter, field on either
- * side, when there is exactly one; else undefined. Only then is the filter "the rest AND Id <op> N".
+ * side, and the other conjuncts, when there is exactly one; else undefined. Only then is the
+ * filter "the rest AND Id <op> N".
  */
 function idBound(filter: FilterNode | undefined): Bound | undefined {
   if (!filter) return undefined;
@@ -95,28 +110,64 @@ function idBound(filter: FilterNode | undefined): Bound | undefined {
     if (n.kind !== 'compare' || !(n.op in mirror)) continue;
     const isId = (x: FilterNode) => x.kind === 'field' && x.name.toLowerCase() === 'id';
     const intLit = (x: FilterNode) => x.kind === 'literal' && typeof x.value === 'number' && Number.isSafeInteger(x.value);
-    if (isId(n.left) && intLit(n.right)) found.push({ op: n.op as Bound['op'], bound: (n.right as { value: number }).value });
-    else if (intLit(n.left) && isId(n.right)) found.push({ op: mirror[n.op]!, bound: (n.left as { value: number }).value });
+    const rest = conjuncts.filter((c) => c !== n);
+    if (isId(n.left) && intLit(n.right)) found.push({ op: n.op as Bound['op'], bound: (n.right as { value: number }).value, rest });
+    else if (intLit(n.left) && isId(n.right)) found.push({ op: mirror[n.op]!, bound: (n.left as { value: number }).value, rest });
   }
   return found.length === 1 ? found[0] : undefined;
 }
 
 /**
+ * The total of "the rest AND Id <op> N" (params[at] is N) in partitions `parts`, the first
+ * page of a walk by key: a partition whose ids all meet the bound counts as for the rest alone,
+ * which does not change from one page to the next (from the hour counts when the rest is
+ * nothing or `Level = "x"`, else counted once and reused while the partition is unchanged);
+ * one whose ids all fail it counts nothing; only the one the bound cuts through is counted
+ * with it.
+ */
+function boundTotal(db: Db, parts: readonly number[], range: TimeRange, kb: Bound, where: string, params: unknown[], at: number): number {
+  const info = partsInfo(db);
+  // the rest alone: the bound's param made one that every id meets
+  const open = params.map((p, i) => (i === at ? (kb.op[0] === '<' ? Infinity : -Infinity) : p));
+  const level = kb.rest.length === 1 ? levelEquals(kb.rest[0]!) : undefined;
+  const meets = (id: number) =>
+    kb.op === '<' ? id < kb.bound : kb.op === '<=' ? id <= kb.bound : kb.op === '>' ? id > kb.bound : id >= kb.bound;
+  let n = 0;
+  for (const k of parts) {
+    const ids = info.get(k)?.ids;
+    if (!ids) continue;
+    const [a, b] = [meets(ids[0]), meets(ids[1])];
+    if (a && b) {
+      n +=
+        kb.rest.length === 0
+          ? countLogEntries(db, range, undefined, k)
+          : level !== undefined
+            ? countLogEntries(db, range, level, k)
+            : countIn(db, [k], where, open);
+    } else if (a || b) {
+      n += countIn(db, [k], where, params);
+    }
+  }
+  return n;
+}
+
+/**
  * ListSource.total of the log over `range` (already in the request's scope): exact, and in
  * order of preference cached while the log is unchanged, derived from the previous page's
- * total when paging by `Id < N`, summed from the hour counts (no filter or `Level = "x"`), or
- * counted. Why each: ./README.md.
+ * total when paging by `Id < N`, summed from the hour counts (no filter or `Level = "x"`),
+ * counted from the full-text index (`Message.Contains("x")` alone), or counted in the
+ * partitions the range touches. Why each: ./README.md.
  */
 export function logTotal(range: TimeRange): (db: Db, q: TotalRequest) => number {
   return (db, { query, where, params }) => {
-    const countSql = (w: string, p: unknown[]) =>
-      (cachedStatement(db, `SELECT count(*) FROM log l WHERE ${w}`)
-        .pluck()
-        .get(...p) as number) ?? 0;
+    const parts = partsIn(db, range);
+    const countSql = (w: string, p: unknown[]) => countIn(db, parts, w, p);
     const fromCounts = () => {
       if (!query.filter) return countLogEntries(db, range);
       const level = levelEquals(query.filter);
-      return level === undefined ? undefined : countLogEntries(db, range, level);
+      if (level !== undefined) return countLogEntries(db, range, level);
+      const needle = messageContains(query.filter);
+      return needle === undefined ? undefined : containsTotal(db, parts, range, needle, (k) => countIn(db, [k], where, params));
     };
     const version = logVersion(db);
     let cache = totalsCache.get(db);
@@ -126,7 +177,7 @@ export function logTotal(range: TimeRange): (db: Db, q: TotalRequest) => number 
     const at = kb ? params.indexOf(kb.bound) : -1;
     const keyed = kb !== undefined && at >= 0 && params.lastIndexOf(kb.bound) === at;
     const key = keyed
-      ? `${where}\n${paramsKey(params.map((p, i) => (i === at ? { bound: kb.op } : p)))}`
+      ? `${where}\n${paramsKey(params.map((p, i) => (i === at ? { bound: kb.op } : p)))}` // `{bound}`: the masked key bound
       : `${where}\n${paramsKey(params)}`;
     const hit = cache.get(key);
     let total: number;
@@ -140,9 +191,13 @@ export function logTotal(range: TimeRange): (db: Db, q: TotalRequest) => number 
       const [gt, lt] = op === '<' || op === '>=' ? ['>=', '<'] : ['>', '<='];
       // likelihood(): these are the narrowest bounds on the key, so SQLite walks just [lo, hi]
       const between = `(${where}) AND likelihood(l.id ${gt} ?, 0.0001) AND likelihood(l.id ${lt} ?, 0.0001)`;
+      // only the partitions whose ids reach between the two bounds
+      const near = idsIn(db, parts, lo, hi);
       total = shrinks
-        ? hit.total - countSql(between, [...hit.params, lo, hi]) // they leave
-        : hit.total + countSql(between, [...params, lo, hi]); // they join
+        ? hit.total - countIn(db, near, between, [...hit.params, lo, hi]) // they leave
+        : hit.total + countIn(db, near, between, [...params, lo, hi]); // they join
+    } else if (keyed) {
+      total = boundTotal(db, parts, range, kb, where, params, at);
     } else {
       total = fromCounts() ?? countSql(where, params);
     }

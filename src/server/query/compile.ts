@@ -26,7 +26,7 @@ import {
   type LiteralNode,
 } from './parse.js';
 import { parseRfc3339 } from '../../time.js';
-import type { CompiledQuery, FieldSpec, FieldType, ListSpec, SortKey } from './types.js';
+import type { CompiledQuery, CompileOptions, FieldSpec, FieldType, ListSpec, SortKey } from './types.js';
 
 type Param = string | number | null;
 
@@ -148,7 +148,10 @@ const EXPECT_FOR: Record<Klass, string> = {
 };
 
 class FilterCompiler {
-  constructor(private readonly ix: SpecIndex) {}
+  constructor(
+    private readonly ix: SpecIndex,
+    private readonly opts: CompileOptions = {},
+  ) {}
 
   private field(node: FieldNode): FieldSpec {
     return lookup(this.ix, 'filter', node.name, node.pos, true);
@@ -328,6 +331,8 @@ class FilterCompiler {
     }
     const s = arg.value;
     const col = f.column;
+    const hooked = node.method === 'contains' ? this.opts.contains?.(f, s) : undefined;
+    if (hooked) return { sql: hooked.sql, params: hooked.params, nullable: false };
     // instr() compares bytes (memcmp), is NUL-safe and returns the FIRST match, so
     // `= 1` is "starts with"; an empty needle gives 1 (true) for any non-NULL value.
     if (node.method === 'contains' || s === '') return { sql: `instr(${col}, ?) > 0`, params: [s], nullable: true };
@@ -353,10 +358,14 @@ export function compileFilter(spec: ListSpec, filter: string | undefined): { whe
 }
 
 /** compileFilter of an already parsed filter (undefined: none); keeps the tree beside its SQL. */
-function compileParsedFilter(spec: ListSpec, ast: FilterNode | undefined): { where: string; params: Param[]; filter?: FilterNode } {
+function compileParsedFilter(
+  spec: ListSpec,
+  ast: FilterNode | undefined,
+  opts?: CompileOptions,
+): { where: string; params: Param[]; filter?: FilterNode } {
   const ix = indexSpec(spec);
   if (!ast) return { where: '1', params: [] };
-  const c = new FilterCompiler(ix).cond(ast);
+  const c = new FilterCompiler(ix, opts).cond(ast);
   return { where: c.sql, params: c.params, filter: ast };
 }
 
@@ -457,9 +466,14 @@ export interface ParsedListQuery extends CompiledQuery {
  * compileSelect for each part. Throws QueryError (→ HTTP 400, code 3) naming the parameter
  * and position; throws a plain Error only for a malformed ListSpec (a bug on our side).
  * The result is computed once per request and handed down (page, total, planner hints).
+ * `opts` lets the route answer Contains from an index (CompileOptions).
  */
-export function compileListQuery(spec: ListSpec, q: { filter?: string; sort?: string; select?: string }): ParsedListQuery {
-  const { where, params, filter } = compileParsedFilter(spec, q.filter === undefined ? undefined : parseFilter(q.filter));
+export function compileListQuery(
+  spec: ListSpec,
+  q: { filter?: string; sort?: string; select?: string },
+  opts?: CompileOptions,
+): ParsedListQuery {
+  const { where, params, filter } = compileParsedFilter(spec, q.filter === undefined ? undefined : parseFilter(q.filter), opts);
   const { orderBy, sort } = compileSort(spec, q.sort);
   const select = compileSelect(spec, q.select);
   return { where, params, filter, orderBy, sort, select };

@@ -30,6 +30,16 @@ export interface ListSpec {
   defaultSort: readonly { name: string; desc: boolean }[];
 }
 
+/** What a list route may add to the compiler for one request. */
+export interface CompileOptions {
+  /**
+   * SQL (and its `?` params) for `field.Contains(needle)` in place of the byte-exact substring
+   * test, e.g. from a full-text index; it must match exactly the rows that test matches, and
+   * never be NULL. Undefined: the substring test.
+   */
+  contains?: (field: FieldSpec, needle: string) => { sql: string; params: (string | number | null)[] } | undefined;
+}
+
 export interface CompiledQuery {
   /** SQL boolean expression to AND into the WHERE clause; `1` when there is no filter */
   where: string;

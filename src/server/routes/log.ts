@@ -3,16 +3,31 @@ import { audited, writeAudit, type AuditFacts } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { cachedStatement } from '../db.js';
 import { badRequest } from '../errors.js';
-import { compileListRequest, compileOr400, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { compileListRequest, compileOr400, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import { containsHook } from '../log/fts.js';
+import { logPage } from '../log/page.js';
+import { hasForeignTriggers, partsIn } from '../log/parts.js';
 import { rangeScope } from '../log/planner.js';
-import { purgeRange, purgeRangeByTruncation, truncateLog } from '../log/purge.js';
-import { logTotal, type TimeRange } from '../log/totals.js';
+import {
+  deleteAllViaView,
+  deleteEntry,
+  detachAll,
+  detachParts,
+  dropDetachedSoon,
+  planRange,
+  purgeRange,
+  fitsInOne,
+  purgePartInOne,
+  purgeWindows,
+} from '../log/purge.js';
+import type { TimeRange } from '../log/totals.js';
+import { TAKE_DEFAULT } from '../../wire.js';
 import { LogEntrySchema, LogPurgeQuerySchema, logRangeProperties, type LogPurgeQuery, type LogRange } from '../../schema/log-entry.js';
 import { listFields } from '../fields.js';
 import { envelopeProperties, listResponse, selectable } from '../openapi.js';
 import { ADMIN_ONLY, OK, parseTimestamp } from './common.js';
 
-/** Fields of a log entry; default sort TimeStamp desc, Id desc (contract §6). */
+/** Fields of a log entry; default sort TimeStamp desc, Id desc (contract §6). Read per partition by ../log/page.ts. */
 export const logSource: ListSource = {
   from: 'log l',
   spec: {
@@ -53,12 +68,19 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
           },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const range = timeRange(req.query);
-        const list = compileListRequest(logSource.spec, req.query);
+        // Message.Contains from the full-text index when it matches few entries for a page this long
+        const rows = (req.query.take ?? TAKE_DEFAULT) + (req.query.skip ?? 0);
+        const list = compileListRequest(logSource.spec, req.query, { contains: containsHook(db, partsIn(db, range), rows) });
         const scope = rangeScope(db, range, list.query.sort[0]!.field.name === 'id');
-        const { records, total } = listPage(db, { ...logSource, total: logTotal(range) }, list, scope);
-        return { ...OK, logEntries: records, totalLogEntriesCount: total };
+        const { records, total } = logPage(db, list, scope, range);
+        // the largest reply of the API (a page of 1000 is ~300 KB): V8's JSON.stringify writes it
+        // 2.5–4× faster than the schema's serializer, the same text (the records hold exactly the
+        // schema's fields, of its types; a test checks the bytes against the serializer's)
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify({ ...OK, logEntries: records, totalLogEntriesCount: total }));
       },
     );
   }
@@ -87,7 +109,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
       // each purge that runs in one transaction writes its audit entry in that transaction (audited)
       if (q.id !== undefined) {
         return audited(ctx, req, () => {
-          const deleted = db.prepare('DELETE FROM log WHERE id = ?').run(q.id).changes;
+          const deleted = deleteEntry(db, q.id!);
           req.audit = purged(deleted);
           return reply(deleted);
         });
@@ -95,37 +117,63 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
       if (q.filter !== undefined || q.startDate !== undefined || q.endDate !== undefined) {
         const range = timeRange(q);
         const query = compileOr400(logSource.spec, { filter: q.filter });
-        // a range alone that leaves little (purge --before now, or all but the newest day): truncate, put the rest back
-        if (q.filter === undefined) {
-          const deleted = db
-            .transaction(() => {
-              const n = purgeRangeByTruncation(db, range);
-              if (n !== undefined) writeAudit(ctx, req, purged(n));
-              return n;
-            })
-            .immediate();
-          if (deleted !== undefined) return reply(deleted);
+        // someone else's trigger on the log: every entry deleted through the view, so that it fires
+        const foreign = hasForeignTriggers(db);
+        // What is in the log now: neither the entries below nor later writes are the purge's to delete.
+        const lastId = cachedStatement(db, 'SELECT last_id FROM log_stats').pluck().get() as number;
+        const plan = q.filter === undefined && !foreign ? planRange(db, range) : undefined;
+        // A range alone that takes whole partitions, and little of those it cuts through or
+        // leaves little of them: the whole ones taken out, the others replaced by a copy of
+        // their rest (or their few entries deleted), in one transaction.
+        const request = `${req.method} ${req.url.split('?')[0]}`;
+        if (plan) {
+          const deleted = await ctx.write(request, () => {
+            if (!plan.partial.every((k) => fitsInOne(db, k, range))) return undefined;
+            let n = detachParts(db, plan.whole);
+            for (const k of plan.partial) n += purgePartInOne(db, k, range, lastId);
+            writeAudit(ctx, req, purged(n));
+            return n;
+          });
+          if (deleted !== undefined) {
+            await dropDetachedSoon(db);
+            return reply(deleted);
+          }
         }
-        // In windows, each its own transaction: an audit entry before (criteria, how many will go)
-        // and one after (how many went), so a purge cut off midway still leaves a trace.
-        // What is in the log now: neither the entry below nor later writes are the purge's to delete.
-        const lastId = (cachedStatement(db, 'SELECT max(id) FROM log').pluck().get() as number | null) ?? 0;
-        const source = { ...logSource, total: logTotal(range) };
-        const willGo = listPage(db, source, { query, take: 0, skip: 0 }, rangeScope(db, range, false)).total;
-        writeAudit(ctx, req, {
+        // In several transactions: an audit entry before (criteria, how many will go) and one
+        // after (how many went), so a purge cut off midway still leaves a trace.
+        const willGo = logPage(db, { query, take: 0, skip: 0 }, rangeScope(db, range, false), range).total;
+        const before: AuditFacts = {
           properties: { WillDelete: willGo, Criteria: criteria },
           note: ': purging {WillDelete} log entries in windows',
-        });
-        const deleted = await purgeRange(db, range, { where: `(${query.where}) AND l.id <= ?`, params: [...query.params, lastId] });
+        };
+        let deleted = 0;
+        if (plan) {
+          // whole partitions go at once (with the entry before); the others in windows, or as above where that fits
+          deleted += await ctx.write(request, () => {
+            const n = detachParts(db, plan.whole);
+            writeAudit(ctx, req, before);
+            return n;
+          });
+          for (const k of plan.partial) {
+            const n = await ctx.write(request, () => (fitsInOne(db, k, range) ? purgePartInOne(db, k, range, lastId) : undefined));
+            deleted += n ?? (await purgeWindows(db, k, range, { where: '1', params: [] }, lastId, false));
+          }
+        } else {
+          writeAudit(ctx, req, before);
+          deleted = await purgeRange(db, range, { where: query.where, params: query.params }, lastId, foreign);
+        }
         writeAudit(ctx, req, purged(deleted));
+        await dropDetachedSoon(db);
         return reply(deleted);
       }
       if (q.deleteAll === true) {
-        return audited(ctx, req, () => {
-          const deleted = truncateLog(db) ?? db.prepare('DELETE FROM log').run().changes;
-          req.audit = purged(deleted);
-          return reply(deleted);
+        const deleted = await audited(ctx, req, () => {
+          const n = hasForeignTriggers(db) ? deleteAllViaView(db) : detachAll(db);
+          req.audit = purged(n);
+          return n;
         });
+        await dropDetachedSoon(db);
+        return reply(deleted);
       }
       throw badRequest('DELETE /v1/log needs a criterion: id, filter, startDate, endDate or deleteAll=true', 'deleteAll');
     },

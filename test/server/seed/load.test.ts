@@ -205,7 +205,7 @@ describe('loadDataset', () => {
     const d = buildDemoDataset(NOW);
     d.log!.push({ timeStamp: NOW.toISOString(), level: 'Fatal', message: 'boom', messageTemplate: 'boom' });
     const db = openDatabase(':memory:');
-    db.exec(`CREATE TRIGGER fail_on_boom BEFORE INSERT ON log WHEN NEW.message = 'boom'
+    db.exec(`CREATE TRIGGER fail_on_boom INSTEAD OF INSERT ON log WHEN NEW.message = 'boom'
              BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`);
     expect(() => loadDataset(db, d, opts)).toThrow(/simulated failure/);
     expect(Object.values(counts(db)).every((n) => n === 0)).toBe(true);
