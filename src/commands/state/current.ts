@@ -27,7 +27,7 @@ export interface ServiceKey extends KeyState {
   keyPrefix: string;
 }
 /** A resource on the service without its data (resourceData fetches it). */
-export interface ServiceResource extends Omit<ResourceState, 'data'> {
+interface ServiceResource extends Omit<ResourceState, 'data'> {
   id: number;
 }
 /** An assembly on the service; mappingFileId as stored (0: none). */

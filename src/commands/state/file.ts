@@ -132,7 +132,7 @@ export const assemblyKey = (a: Pick<AssemblyState, 'name' | 'version' | 'culture
   JSON.stringify([a.name, a.version, (a.culture || 'neutral').toLowerCase(), (a.publicKeyToken || '').toLowerCase()]);
 
 /** The identity a record of `noun` is named by in messages. */
-export function identityOf(noun: StateNoun, rec: KeyState | ResourceState | AssemblyState): string {
+function identityOf(noun: StateNoun, rec: KeyState | ResourceState | AssemblyState): string {
   if (noun === 'keys') return (rec as KeyState).name;
   if (noun === 'resources') return (rec as ResourceState).code;
   return assemblyIdentity(rec as AssemblyState);

@@ -13,7 +13,7 @@ import { fingerprint, readService, resourceData, type ServiceAssembly, type Serv
 import { assemblyIdentity, assemblyKey, matchKey, readData, STATE_NOUNS, type DataRef, type DesiredState, type StateNoun } from './file.js';
 
 /** One field that changes: its value on the service (null for a create) and in the file. Resource data shows as a fingerprint. */
-export interface FieldChange {
+interface FieldChange {
   field: string;
   from: unknown;
   to: unknown;
@@ -230,7 +230,7 @@ function shown(field: string, v: unknown): string {
 }
 
 /** The plan as JSON for scripts (`-o json`): counts, then each step with its field changes; never resource data or a secret. */
-export function planJson(plan: Plan, extra: Record<string, unknown> = {}) {
+function planJson(plan: Plan, extra: Record<string, unknown> = {}) {
   const counts = planCounts(plan);
   return {
     ...extra,
