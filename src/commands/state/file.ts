@@ -17,6 +17,7 @@ import { ApiKeyInsertBody, ApiKeyUpdateBody } from '../../schema/api-key.js';
 import { AssemblyInsertBody } from '../../schema/assembly.js';
 import { ResourceInsertBody } from '../../schema/resource.js';
 import { parseRfc3339 } from '../../time.js';
+import { isBase64 } from '../resources/bundle.js';
 import { MAX_DATA_BYTES } from '../resources/input.js';
 
 /** The nouns a state file may hold, in the order apply creates them (a resource before the assembly that names it). */
@@ -143,8 +144,6 @@ export function matchKey(noun: StateNoun, rec: KeyState | ResourceState | Assemb
   return noun === 'assemblies' ? assemblyKey(rec as AssemblyState) : identityOf(noun, rec);
 }
 
-/** Standard base64 with padding (contract §2), or "". */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const VERSION_RE = /^(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})$/;
 
 /** The `yaml` package (loaded on first use: only these verbs need it). */
@@ -308,7 +307,7 @@ function checkRecord(
   }
   if (noun === 'resources') {
     if ('data' in v && 'dataFile' in v) problems.push(`${at('dataFile')}: give data (base64) or dataFile (a path), not both`);
-    if (typeof v.data === 'string' && !BASE64.test(v.data))
+    if (typeof v.data === 'string' && !isBase64(v.data))
       problems.push(`${at('data')}: not standard base64 (A-Z a-z 0-9 + / with = padding)`);
     else if (typeof v.data === 'string' && Buffer.byteLength(v.data, 'base64') > MAX_DATA_BYTES)
       problems.push(`${at('data')}: more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB)`);
