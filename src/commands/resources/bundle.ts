@@ -40,7 +40,7 @@ export const BUNDLE_FIELDS = ['name', 'type', 'code', 'description', 'source', '
  * data is 9.4 MiB of base64, plus the other fields). A bundle is read a line at a time
  * (bundleLines), so this, not the bundle's size, bounds the memory an import needs.
  */
-export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Data formats that hold a password-protected container: PKCS #12 (`.pfx`, `.p12`;

@@ -300,3 +300,19 @@ describe('round trip in JSON with inline data', () => {
     expect(d.code, d.stdout + d.stderr).toBe(0);
   });
 });
+
+describe('the example of docs/state.md', () => {
+  it('is a valid state file that applies and then matches', async () => {
+    const doc = readFileSync(new URL('../../../docs/state.md', import.meta.url), 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(doc)![1]!;
+    const p = join(dir, 'example.yaml');
+    writeFileSync(p, example);
+    const d = await toDst(['diff', '-f', p, '-o', 'json']);
+    expect(d.code, d.stderr).toBe(0);
+    expect(JSON.parse(d.stdout)).toMatchObject({ create: 3, update: 0, delete: 0 });
+    const r = await toDst(['apply', '-f', p, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).newKeys).toHaveLength(1);
+    expect((await toDst(['diff', '-f', p, '--exit-code'])).code).toBe(0);
+  });
+});
