@@ -7,6 +7,9 @@ export function registerState(program: Command, cli: Cli): void {
   const state = program
     .command('state')
     .description('The configuration as code: export it as a state file for `lic diff` and `lic apply` (docs/state.md)')
-    .addHelpText('after', '\nExamples:\n  lic state export > licensing.yaml\n  lic diff -f licensing.yaml\n  lic apply -f licensing.yaml');
+    .addHelpText(
+      'after',
+      '\nThen `lic diff -f licensing.yaml` shows what `lic apply -f licensing.yaml` would change.\n\nExamples:\n  lic state export > licensing.yaml\n  lic state export --nouns keys,resources --data-dir resources > licensing.yaml',
+    );
   registerStateExport(state, cli);
 }
