@@ -7,7 +7,7 @@ _lic() {
     w="${COMP_WORDS[i]}"
     [[ $w == -* ]] && continue
     case "$path" in
-    '') subs='profile keys log resources assemblies orders templates products serve api doctor completion' ;;
+    '') subs='profile keys log resources assemblies orders templates products state diff apply serve api doctor completion' ;;
     'profile') subs='add list use remove show migrate' ;;
     'profile add') subs='' ;;
     'profile list') subs='' ;;
@@ -47,6 +47,10 @@ _lic() {
     'templates show') subs='' ;;
     'products') subs='list' ;;
     'products list') subs='' ;;
+    'state') subs='export' ;;
+    'state export') subs='' ;;
+    'diff') subs='' ;;
+    'apply') subs='' ;;
     'serve') subs='' ;;
     'api') subs='' ;;
     'doctor') subs='' ;;
@@ -66,7 +70,7 @@ _lic() {
     *'|--output'|*'|-o') COMPREPLY=($(compgen -W 'table json ndjson csv tsv' -- "$cur")); return ;;
   esac
   case "$path" in
-    '') words='profile keys log resources assemblies orders templates products serve api doctor completion --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --version --help' ;;
+    '') words='profile keys log resources assemblies orders templates products state diff apply serve api doctor completion --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --version --help' ;;
     'profile') words='add list use remove show migrate --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'profile add') words='--api-key-stdin --default --insecure-storage --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'profile list') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
@@ -106,6 +110,10 @@ _lic() {
     'templates show') words='--product --release --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'products') words='list --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'products list') words='--customer --fields --limit --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'state') words='export --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'state export') words='--nouns --data-dir --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'diff') words='--file --prune --exit-code --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'apply') words='--file --prune --yes --key-dir --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'serve') words='--db --host --port --seed --keys-file --no-profile --insecure-storage --log-requests --auth-fail-limit --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'api') words='--method --field --input --header --yes --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'doctor') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;

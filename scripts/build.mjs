@@ -80,6 +80,7 @@ const VENDOR = [
   '@inquirer/password',
   'typebox',
   'pe-library',
+  'yaml',
 ];
 const packageOf = (spec) =>
   spec

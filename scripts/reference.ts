@@ -41,7 +41,7 @@ function inertContext(sink: { text: string }): Context {
     env: {},
     stdout: out,
     stderr: out,
-    stdin: { isTTY: false, readAll: () => Promise.resolve(Buffer.alloc(0)) },
+    stdin: { isTTY: false, readAll: () => Promise.resolve(Buffer.alloc(0)), chunks: async function* () {} },
     prompter: { confirm: () => Promise.resolve(false), secret: () => Promise.resolve('') },
     now: () => new Date(0),
     dataDir: '~/.local/share/lic',

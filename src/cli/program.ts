@@ -14,6 +14,9 @@ import { registerProducts } from '../commands/products/index.js';
 import { registerProfile } from '../commands/profile/index.js';
 import { registerResources } from '../commands/resources/index.js';
 import { registerServe } from '../commands/serve/index.js';
+import { registerApply } from '../commands/state/apply.js';
+import { registerDiff } from '../commands/state/diff.js';
+import { registerState } from '../commands/state/index.js';
 import { registerTemplates } from '../commands/templates/index.js';
 import type { Context } from './context.js';
 import type { Cli, RuntimeOf } from './deps.js';
@@ -49,6 +52,9 @@ export const NOUN_NAMES: ReadonlyMap<string, RegisterNoun> = new Map<string, Reg
   ['orders', registerOrders],
   ['templates', registerTemplates],
   ['products', registerProducts],
+  ['state', registerState],
+  ['diff', registerDiff],
+  ['apply', registerApply],
   ['serve', registerServe],
   ['api', registerApi],
   ['doctor', registerDoctor],

@@ -37,6 +37,9 @@ export function systemContext(): Context {
         const all = Buffer.concat(chunks, total);
         return maxBytes !== undefined && all.length > maxBytes + 1 ? all.subarray(0, maxBytes + 1) : all;
       },
+      async *chunks() {
+        for await (const c of process.stdin) yield typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+      },
     },
     prompter: {
       async confirm(message) {

@@ -31,6 +31,7 @@ const BAD: Record<string, { value: string; accepts: RegExp }> = {
   '--take': { value: '-1', accepts: /integer|number/ },
   '--skip': { value: '-1', accepts: /integer|number/ },
   '--lines': { value: '-1', accepts: /integer|number/ },
+  '--nouns': { value: 'users', accepts: /resources, assemblies, keys/ },
 };
 
 /** Options for which any text is a valid value (names, paths, free text, the query language the service parses). */
@@ -56,6 +57,9 @@ const FREE = new Set<string>([
   '--field',
   '--header',
   '--host',
+  '--file',
+  '--data-dir',
+  '--key-dir',
 ]);
 
 /** Options that do reject values but have no row in BAD yet: each wants a bad value and the words its error uses. */

@@ -133,6 +133,11 @@ export function testContext(o: TestContextOptions = {}): TestContext {
     stdin: {
       isTTY: o.stdinTTY ?? tty,
       readAll: async () => (Buffer.isBuffer(o.stdin) ? o.stdin : Buffer.from(o.stdin ?? '')),
+      async *chunks() {
+        const all = Buffer.isBuffer(o.stdin) ? o.stdin : Buffer.from(o.stdin ?? '');
+        // in pieces, as a pipe delivers them: a line may straddle two chunks
+        for (let i = 0; i < all.length; i += 65536) yield all.subarray(i, i + 65536);
+      },
     },
     prompter: {
       async confirm(message) {

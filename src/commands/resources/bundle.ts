@@ -28,15 +28,19 @@ export const BundleResource = {
   required: ['name', 'type', 'code', 'description', 'source', 'dataFormat', 'data'],
   additionalProperties: false,
 } as const;
-// a plain JSON Schema (like src/schema/), checked by TypeBox's Value, which parseBundle
+// a plain JSON Schema (like src/schema/), checked by TypeBox's Value, which checkBundle
 // imports when it runs: loading TypeBox costs every command ~10 ms
 export type BundleResource = Static<typeof BundleResource>;
 
 /** The fields of a bundle line, in the order export writes them. */
 export const BUNDLE_FIELDS = ['name', 'type', 'code', 'description', 'source', 'dataFormat', 'data'] as const;
 
-/** Largest bundle read by `resources import`: 256 MiB (held as bytes and checked whole before anything is sent). */
-export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
+/**
+ * Longest line of a bundle: 16 MiB, more than the longest valid one (MAX_DATA_BYTES of
+ * data is 9.4 MiB of base64, plus the other fields). A bundle is read a line at a time
+ * (bundleLines), so this, not the bundle's size, bounds the memory an import needs.
+ */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Data formats that hold a password-protected container: PKCS #12 (`.pfx`, `.p12`;
@@ -48,17 +52,61 @@ const PASSWORD_FORMATS = ['pfx', 'p12'];
 /** Whether a resource of this data format needs a password (PASSWORD_FORMATS, case-insensitive). */
 export const needsPassword = (r: Pick<BundleResource, 'dataFormat'>): boolean => PASSWORD_FORMATS.includes(r.dataFormat.toLowerCase());
 
-/** A bundle line checked: its 1-based number, its code, and the resource (parsed again on each call, so a large bundle is held as bytes only). */
-export interface BundleEntry {
+/** One line of a bundle as read: its 1-based number and its bytes (without the line end). */
+export interface BundleLine {
   line: number;
-  code: string;
-  read(): BundleResource;
+  bytes: Buffer;
 }
 
-/** Standard base64 with padding, as protobuf JSON writes bytes (contract §2); also the empty string. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * The lines of a bundle arriving as `chunks` (a file or stdin, read as they come): LF or
+ * CRLF ends, a UTF-8 byte-order mark at the start dropped. Holds at most one line, so
+ * memory stays flat whatever the bundle's size: a line longer than MAX_LINE_BYTES is a
+ * UsageError (exit 2) naming it, raised without reading the rest (`< /dev/zero`).
+ */
+export async function* bundleLines(chunks: AsyncIterable<Buffer>, source: string): AsyncGenerator<BundleLine> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let line = 1;
+  let first = true;
+  const take = (tail: Buffer): Buffer => {
+    let b = parts.length ? Buffer.concat([...parts, tail]) : tail;
+    parts = [];
+    size = 0;
+    if (first && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
+    first = false;
+    return b[b.length - 1] === 13 ? b.subarray(0, b.length - 1) : b;
+  };
+  for await (const chunk of chunks) {
+    let at = 0;
+    for (let nl = chunk.indexOf(10, at); nl !== -1; nl = chunk.indexOf(10, at)) {
+      if (size + nl - at > MAX_LINE_BYTES) throw tooLong(source, line);
+      yield { line: line++, bytes: take(chunk.subarray(at, nl)) };
+      at = nl + 1;
+    }
+    if (at < chunk.length) {
+      size += chunk.length - at;
+      if (size > MAX_LINE_BYTES) throw tooLong(source, line);
+      // a copy: the reader may reuse its buffer
+      parts.push(Buffer.from(chunk.subarray(at)));
+    }
+  }
+  if (size) yield { line, bytes: take(Buffer.alloc(0)) };
+}
 
-/** TypeBox's value checker (typebox/value), loaded by parseBundle. */
+const tooLong = (source: string, line: number) =>
+  new UsageError(
+    `${source} line ${line}: longer than ${MAX_LINE_BYTES} bytes (16 MiB), more than any resource needs: not a bundle; nothing was sent`,
+  );
+
+/**
+ * Whether `s` is standard base64 with padding, as protobuf JSON writes bytes (contract §2),
+ * or empty: a length in fours, the alphabet, at most two `=` at the end. (A regular
+ * expression of groups of four overflows V8's stack on a few MiB of data.)
+ */
+export const isBase64 = (s: string): boolean => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s);
+
+/** TypeBox's value checker (typebox/value), loaded by checkBundle. */
 type TypeBoxValue = typeof import('typebox/value').Value;
 
 /** TypeBox's first complaint about `value` as `field: message`, naming the field (or the unknown one). */
@@ -76,31 +124,20 @@ function firstError(Value: TypeBoxValue, value: unknown): string {
 }
 
 /**
- * Checks the bundle `bytes` (from `source`, for messages): UTF-8 (a byte-order mark at
- * the start is dropped), one JSON object per line (LF or CRLF), blank lines ignored.
- * Every line is checked before anything is sent: a line that is not UTF-8 or JSON, not a
- * BundleResource, whose data is not base64 or is over MAX_DATA_BYTES, or whose code an
- * earlier line already has, is a UsageError (exit 2) naming the line and the field (up to
- * 5 such lines listed). An empty bundle is a UsageError too. The entries parse their
- * line again when read, so only the bytes stay in memory, not every record.
+ * Checks a bundle read as `lines` (bundleLines), a line at a time: UTF-8, one JSON object
+ * per line, blank lines ignored. Every line is checked before anything is sent: a line that
+ * is not UTF-8 or JSON, not a BundleResource, whose data is not base64 or is over
+ * MAX_DATA_BYTES, or whose code an earlier line already has, is a UsageError (exit 2)
+ * naming the line and the field (up to 5 such lines listed). An empty bundle is a
+ * UsageError too. Keeps only each code's line, never a record. Returns how many resources.
  */
-export async function parseBundle(bytes: Buffer, source: string): Promise<BundleEntry[]> {
+export async function checkBundle(lines: AsyncIterable<BundleLine>, source: string): Promise<number> {
   const { Value } = await import('typebox/value');
-  const entries: BundleEntry[] = [];
   const problems: string[] = [];
   const seen = new Map<string, number>();
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
-  const textOf = (start: number, end: number) => utf8.decode(bytes.subarray(start, end)).replace(/\r$/, '');
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  for (let start = bom, line = 1; start < bytes.length; line++) {
-    const nl = bytes.indexOf(10, start);
-    const end = nl === -1 ? bytes.length : nl;
-    const at = start;
-    start = end + 1;
-    let s: string;
-    try {
-      s = textOf(at, end);
-    } catch {
+  for await (const { line, bytes } of lines) {
+    const s = lineText(bytes);
+    if (s === undefined) {
       problems.push(`${source} line ${line}: not UTF-8 text`);
       continue;
     }
@@ -113,14 +150,22 @@ export async function parseBundle(bytes: Buffer, source: string): Promise<Bundle
       continue;
     }
     seen.set(r.code, line);
-    entries.push({ line, code: r.code, read: () => JSON.parse(textOf(at, end)) as BundleResource });
   }
   if (problems.length) {
     const more = problems.length > 5 ? `\n  … and ${problems.length - 5} more` : '';
     throw new UsageError(`invalid bundle; nothing was sent:\n  ${problems.slice(0, 5).join('\n  ')}${more}`);
   }
-  if (entries.length === 0) throw new UsageError(`${source}: the bundle is empty (no resource on any line); nothing was sent`);
-  return entries;
+  if (seen.size === 0) throw new UsageError(`${source}: the bundle is empty (no resource on any line); nothing was sent`);
+  return seen.size;
+}
+
+/** A line's bytes as text, or undefined when they are not UTF-8. */
+export function lineText(bytes: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** One line's text → the resource, or undefined after telling `problem` what is wrong with it. */
@@ -139,7 +184,7 @@ function checkLine(Value: TypeBoxValue, s: string, problem: (p: string) => void)
     );
   }
   if (!Value.Check(BundleResource, value)) return void problem(firstError(Value, value));
-  if (!BASE64.test(value.data)) return void problem('field data: not standard base64 (A-Z a-z 0-9 + / with = padding)');
+  if (!isBase64(value.data)) return void problem('field data: not standard base64 (A-Z a-z 0-9 + / with = padding)');
   const size = Buffer.byteLength(value.data, 'base64');
   if (size > MAX_DATA_BYTES) return void problem(`field data: ${size} bytes is more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB)`);
   return value;

@@ -1,15 +1,20 @@
-import { stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createResource, listResources, updateResource, type ResourceInput } from '../../client/endpoints/resources.js';
 import { ApiError, ProtocolError } from '../../client/errors.js';
 import { messageFor, UsageError } from '../../cli/errors.js';
-import { describeFsError, readFileBounded } from '../../cli/files.js';
+import { describeFsError } from '../../cli/files.js';
+import type { ApiClient } from '../../client/request.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { equalsClause, listRecords, normalizeRecord } from '../../cli/list/index.js';
 import { printSyncReport, syncReport, type SyncItem } from '../../cli/sync-summary.js';
 import type { Resource } from '../../wire.js';
-import { BUNDLE_FIELDS, MAX_BUNDLE_BYTES, needsPassword, parseBundle, type BundleEntry, type BundleResource } from './bundle.js';
+import { BUNDLE_FIELDS, bundleLines, checkBundle, lineText, needsPassword, type BundleLine, type BundleResource } from './bundle.js';
 import { RESOURCE_LIST } from './list.js';
 
 interface ResourcesImportOptions {
@@ -22,26 +27,66 @@ interface ResourcesImportOptions {
 /** The fields compared and sent besides `code` (the key), as the bundle names them. */
 const COMPARED = BUNDLE_FIELDS.filter((f) => f !== 'code');
 
+/** A bundle that can be read twice, a line at a time: once to check it, once to import it. */
+interface Bundle {
+  source: string;
+  lines(): AsyncGenerator<BundleLine>;
+  /** removes what reading stdin left behind (its spool file) */
+  close(): Promise<void>;
+}
+
 /**
- * Reads the bundle's bytes (`-` = stdin), at most MAX_BUNDLE_BYTES. UsageError naming
- * the file for a missing, unreadable or too large one.
+ * Opens the bundle (`-` = stdin) for reading a line at a time (bundleLines): a file is
+ * read from disk on each pass; stdin, which can be read once, is copied to a temporary
+ * file (mode 0600: resource data may hold private keys) while it is checked, and the
+ * import reads that copy. UsageError naming the file for a missing or unreadable one or a
+ * directory.
  */
-async function readBundle(file: string, rt: Runtime): Promise<Buffer> {
-  let bytes: Buffer;
-  if (file === '-') bytes = await rt.ctx.stdin.readAll(MAX_BUNDLE_BYTES);
-  else {
+async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
+  const fsError = (e: unknown) => (e instanceof UsageError ? e : new UsageError(`${file}: ${describeFsError(e)}`));
+  const fromFile = (path: string, source: string) =>
+    async function* () {
+      try {
+        yield* bundleLines(createReadStream(path, { highWaterMark: 1024 * 1024 }), source);
+      } catch (e) {
+        throw fsError(e);
+      }
+    };
+  if (file !== '-') {
     try {
       if ((await stat(file)).isDirectory())
         throw new UsageError(`${file}: is a directory; give the bundle file that resources export wrote`);
-      bytes = await readFileBounded(file, MAX_BUNDLE_BYTES);
     } catch (e) {
-      if (e instanceof UsageError) throw e;
-      throw new UsageError(`${file}: ${describeFsError(e)}`);
+      throw fsError(e);
     }
+    return { source: file, lines: fromFile(file, file), close: async () => {} };
   }
-  if (bytes.length > MAX_BUNDLE_BYTES)
-    throw new UsageError(`${file === '-' ? 'stdin' : file}: more than the limit of ${MAX_BUNDLE_BYTES} bytes (256 MiB) for a bundle`);
-  return bytes;
+  const dir = await mkdtemp(join(tmpdir(), 'lic-bundle-'));
+  const spool = join(dir, 'stdin.ndjson');
+  let copied = false;
+  const stdin = rt.ctx.stdin;
+  return {
+    source: 'stdin',
+    lines: async function* () {
+      if (copied) return yield* fromFile(spool, 'stdin')();
+      copied = true;
+      const out = createWriteStream(spool, { mode: 0o600 });
+      try {
+        yield* bundleLines(
+          (async function* () {
+            for await (const c of stdin.chunks()) {
+              if (!out.write(c)) await once(out, 'drain');
+              yield c;
+            }
+          })(),
+          'stdin',
+        );
+      } finally {
+        await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      }
+    },
+    close: () => rm(dir, { recursive: true, force: true }),
+  };
 }
 
 /** The fields of `want` that differ from the service's record `have` (data compared as bytes, whatever its base64 spelling). */
@@ -67,17 +112,25 @@ const fatal = (e: unknown) =>
  * created or changed without its password, with the command that sets it.
  */
 async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Promise<void> {
-  const source = opts.file === '-' ? 'stdin' : opts.file;
-  const entries = await parseBundle(await readBundle(opts.file, rt), source);
-  const client = await rt.client();
-  const dryRun = rt.globals.dryRun === true;
+  const bundle = await openBundle(opts.file, rt);
+  const source = bundle.source;
   const items: SyncItem[] = [];
-  for (const e of entries) items.push(await importOne(e));
+  const dryRun = rt.globals.dryRun === true;
+  try {
+    await checkBundle(bundle.lines(), source);
+    const client = await rt.client();
+    // the second pass: one line in memory at a time, parsed again (checkBundle proved each one)
+    for await (const { line, bytes } of bundle.lines()) {
+      const text = lineText(bytes)!;
+      if (text.trim() === '') continue;
+      items.push(await importOne(client, JSON.parse(text) as BundleResource, line));
+    }
+  } finally {
+    await bundle.close();
+  }
   await printSyncReport(rt, syncReport(items, dryRun), 'resources', opts.details);
 
-  async function importOne(entry: BundleEntry): Promise<SyncItem> {
-    const want = entry.read();
-    const line = entry.line;
+  async function importOne(client: ApiClient, want: BundleResource, line: number): Promise<SyncItem> {
     const base = { item: want.code, source: `${source}:${line}` };
     try {
       const body = await listResources(client, { filter: equalsClause('Code', want.code), take: 2 });

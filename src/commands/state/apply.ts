@@ -1,0 +1,221 @@
+import { access, constants, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { createApiKey, deleteApiKey, updateApiKey } from '../../client/endpoints/api-keys.js';
+import { createAssembly, deleteAssembly, updateAssembly } from '../../client/endpoints/assemblies.js';
+import { createResource, deleteResource, updateResource } from '../../client/endpoints/resources.js';
+import type { ApiClient } from '../../client/request.js';
+import { messageFor, UsageError } from '../../cli/errors.js';
+import { describeFsError, writeFileAtomic } from '../../cli/files.js';
+import type { Cli } from '../../cli/deps.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run.js';
+import type { Runtime } from '../../cli/runtime.js';
+import { needsPassword } from '../resources/bundle.js';
+import { MAX_STATE_BYTES, readData, readStateFile } from './file.js';
+import { describeItem, makePlan, printPlan, type Plan, type Step } from './plan.js';
+
+interface ApplyOptions {
+  /** the state file, or `-` for stdin */
+  file: string;
+  /** delete what the file lacks (of the nouns it holds) */
+  prune?: boolean;
+  /** do not ask before deleting (required off a terminal with --prune) */
+  yes?: boolean;
+  /** write each new API key's secret to DIR/NAME.key (0600) instead of printing it */
+  keyDir?: string;
+}
+
+/** A new API key made by apply: its secret printed once, or the file it was written to. */
+interface NewKey {
+  name: string;
+  id: number;
+  key?: string;
+  keyFile?: string;
+}
+
+/** The wire wrapper and path of each noun (contract §10). */
+const WIRE = {
+  resources: { wrapper: 'resource', path: '/v1/resources' },
+  assemblies: { wrapper: 'assembly', path: '/v1/assemblies' },
+  keys: { wrapper: 'apiKey', path: '/v1/api-keys' },
+} as const;
+
+/** A file name for a key's secret: its name with anything but `A-Za-z0-9._-` as `_`, `.key` added. */
+const keyFileName = (name: string) => `${name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || 'key'}.key`;
+
+/** `--key-dir` must be an existing directory that can be written: checked before anything is sent. UsageError otherwise. */
+async function checkKeyDir(dir: string): Promise<void> {
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new UsageError(`--key-dir ${dir}: not a directory`);
+    await access(dir, constants.W_OK);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`--key-dir ${dir}: ${describeFsError(e)}`);
+  }
+}
+
+/**
+ * The body of `step` as sent (contract §4, §7): the fields that change, `id` for an update,
+ * resource data read now (one resource at a time), an assembly's mapping resource as its id
+ * (`mappingId`: undefined when not yet known, in a dry run). A create of an API key never
+ * carries `revoked` (the insert refuses it).
+ */
+async function bodyOf(step: Step, mappingId: number | string | undefined): Promise<Record<string, unknown>> {
+  const { revoked: _revoked, ...fields } = step.send;
+  const inner: Record<string, unknown> = step.action === 'update' ? { id: step.id, ...step.send } : fields;
+  if (step.data) inner.data = (await readData(step.data)).toString('base64');
+  if (step.mappingFile !== undefined) inner.mappingFileId = step.mappingFile === '' ? 0 : mappingId;
+  return { [WIRE[step.noun].wrapper]: inner };
+}
+
+/**
+ * `lic apply -f FILE [--prune] [--key-dir DIR]`: makes the service match the state file
+ * (docs/state.md). The file is read and checked whole first (exit 2 naming line and field,
+ * nothing sent), then the plan is made (plan.ts: the same as `lic diff`) and run step by
+ * step in its safe order, each sending only the fields that differ; a plan without steps
+ * sends nothing. With deletes (--prune) it asks first on a terminal, else needs --yes.
+ * New API keys' secrets go to `--key-dir` (0600 files, atomically; a key whose file can't
+ * be written is deleted again) or stdout, once. The first failure stops the run: stderr
+ * says what was done and what was not (a second run finishes the job), secrets already
+ * made are still printed, and the failure's own exit code follows. `--dry-run` prints each
+ * request of the plan (redacted) and sends none.
+ */
+async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
+  const want = await readStateFile(opts.file, () => rt.ctx.stdin.readAll(MAX_STATE_BYTES));
+  const keyDir = opts.keyDir === undefined ? undefined : resolve(opts.keyDir);
+  if (keyDir) await checkKeyDir(keyDir);
+  const client = await rt.client();
+  const plan = await makePlan(client, want, { prune: opts.prune === true, ownKey: await rt.apiKey() });
+  if (rt.globals.dryRun) return dryRun(rt, client, plan, want.source);
+  if (plan.steps.length === 0) return printPlan(rt, plan, want.source, { dryRun: false, newKeys: [] });
+  const deletes = plan.steps.filter((s) => s.action === 'delete');
+  if (deletes.length) {
+    const names = deletes.slice(0, 5).map(describeItem).join(', ') + (deletes.length > 5 ? ` and ${deletes.length - 5} more` : '');
+    await rt.confirm(`delete ${deletes.length} record(s) the state file lacks (${names})`, opts.yes);
+  }
+  const newKeys: NewKey[] = [];
+  const done: Step[] = [];
+  for (const step of plan.steps) {
+    try {
+      await runStep(client, step, plan, newKeys, keyDir);
+      done.push(step);
+      if (step.noun === 'resources' && step.action !== 'delete' && step.data && needsPassword(step.send as { dataFormat: string })) {
+        rt.out.warn(
+          `lic: resource ${step.item} has new data and no password from the file: set it with \`lic resources update ${step.id ?? 'ID'} --password-prompt\``,
+        );
+      }
+    } catch (e) {
+      const left = plan.steps.slice(done.length);
+      rt.out.warn(
+        `lic: apply stopped at ${step.action} ${describeItem(step)}: ${messageFor(e)}\n` +
+          `lic: done (${done.length}): ${done.map((s) => `${s.action} ${describeItem(s)}`).join(', ') || 'nothing'}\n` +
+          `lic: not done (${left.length}): ${left.map((s) => `${s.action} ${describeItem(s)}`).join(', ')}\n` +
+          `lic: fix the cause and run lic apply again: it does only what is left`,
+      );
+      if (newKeys.length) await printNewKeys(rt, newKeys);
+      throw e;
+    }
+  }
+  await printPlan(rt, plan, want.source, { dryRun: false, newKeys });
+  if (rt.out.opts.format !== 'json') await printNewKeys(rt, newKeys);
+}
+
+/** Sends one step; a created record's id goes into the step (and, for a resource, into plan.resourceIds). */
+async function runStep(client: ApiClient, step: Step, plan: Plan, newKeys: NewKey[], keyDir: string | undefined): Promise<void> {
+  const mappingId = step.mappingFile ? plan.resourceIds.get(step.mappingFile) : undefined;
+  if (step.action === 'delete') {
+    const remove = { resources: deleteResource, assemblies: deleteAssembly, keys: deleteApiKey }[step.noun];
+    await remove(client, step.id!);
+    return;
+  }
+  const body = await bodyOf(step, mappingId);
+  const inner = body[WIRE[step.noun].wrapper] as never;
+  if (step.action === 'update') {
+    const update = { resources: updateResource, assemblies: updateAssembly, keys: updateApiKey }[step.noun];
+    await update(client, inner);
+    return;
+  }
+  if (step.noun === 'resources') {
+    step.id = (await createResource(client, inner)).resourceId;
+    plan.resourceIds.set(step.item, step.id);
+  } else if (step.noun === 'assemblies') step.id = (await createAssembly(client, inner)).assemblyId;
+  else {
+    const created = await createApiKey(client, inner);
+    step.id = created.apiKeyId;
+    const k: NewKey = { name: step.item, id: created.apiKeyId };
+    if (keyDir) {
+      const used = new Set(newKeys.map((n) => n.keyFile));
+      let path = join(keyDir, keyFileName(step.item));
+      if (used.has(path)) path = join(keyDir, keyFileName(`${step.item}-${created.apiKeyId}`));
+      try {
+        await writeFileAtomic(path, `${created.key}\n`, { mode: 0o600 });
+      } catch (e) {
+        // the secret exists nowhere else: take the key back rather than leave one nobody can use
+        await deleteApiKey(client, created.apiKeyId).catch(() => undefined);
+        throw new Error(`could not write ${path} (${describeFsError(e)}); the new API key was deleted again`, { cause: e });
+      }
+      k.keyFile = path;
+    } else k.key = created.key;
+    newKeys.push(k);
+    if (step.send.revoked === true) await updateApiKey(client, { id: created.apiKeyId, revoked: true });
+  }
+}
+
+/** The new keys on stdout (`name<TAB>key` or `name<TAB>file`), with the reminder that a secret is shown once. */
+async function printNewKeys(rt: Runtime, keys: NewKey[]): Promise<void> {
+  if (!keys.length) return;
+  if (rt.out.opts.format === 'json') rt.out.json({ newKeys: keys });
+  else
+    await rt.out.list(keys, keys, [
+      { header: 'NEW KEY', kind: 'name', get: (k) => k.name },
+      { header: 'ID', kind: 'id', get: (k) => k.id },
+      { header: k0(keys), kind: 'text', get: (k) => k.key ?? k.keyFile },
+    ]);
+  if (keys.some((k) => k.key)) rt.out.warn('Store these API keys now: they will not be shown again.');
+}
+const k0 = (keys: NewKey[]) => (keys.some((k) => k.key) ? 'KEY' : 'KEY FILE');
+
+/** `--dry-run`: each request of the plan as JSON, one a line (redacted: src/client/dry-run.ts), then the summary on stderr. */
+async function dryRun(rt: Runtime, client: ApiClient, plan: Plan, source: string): Promise<void> {
+  const { describeRequest } = await import('../../client/dry-run.js');
+  for (const step of plan.steps) {
+    const path = WIRE[step.noun].path;
+    if (step.action === 'delete') {
+      rt.out.json(describeRequest(client, 'DELETE', `${path}/${step.id}`));
+      continue;
+    }
+    const known = step.mappingFile ? plan.resourceIds.get(step.mappingFile) : undefined;
+    const body = await bodyOf(step, known ?? (step.mappingFile ? `(id of resource ${step.mappingFile}, once created)` : undefined));
+    rt.out.json(describeRequest(client, step.action === 'create' ? 'POST' : 'PUT', path, { body }));
+    if (step.action === 'create' && step.noun === 'keys' && step.send.revoked === true)
+      rt.out.json(describeRequest(client, 'PUT', path, { body: { apiKey: { id: '(id of the new key)', revoked: true } } }));
+  }
+  for (const n of plan.notes) rt.out.info(n);
+  rt.out.info(
+    plan.steps.length ? `Dry run: nothing was sent; ${plan.steps.length} request(s) above.` : `No changes: the service matches ${source}.`,
+  );
+}
+
+/** Declares top-level `apply -f FILE [--prune] [--yes] [--key-dir DIR] [--dry-run]`. */
+export function registerApply(program: Command, cli: Cli, run = runApply): void {
+  program
+    .command('apply')
+    .description(
+      'Make the service match a state file: create, update only the fields that differ and, with --prune, delete (docs/state.md)',
+    )
+    .requiredOption('-f, --file <file>', 'the state file (YAML or JSON, from `lic state export`), or - for stdin')
+    .option('--prune', 'also delete the records the file lacks, of the sections it has (never the key lic runs with)')
+    .option('-y, --yes', 'do not ask before deleting (needed with --prune off a terminal)')
+    .option('--key-dir <dir>', "write each new API key's secret to DIR/NAME.key (mode 0600, atomically) instead of printing it")
+    .option('--dry-run', DRY_RUN_HELP)
+    .addHelpText(
+      'after',
+      '\nOrder: resources, then assemblies, then API keys; deletes last, in the reverse order. A failure stops the run and says what was done; running it again finishes the job.\n\nExamples:\n' +
+        '  lic apply -f licensing.yaml\n' +
+        '  lic apply -f licensing.yaml --dry-run\n' +
+        '  lic apply -f licensing.yaml --prune --yes --key-dir ~/.config/lic/keys',
+    )
+    .action(async (o: Omit<ApplyOptions, 'file'> & { file: string; dryRun?: boolean }, c: Command) =>
+      run({ file: o.file, prune: o.prune, yes: o.yes, keyDir: o.keyDir }, cli.runtimeOf(c)),
+    );
+}

@@ -1,0 +1,136 @@
+/**
+ * What the service holds, read for `lic state export`, `lic diff` and `lic apply` through
+ * the published list endpoints only (contract §5, §10), paged by id with the nouns' list
+ * definitions (src/cli/list/define.ts) and normalised against their schemas, so a service
+ * that leaves out default values (contract §1) reads the same. Resource data is never
+ * listed: it is fetched one resource at a time (resourceData), so memory stays flat.
+ */
+import { createHash } from 'node:crypto';
+import { listApiKeys } from '../../client/endpoints/api-keys.js';
+import { listAssemblies } from '../../client/endpoints/assemblies.js';
+import { listResources } from '../../client/endpoints/resources.js';
+import type { ApiClient } from '../../client/request.js';
+import { UsageError } from '../../cli/errors.js';
+import { intKey, listRecords, normalizeRecord, pages, planList, type ListDef } from '../../cli/list/index.js';
+import type { ListQuery, Resource } from '../../wire.js';
+import { API_KEY_LIST } from '../keys/list.js';
+import { ASSEMBLY_LIST } from '../assemblies/list.js';
+import { RESOURCE_LIST } from '../resources/list.js';
+import { assemblyIdentity, assemblyKey, type AssemblyState, type KeyState, type ResourceState, type StateNoun } from './file.js';
+
+/** Page size of these reads: records without resource data, so a page stays small. */
+const PAGE = 500;
+
+/** An API key on the service: its state fields, id and prefix (to spot the key lic runs with). */
+export interface ServiceKey extends KeyState {
+  id: number;
+  keyPrefix: string;
+}
+/** A resource on the service without its data (resourceData fetches it). */
+interface ServiceResource extends Omit<ResourceState, 'data'> {
+  id: number;
+}
+/** An assembly on the service; mappingFileId as stored (0: none). */
+export interface ServiceAssembly extends Omit<AssemblyState, 'mappingFile'> {
+  id: number;
+  mappingFileId: number;
+}
+
+/** The service's records of the nouns asked for, each by its match key (file.ts matchKey); `resourceCode` maps a resource id to its code. */
+export interface ServiceState {
+  keys?: Map<string, ServiceKey>;
+  resources?: Map<string, ServiceResource>;
+  assemblies?: Map<string, ServiceAssembly>;
+  /** every resource's id → code ("" when it has none), read whenever resources or assemblies are */
+  resourceCode: Map<number, string>;
+  /** resources without a code: a state file can't name them (left out of export, never pruned) */
+  uncoded: { id: number; name: string }[];
+}
+
+/** Every record of a list, paged by id, normalised to `fields` (the service's defaults filled in). */
+async function all<R>(
+  def: ListDef<R> & { types: Parameters<typeof normalizeRecord>[1] },
+  fetch: (q: ListQuery, signal?: AbortSignal) => Promise<object>,
+  fields: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  const plan = planList(def, { all: true, take: PAGE, fields: [...fields] });
+  const out: Record<string, unknown>[] = [];
+  for await (const page of pages<R>(def, plan, fetch)) {
+    for (const r of page.records) out.push(normalizeRecord(r as unknown as Record<string, unknown>, def.types, fields));
+  }
+  return out;
+}
+
+/** A UsageError naming records of the service that share an identity a state file needs to be unique. */
+function duplicates(what: string, by: string, groups: Map<string, number[]>, fix: string): void {
+  const dup = [...groups].filter(([, ids]) => ids.length > 1);
+  if (!dup.length) return;
+  const list = dup.map(([k, ids]) => `"${k}" (ids ${ids.join(', ')})`).join('; ');
+  throw new UsageError(`the service has ${what} that share a ${by}, which a state file names them by: ${list}; ${fix}; nothing was sent`);
+}
+
+/**
+ * Reads the `nouns` of the service (keys, resources, assemblies). Throws UsageError (exit 2)
+ * when two API keys share a name, two resources a code, or two assemblies an identity —
+ * naming them — since a state file could not tell them apart; ApiError, NetworkError as
+ * the client throws them.
+ */
+export async function readService(client: ApiClient, nouns: readonly StateNoun[]): Promise<ServiceState> {
+  const state: ServiceState = { resourceCode: new Map(), uncoded: [] };
+  if (nouns.includes('keys')) {
+    const fields = ['id', 'name', 'ownerId', 'permissions', 'description', 'expireDate', 'revoked', 'keyPrefix'];
+    const recs = (await all(API_KEY_LIST, (q, s) => listApiKeys(client, q, s), fields)) as unknown as ServiceKey[];
+    const groups = new Map<string, number[]>();
+    for (const k of recs) groups.set(k.name, [...(groups.get(k.name) ?? []), k.id]);
+    duplicates('API keys', 'name', groups, 'rename all but one (lic keys update ID --name NEW)');
+    state.keys = new Map(recs.map((k) => [k.name, { ...k, expireDate: k.expireDate ? new Date(k.expireDate).toISOString() : null }]));
+  }
+  if (nouns.includes('resources') || nouns.includes('assemblies')) {
+    const fields = ['id', 'code', 'name', 'type', 'description', 'source', 'dataFormat'];
+    const recs = (await all(RESOURCE_LIST, (q, s) => listResources(client, q, s), fields)) as unknown as ServiceResource[];
+    const groups = new Map<string, number[]>();
+    for (const r of recs) {
+      state.resourceCode.set(r.id, r.code);
+      if (r.code === '') state.uncoded.push({ id: r.id, name: r.name });
+      else groups.set(r.code, [...(groups.get(r.code) ?? []), r.id]);
+    }
+    duplicates('resources', 'code', groups, 'give each its own code (lic resources update ID --code NEW)');
+    if (nouns.includes('resources')) state.resources = new Map(recs.filter((r) => r.code !== '').map((r) => [r.code, r]));
+  }
+  if (nouns.includes('assemblies')) {
+    const fields = ['id', 'name', 'version', 'culture', 'publicKeyToken', 'mappingFileId', 'debugSymbolsKey'];
+    const recs = (await all(ASSEMBLY_LIST, (q, s) => listAssemblies(client, q, s), fields)) as unknown as ServiceAssembly[];
+    const groups = new Map<string, number[]>();
+    const byKey = new Map<string, ServiceAssembly>();
+    for (const a of recs) {
+      const norm = {
+        ...a,
+        culture: a.culture.toLowerCase() === 'neutral' ? '' : a.culture,
+        publicKeyToken: a.publicKeyToken.toLowerCase(),
+      };
+      const k = assemblyKey(norm);
+      groups.set(assemblyIdentity(norm), [...(groups.get(assemblyIdentity(norm)) ?? []), a.id]);
+      byKey.set(k, norm);
+    }
+    duplicates('assemblies', 'name, version, culture and public key token', groups, 'delete all but one (lic assemblies delete ID)');
+    state.assemblies = byKey;
+  }
+  return state;
+}
+
+/**
+ * The bytes of resource `id`, fetched alone (`Id = N`, contract §5) so that only one
+ * resource's data is in memory; undefined when it is gone.
+ */
+export async function resourceData(client: ApiClient, id: number): Promise<Buffer | undefined> {
+  const body = await listResources(client, { filter: `Id = ${id}`, take: 1 });
+  const found = listRecords<Resource>(body, 'resources', '/v1/resources')[0];
+  if (!found || intKey(found.id) !== id) return undefined;
+  const r = normalizeRecord(found as unknown as Record<string, unknown>, RESOURCE_LIST.types, ['data']);
+  return Buffer.from(r.data as string, 'base64');
+}
+
+/** A short fingerprint of bytes for plans: `N bytes, sha256 abcdef012345`. */
+export function fingerprint(bytes: Buffer): string {
+  return `${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}`;
+}

@@ -1,0 +1,370 @@
+/**
+ * The state file of `lic state export`, `lic diff` and `lic apply` (docs/state.md): one
+ * YAML (or JSON) document with a section per noun, each record named by its identity —
+ * a resource by `code`, an assembly by name + version + culture + public key token, an
+ * API key by `name`. The record fields are the writable fields of src/schema/ (contract
+ * §4, §7), with two changes: an assembly names its mapping file by the resource's code
+ * (`mappingFile`), not by an id that differs between services; a resource's bytes are
+ * `data` (base64) or `dataFile` (a path, read when needed). Never a secret: no API key,
+ * no resource password. A field left out holds its default ("" / 0 / false / null),
+ * so removing `expireDate` from a key is an update to "never expires".
+ */
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../../cli/errors.js';
+import { describeFsError, readFileBounded } from '../../cli/files.js';
+import { ApiKeyInsertBody, ApiKeyUpdateBody } from '../../schema/api-key.js';
+import { AssemblyInsertBody } from '../../schema/assembly.js';
+import { ResourceInsertBody } from '../../schema/resource.js';
+import { parseRfc3339 } from '../../time.js';
+import { isBase64 } from '../resources/bundle.js';
+import { MAX_DATA_BYTES } from '../resources/input.js';
+
+/** The nouns a state file may hold, in the order apply creates them (a resource before the assembly that names it). */
+export const STATE_NOUNS = ['resources', 'assemblies', 'keys'] as const;
+export type StateNoun = (typeof STATE_NOUNS)[number];
+
+/** The one state-file format version this lic reads and writes. */
+export const STATE_VERSION = 1;
+
+/** Largest state file read whole: 64 MiB (resource data past that belongs in files: `state export --data-dir`). */
+export const MAX_STATE_BYTES = 64 * 1024 * 1024;
+
+const apiKeyInsert = ApiKeyInsertBody.properties.apiKey.properties;
+const apiKeyUpdate = ApiKeyUpdateBody.properties.apiKey.properties;
+const resourceInsert = ResourceInsertBody.properties.resource.properties;
+const assemblyInsert = AssemblyInsertBody.properties.assembly.properties;
+
+/** An API key in the file: the insert body's fields (contract §4) without `id`, with the update's nullable `expireDate` and `revoked`. */
+const KeySchema = {
+  type: 'object',
+  properties: {
+    name: { ...apiKeyInsert.name, minLength: 1 },
+    ownerId: { ...apiKeyInsert.ownerId, minLength: 1 },
+    permissions: apiKeyInsert.permissions,
+    description: apiKeyInsert.description,
+    expireDate: apiKeyUpdate.expireDate,
+    revoked: apiKeyUpdate.revoked,
+  },
+  required: ['name', 'ownerId', 'permissions'],
+  additionalProperties: false,
+} as const;
+
+/** A resource in the file: the insert body's fields (contract §7) but id, password and the read-only times; `data` or `dataFile`. */
+const ResourceFileSchema = {
+  type: 'object',
+  properties: {
+    code: { ...resourceInsert.code, minLength: 1 },
+    name: resourceInsert.name,
+    type: resourceInsert.type,
+    description: resourceInsert.description,
+    source: resourceInsert.source,
+    dataFormat: resourceInsert.dataFormat,
+    data: { type: 'string' },
+    dataFile: { type: 'string', minLength: 1, maxLength: 4096 },
+  },
+  required: ['code', 'name'],
+  additionalProperties: false,
+} as const;
+
+/** An assembly in the file: the insert body's fields (contract §7) but id; `mappingFile` is the mapping resource's code. */
+const AssemblySchema = {
+  type: 'object',
+  properties: {
+    name: assemblyInsert.name,
+    version: assemblyInsert.version,
+    culture: assemblyInsert.culture,
+    publicKeyToken: assemblyInsert.publicKeyToken,
+    mappingFile: { type: 'string', maxLength: 256 },
+    debugSymbolsKey: assemblyInsert.debugSymbolsKey,
+  },
+  required: ['name'],
+  additionalProperties: false,
+} as const;
+
+const SCHEMAS = { keys: KeySchema, resources: ResourceFileSchema, assemblies: AssemblySchema } as const;
+
+/** Where a resource's bytes come from: inline base64, or a file (absolute path) read when needed. */
+export type DataRef = { base64: string } | { file: string };
+
+/** A desired API key, every field present (defaults filled in); expireDate RFC 3339 UTC or null. */
+export interface KeyState {
+  name: string;
+  ownerId: string;
+  permissions: number;
+  description: string;
+  expireDate: string | null;
+  revoked: boolean;
+}
+/** A desired resource, every field present; `data` says where its bytes are. */
+export interface ResourceState {
+  code: string;
+  name: string;
+  type: string;
+  description: string;
+  source: string;
+  dataFormat: string;
+  data: DataRef;
+}
+/** A desired assembly, every field present; culture '' for neutral, token lowercase (as the service stores them, contract §7). */
+export interface AssemblyState {
+  name: string;
+  version: string;
+  culture: string;
+  publicKeyToken: string;
+  mappingFile: string;
+  debugSymbolsKey: string;
+}
+
+/** A checked state file: the nouns it holds (others are left alone by apply, even with --prune), each record with its line. */
+export interface DesiredState {
+  source: string;
+  resources?: { line: number; rec: ResourceState }[];
+  assemblies?: { line: number; rec: AssemblyState }[];
+  keys?: { line: number; rec: KeyState }[];
+}
+
+/** An assembly's identity as .NET displays it: `Name, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null`. */
+export const assemblyIdentity = (a: Pick<AssemblyState, 'name' | 'version' | 'culture' | 'publicKeyToken'>): string =>
+  `${a.name}, Version=${a.version || '0.0.0.0'}, Culture=${a.culture || 'neutral'}, PublicKeyToken=${a.publicKeyToken || 'null'}`;
+
+/** The key an assembly is matched by: name, version, culture (any case, '' = neutral), token (any case); contract §7. */
+export const assemblyKey = (a: Pick<AssemblyState, 'name' | 'version' | 'culture' | 'publicKeyToken'>): string =>
+  JSON.stringify([a.name, a.version, (a.culture || 'neutral').toLowerCase(), (a.publicKeyToken || '').toLowerCase()]);
+
+/** The identity a record of `noun` is named by in messages. */
+function identityOf(noun: StateNoun, rec: KeyState | ResourceState | AssemblyState): string {
+  if (noun === 'keys') return (rec as KeyState).name;
+  if (noun === 'resources') return (rec as ResourceState).code;
+  return assemblyIdentity(rec as AssemblyState);
+}
+
+/** The match key of a record of `noun` (identityOf, compared as the service compares). */
+export function matchKey(noun: StateNoun, rec: KeyState | ResourceState | AssemblyState): string {
+  return noun === 'assemblies' ? assemblyKey(rec as AssemblyState) : identityOf(noun, rec);
+}
+
+const VERSION_RE = /^(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})$/;
+
+/** The `yaml` package (loaded on first use: only these verbs need it). */
+type Yaml = typeof import('yaml');
+
+/**
+ * Reads and checks the state file `path` (`-` = stdin): YAML 1.2 or JSON, UTF-8, at most
+ * MAX_STATE_BYTES. Every record is checked against its schema (built from src/schema/
+ * above) before anything is sent, and so are the rules a schema can't say: an RFC 3339
+ * expireDate, a version a.b.c.d, a 16-hex-digit token, base64 data, a dataFile that
+ * exists and is at most MAX_DATA_BYTES, each identity once, and a mappingFile naming a
+ * resource of the file or of the service (`serviceCodes`, checked later by the plan).
+ * Throws UsageError (exit 2) listing up to 10 problems as `FILE:LINE: section[i].field: …`.
+ */
+export async function readStateFile(path: string, readStdin: () => Promise<Buffer>): Promise<DesiredState> {
+  const source = path === '-' ? 'stdin' : path;
+  let bytes: Buffer;
+  try {
+    if (path !== '-' && (await stat(path)).isDirectory()) throw new UsageError(`${path}: is a directory; give the state file`);
+    bytes = path === '-' ? await readStdin() : await readFileBounded(path, MAX_STATE_BYTES);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`-f ${path}: ${describeFsError(e)}`);
+  }
+  if (bytes.length > MAX_STATE_BYTES) {
+    throw new UsageError(
+      `${source}: more than the limit of ${MAX_STATE_BYTES} bytes (64 MiB) for a state file; keep resource data in files (lic state export --data-dir DIR)`,
+    );
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${source}: not UTF-8 text`);
+  }
+  const yaml: Yaml = await import('yaml');
+  const { Value } = await import('typebox/value');
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const problems: string[] = [];
+  const lineAt = (offset: number | undefined) => (offset === undefined ? 1 : lines.linePos(offset).line);
+  for (const e of doc.errors) problems.push(`${source}:${lineAt(e.pos[0])}: ${e.message.split('\n')[0]}`);
+  if (problems.length) throw invalid(problems);
+  const base = path === '-' ? process.cwd() : dirname(resolve(path));
+  const nodeLine = (p: (string | number)[]): number => {
+    for (let n = p.length; n >= 0; n--) {
+      const node = doc.getIn(p.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+      if (node && typeof node === 'object' && node.range) return lineAt(node.range[0]);
+      // a pair's value may be a scalar without range: ask for the map holding it
+    }
+    return 1;
+  };
+  const root: unknown = doc.toJS();
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) {
+    throw invalid([`${source}:1: expected a mapping with version and the sections ${STATE_NOUNS.join(', ')}`]);
+  }
+  const out: DesiredState = { source };
+  const top = root as Record<string, unknown>;
+  for (const k of Object.keys(top)) {
+    if (k !== 'version' && !(STATE_NOUNS as readonly string[]).includes(k))
+      problems.push(`${source}:${nodeLine([k])}: unknown section ${k} (sections: version, ${STATE_NOUNS.join(', ')})`);
+  }
+  if (top.version !== STATE_VERSION)
+    problems.push(
+      `${source}:${nodeLine(['version'])}: version: expected ${STATE_VERSION}${top.version === undefined ? ' (missing)' : `, got ${JSON.stringify(top.version)}`}`,
+    );
+  for (const noun of STATE_NOUNS) {
+    if (!(noun in top)) continue;
+    const list = top[noun] ?? [];
+    if (!Array.isArray(list)) {
+      problems.push(`${source}:${nodeLine([noun])}: ${noun}: expected a list of records`);
+      continue;
+    }
+    const seen = new Map<string, number>();
+    const checked: { line: number; rec: never }[] = [];
+    list.forEach((item: unknown, i) => {
+      const at = (field?: string) =>
+        `${source}:${nodeLine(field ? [noun, i, field] : [noun, i])}: ${noun}[${i}]${field ? `.${field}` : ''}`;
+      const rec = checkRecord(Value, noun, item, at, base, problems);
+      if (!rec) return;
+      const key = matchKey(noun, rec);
+      const before = seen.get(key);
+      const line = nodeLine([noun, i]);
+      if (before !== undefined) {
+        problems.push(`${at()}: ${identityOf(noun, rec)} is already on line ${before}; a state file names each record once`);
+        return;
+      }
+      seen.set(key, line);
+      checked.push({ line, rec: rec as never });
+    });
+    out[noun] = checked;
+  }
+  if (problems.length) throw invalid(problems);
+  await checkDataFiles(out, problems);
+  if (problems.length) throw invalid(problems);
+  return out;
+}
+
+/** The UsageError of a file with problems: the first 10 listed, then how many more. */
+function invalid(problems: string[]): UsageError {
+  const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
+  return new UsageError(`invalid state file; nothing was sent:\n  ${problems.slice(0, 10).join('\n  ')}${more}`);
+}
+
+/** TypeBox's value checker (typebox/value). */
+type TypeBoxValue = typeof import('typebox/value').Value;
+
+/** One record checked against its schema and rules; its problems pushed with `at(field)` naming file, line and field. */
+function checkRecord(
+  Value: TypeBoxValue,
+  noun: StateNoun,
+  item: unknown,
+  at: (field?: string) => string,
+  base: string,
+  problems: string[],
+): KeyState | ResourceState | AssemblyState | undefined {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+    problems.push(`${at()}: expected a mapping (one record)`);
+    return undefined;
+  }
+  const schema = SCHEMAS[noun];
+  const fields = Object.keys(schema.properties);
+  const v = item as Record<string, unknown>;
+  const before = problems.length;
+  for (const k of Object.keys(v)) {
+    if (fields.includes(k)) continue;
+    if (/^password$/i.test(k)) problems.push(`${at(k)}: a state file never carries passwords; set them with lic resources update`);
+    else if (k === 'id' || k === 'mappingFileId' || k === 'keyPrefix' || k === 'createdAt' || k === 'updatedAt')
+      problems.push(`${at(k)}: ${k} is the service's own and differs between services; leave it out (fields: ${fields.join(', ')})`);
+    else problems.push(`${at(k)}: unknown field (fields: ${fields.join(', ')})`);
+  }
+  for (const r of schema.required) if (!(r in v)) problems.push(`${at()}: field ${r} is missing`);
+  if (problems.length > before) return undefined;
+  if (!Value.Check(schema, { ...v })) {
+    for (const e of Value.Errors(schema, v)) {
+      const field = e.instancePath.replace(/^\//, '').split('/')[0] ?? '';
+      const got = v[field];
+      const hint = typeof got === 'number' || typeof got === 'boolean' ? ` (quote it: '${String(got)}')` : '';
+      problems.push(`${at(field || undefined)}: ${e.message}${hint}`);
+      break;
+    }
+    return undefined;
+  }
+  const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : '');
+  if (noun === 'keys') {
+    const exp = v.expireDate as string | null | undefined;
+    let expireDate: string | null = null;
+    if (typeof exp === 'string') {
+      const ms = parseRfc3339(exp, { dateTimeOnly: true });
+      if (ms === undefined) problems.push(`${at('expireDate')}: expected an RFC 3339 time such as 2027-01-31T00:00:00Z, or null for never`);
+      else expireDate = new Date(ms).toISOString();
+    }
+    return {
+      name: str('name'),
+      ownerId: str('ownerId'),
+      permissions: v.permissions as number,
+      description: str('description'),
+      expireDate,
+      revoked: v.revoked === true,
+    };
+  }
+  if (noun === 'resources') {
+    if ('data' in v && 'dataFile' in v) problems.push(`${at('dataFile')}: give data (base64) or dataFile (a path), not both`);
+    if (typeof v.data === 'string' && !isBase64(v.data))
+      problems.push(`${at('data')}: not standard base64 (A-Z a-z 0-9 + / with = padding)`);
+    else if (typeof v.data === 'string' && Buffer.byteLength(v.data, 'base64') > MAX_DATA_BYTES)
+      problems.push(`${at('data')}: more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB)`);
+    const data: DataRef = typeof v.dataFile === 'string' ? { file: resolve(base, v.dataFile) } : { base64: str('data') };
+    return {
+      code: str('code'),
+      name: str('name'),
+      type: str('type'),
+      description: str('description'),
+      source: str('source'),
+      dataFormat: str('dataFormat'),
+      data,
+    };
+  }
+  const version = str('version');
+  if (version !== '' && !VERSION_RE.test(version)) problems.push(`${at('version')}: expected a.b.c.d, each 0..65535 (e.g. 4.2.0.0)`);
+  const token = str('publicKeyToken');
+  if (token !== '' && !/^[0-9a-fA-F]{16}$/.test(token))
+    problems.push(`${at('publicKeyToken')}: expected 16 hex digits, or "" when not strong-named`);
+  const culture = str('culture');
+  return {
+    name: str('name'),
+    version,
+    culture: culture.toLowerCase() === 'neutral' ? '' : culture,
+    publicKeyToken: token.toLowerCase(),
+    mappingFile: str('mappingFile'),
+    debugSymbolsKey: str('debugSymbolsKey'),
+  };
+}
+
+/** Each dataFile must be a readable file of at most MAX_DATA_BYTES (stat only: the bytes are read one at a time later). */
+async function checkDataFiles(state: DesiredState, problems: string[]): Promise<void> {
+  for (const { line, rec } of state.resources ?? []) {
+    if (!('file' in rec.data)) continue;
+    const f = rec.data.file;
+    try {
+      const st = await stat(f);
+      if (!st.isFile()) problems.push(`${state.source}:${line}: resources ${rec.code}.dataFile: ${f} is not a file`);
+      else if (st.size > MAX_DATA_BYTES)
+        problems.push(
+          `${state.source}:${line}: resources ${rec.code}.dataFile: ${f} is ${st.size} bytes, more than the limit of ${MAX_DATA_BYTES} (7 MiB)`,
+        );
+    } catch (e) {
+      problems.push(`${state.source}:${line}: resources ${rec.code}.dataFile: ${f}: ${describeFsError(e)}`);
+    }
+  }
+}
+
+/** The bytes of a resource's data: decoded base64, or the file read (at most MAX_DATA_BYTES; UsageError when it changed meanwhile). */
+export async function readData(ref: DataRef): Promise<Buffer> {
+  if ('base64' in ref) return Buffer.from(ref.base64, 'base64');
+  let bytes: Buffer;
+  try {
+    bytes = await readFileBounded(ref.file, MAX_DATA_BYTES);
+  } catch (e) {
+    throw new UsageError(`dataFile ${ref.file}: ${describeFsError(e)}`);
+  }
+  if (bytes.length > MAX_DATA_BYTES) throw new UsageError(`dataFile ${ref.file}: more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB)`);
+  return bytes;
+}
