@@ -5,6 +5,7 @@
  */
 import type { Static } from 'typebox';
 import { UsageError } from '../../cli/errors.js';
+import { collectAfterLargeRecord } from '../../cli/memory.js';
 import { MAX_DATA_BYTES } from './input.js';
 
 /** Names and codes at most 256 characters (contract §9). */
@@ -87,8 +88,8 @@ export async function* bundleLines(chunks: AsyncIterable<Buffer>, source: string
     if (at < chunk.length) {
       size += chunk.length - at;
       if (size > MAX_LINE_BYTES) throw tooLong(source, line);
-      // a copy: the reader may reuse its buffer
-      parts.push(Buffer.from(chunk.subarray(at)));
+      // no copy: a readable stream hands out a new buffer with every chunk and never reuses it
+      parts.push(chunk.subarray(at));
     }
   }
   if (size) yield { line, bytes: take(Buffer.alloc(0)) };
@@ -150,6 +151,7 @@ export async function checkBundle(lines: AsyncIterable<BundleLine>, source: stri
       continue;
     }
     seen.set(r.code, line);
+    collectAfterLargeRecord(bytes.length);
   }
   if (problems.length) {
     const more = problems.length > 5 ? `\n  … and ${problems.length - 5} more` : '';

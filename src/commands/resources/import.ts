@@ -8,6 +8,7 @@ import { createResource, listResources, updateResource, type ResourceInput } fro
 import { ApiError, ProtocolError } from '../../client/errors.js';
 import { messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
+import { collectAfterLargeRecord } from '../../cli/memory.js';
 import type { ApiClient } from '../../client/request.js';
 import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -89,10 +90,19 @@ async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
   };
 }
 
+/** The resource on a line checkBundle proved, or undefined for a blank line; the line's bytes are let go (`read.bytes` emptied), so only the record stays in memory while it is sent. */
+function resourceOf(read: BundleLine): BundleResource | undefined {
+  const text = lineText(read.bytes)!;
+  read.bytes = Buffer.alloc(0);
+  return text.trim() === '' ? undefined : (JSON.parse(text) as BundleResource);
+}
+
 /** The fields of `want` that differ from the service's record `have` (data compared as bytes, whatever its base64 spelling). */
 function differences(want: BundleResource, have: BundleResource): (typeof COMPARED)[number][] {
   return COMPARED.filter((f) =>
-    f === 'data' ? !Buffer.from(want.data, 'base64').equals(Buffer.from(have.data, 'base64')) : want[f] !== have[f],
+    f === 'data'
+      ? want.data !== have.data && !Buffer.from(want.data, 'base64').equals(Buffer.from(have.data, 'base64'))
+      : want[f] !== have[f],
   );
 }
 
@@ -120,10 +130,15 @@ async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Pr
     await checkBundle(bundle.lines(), source);
     const client = await rt.client();
     // the second pass: one line in memory at a time, parsed again (checkBundle proved each one)
-    for await (const { line, bytes } of bundle.lines()) {
-      const text = lineText(bytes)!;
-      if (text.trim() === '') continue;
-      items.push(await importOne(client, JSON.parse(text) as BundleResource, line));
+    for await (const read of bundle.lines()) {
+      const size = read.bytes.length;
+      const want = resourceOf(read);
+      if (!want) continue;
+      // the line's bytes and text are garbage now, the record's request not yet made: collect
+      // both before the request's body is built, and that body once it is sent
+      collectAfterLargeRecord(size);
+      items.push(await importOne(client, want, read.line));
+      collectAfterLargeRecord(size);
     }
   } finally {
     await bundle.close();

@@ -12,6 +12,7 @@ import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
 import { MAX_STATE_BYTES, readData, readStateFile } from './file.js';
+import { collectAfterLargeRecord } from '../../cli/memory.js';
 import { describeItem, makePlan, printPlan, type Plan, type Step } from './plan.js';
 
 interface ApplyOptions {
@@ -97,8 +98,9 @@ async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
   const done: Step[] = [];
   for (const step of plan.steps) {
     try {
-      await runStep(client, step, plan, newKeys, keyDir);
+      const sent = await runStep(client, step, plan, newKeys, keyDir);
       done.push(step);
+      collectAfterLargeRecord(sent);
       if (step.noun === 'resources' && step.action !== 'delete' && step.data && needsPassword(step.send as { dataFormat: string })) {
         rt.out.warn(
           `lic: resource ${step.item} has new data and no password from the file: set it with \`lic resources update ${step.id ?? 'ID'} --password-prompt\``,
@@ -120,20 +122,21 @@ async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
   if (rt.out.opts.format !== 'json') await printNewKeys(rt, newKeys);
 }
 
-/** Sends one step; a created record's id goes into the step (and, for a resource, into plan.resourceIds). */
-async function runStep(client: ApiClient, step: Step, plan: Plan, newKeys: NewKey[], keyDir: string | undefined): Promise<void> {
+/** Sends one step; a created record's id goes into the step (and, for a resource, into plan.resourceIds). Returns the bytes of resource data it sent (0 for none). */
+async function runStep(client: ApiClient, step: Step, plan: Plan, newKeys: NewKey[], keyDir: string | undefined): Promise<number> {
   const mappingId = step.mappingFile ? plan.resourceIds.get(step.mappingFile) : undefined;
   if (step.action === 'delete') {
     const remove = { resources: deleteResource, assemblies: deleteAssembly, keys: deleteApiKey }[step.noun];
     await remove(client, step.id!);
-    return;
+    return 0;
   }
   const body = await bodyOf(step, mappingId);
   const inner = body[WIRE[step.noun].wrapper] as never;
+  const sent = typeof (inner as { data?: unknown }).data === 'string' ? ((inner as { data: string }).data.length * 3) / 4 : 0;
   if (step.action === 'update') {
     const update = { resources: updateResource, assemblies: updateAssembly, keys: updateApiKey }[step.noun];
     await update(client, inner);
-    return;
+    return sent;
   }
   if (step.noun === 'resources') {
     step.id = (await createResource(client, inner)).resourceId;
@@ -159,6 +162,7 @@ async function runStep(client: ApiClient, step: Step, plan: Plan, newKeys: NewKe
     newKeys.push(k);
     if (step.send.revoked === true) await updateApiKey(client, { id: created.apiKeyId, revoked: true });
   }
+  return sent;
 }
 
 /** The new keys on stdout (`name<TAB>key` or `name<TAB>file`), with the reminder that a secret is shown once. */

@@ -7,6 +7,7 @@ import type { Cli } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
 import { readService, resourceData } from './current.js';
+import { collectAfterLargeRecord } from '../../cli/memory.js';
 import { assemblyIdentity, STATE_NOUNS, STATE_VERSION, type StateNoun } from './file.js';
 
 interface StateExportOptions {
@@ -96,8 +97,12 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
       const n = await section(
         noun,
         (async function* () {
+          // the bytes of the resource before: let go before the next one is fetched
+          let last = 0;
           for (const r of recs) {
+            collectAfterLargeRecord(last);
             const bytes = await resourceData(client, r.id);
+            last = bytes?.length ?? 0;
             if (!bytes) continue;
             if (needsPassword(r)) withPassword.push(r.code);
             const out: Record<string, unknown> = {

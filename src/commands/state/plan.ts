@@ -11,6 +11,7 @@ import { permissionLetters } from '../../cli/parse.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { fingerprint, readService, resourceData, type ServiceAssembly, type ServiceKey, type ServiceState } from './current.js';
 import { assemblyIdentity, assemblyKey, matchKey, readData, STATE_NOUNS, type DataRef, type DesiredState, type StateNoun } from './file.js';
+import { collectAfterLargeRecord } from '../../cli/memory.js';
 
 /** One field that changes: its value on the service (null for a create) and in the file. Resource data shows as a fingerprint. */
 interface FieldChange {
@@ -110,12 +111,16 @@ function createChanges(fields: readonly string[], rec: Record<string, unknown>):
 }
 
 async function planResources(client: ApiClient, want: DesiredState, have: ServiceState, steps: Step[]): Promise<void> {
+  // the bytes compared for the record before: let go before the next one is read
+  let compared = 0;
   for (const { line, rec } of want.resources!) {
+    collectAfterLargeRecord(compared);
     const cur = have.resources!.get(rec.code);
     const fields = COMPARED.resources;
     const wantRec = rec as unknown as Record<string, unknown>;
     if (!cur) {
       const bytes = await readData(rec.data);
+      compared = bytes.length;
       const changes = createChanges(['code', ...fields], wantRec);
       if (bytes.length) changes.push({ field: 'data', from: null, to: fingerprint(bytes) });
       const send: Record<string, unknown> = {};
@@ -133,6 +138,7 @@ async function planResources(client: ApiClient, want: DesiredState, have: Servic
     const wantBytes = await readData(rec.data);
     const haveBytes = (await resourceData(client, cur.id)) ?? Buffer.alloc(0);
     const dataChanged = !wantBytes.equals(haveBytes);
+    compared = wantBytes.length + haveBytes.length;
     if (dataChanged) changes.push({ field: 'data', from: fingerprint(haveBytes), to: fingerprint(wantBytes) });
     if (changes.length)
       steps.push({
