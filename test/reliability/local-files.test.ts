@@ -88,6 +88,8 @@ const READS: { name: string; run: (path: string) => Promise<Run>; names?: string
     code: 2,
   },
   { name: 'resources import', run: (p) => lic(['resources', 'import', p]), code: 2 },
+  { name: 'diff -f', run: (p) => lic(['diff', '-f', p]), code: 2 },
+  { name: 'apply -f', run: (p) => lic(['apply', '-f', p]), code: 2 },
   { name: 'assemblies create --from-dll', run: (p) => lic(['assemblies', 'create', '--from-dll', p]), names: '--from-dll', code: 2 },
   { name: 'api --input', run: (p) => lic(['api', '/v1/log', '--input', p]), names: '--input', code: 2 },
 ];

@@ -97,7 +97,7 @@ export async function* bundleLines(chunks: AsyncIterable<Buffer>, source: string
 
 const tooLong = (source: string, line: number) =>
   new UsageError(
-    `${source} line ${line}: longer than ${MAX_LINE_BYTES} bytes (16 MiB), more than any resource needs: not a bundle; nothing was sent`,
+    `${source} line ${line}: longer than the limit of ${MAX_LINE_BYTES} bytes (16 MiB) for a line, more than any resource needs: not a bundle; nothing was sent`,
   );
 
 /**
