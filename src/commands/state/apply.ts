@@ -1,4 +1,4 @@
-import { access, constants, stat } from 'node:fs/promises';
+import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createApiKey, deleteApiKey, updateApiKey } from '../../client/endpoints/api-keys.js';
@@ -44,10 +44,19 @@ const WIRE = {
 /** A file name for a key's secret: its name with anything but `A-Za-z0-9._-` as `_`, `.key` added. */
 const keyFileName = (name: string) => `${name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || 'key'}.key`;
 
-/** `--key-dir` must be an existing directory that can be written: checked before anything is sent. UsageError otherwise. */
-async function checkKeyDir(dir: string): Promise<void> {
+/**
+ * `--key-dir` must be a directory that can be written, checked before anything is sent: one
+ * that does not exist is made (mode 0700, parents too) unless `dryRun`. UsageError naming the
+ * flag otherwise (a file, no permission).
+ */
+async function checkKeyDir(dir: string, dryRun: boolean): Promise<void> {
   try {
-    if (!(await stat(dir)).isDirectory()) throw new UsageError(`--key-dir ${dir}: not a directory`);
+    const st = await stat(dir).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT' || dryRun) throw e;
+      return undefined;
+    });
+    if (!st) await mkdir(dir, { recursive: true, mode: 0o700 });
+    else if (!st.isDirectory()) throw new UsageError(`--key-dir ${dir}: not a directory`);
     await access(dir, constants.W_OK);
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -84,7 +93,7 @@ async function bodyOf(step: Step, mappingId: number | string | undefined): Promi
 async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
   const want = await readStateFile(opts.file, () => rt.ctx.stdin.readAll(MAX_STATE_BYTES));
   const keyDir = opts.keyDir === undefined ? undefined : resolve(opts.keyDir);
-  if (keyDir) await checkKeyDir(keyDir);
+  if (keyDir) await checkKeyDir(keyDir, rt.globals.dryRun === true);
   const client = await rt.client();
   const plan = await makePlan(client, want, { prune: opts.prune === true, ownKey: await rt.apiKey() });
   if (rt.globals.dryRun) return dryRun(rt, client, plan, want.source);
@@ -110,8 +119,8 @@ async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
       const left = plan.steps.slice(done.length);
       rt.out.warn(
         `lic: apply stopped at ${step.action} ${describeItem(step)}: ${messageFor(e)}\n` +
-          `lic: done (${done.length}): ${done.map((s) => `${s.action} ${describeItem(s)}`).join(', ') || 'nothing'}\n` +
-          `lic: not done (${left.length}): ${left.map((s) => `${s.action} ${describeItem(s)}`).join(', ')}\n` +
+          `lic: done (${done.length}): ${listSteps(done, 5) || 'nothing'}\n` +
+          `lic: not done (${left.length}): ${listSteps(left)}\n` +
           `lic: fix the cause and run lic apply again: it does only what is left`,
       );
       if (newKeys.length) await printNewKeys(rt, newKeys);
@@ -165,6 +174,12 @@ async function runStep(client: ApiClient, step: Step, plan: Plan, newKeys: NewKe
   return sent;
 }
 
+/** The first `most` steps as `action item`, comma-separated, then how many more (all when `most` is undefined). */
+function listSteps(steps: readonly Step[], most = Infinity): string {
+  const named = steps.slice(0, most).map((s) => `${s.action} ${describeItem(s)}`);
+  return named.join(', ') + (steps.length > most ? ` and ${steps.length - most} more` : '');
+}
+
 /** The new keys on stdout (`name<TAB>key` or `name<TAB>file`), with the reminder that a secret is shown once. */
 async function printNewKeys(rt: Runtime, keys: NewKey[]): Promise<void> {
   if (!keys.length) return;
@@ -210,7 +225,7 @@ export function registerApply(program: Command, cli: Cli, run = runApply): void 
     .requiredOption('-f, --file <file>', 'the state file (YAML or JSON, from `lic state export`), or - for stdin')
     .option('--prune', 'also delete the records the file lacks, of the sections it has (never the key lic runs with)')
     .option('-y, --yes', 'do not ask before deleting (needed with --prune off a terminal)')
-    .option('--key-dir <dir>', "write each new API key's secret to DIR/NAME.key (mode 0600, atomically) instead of printing it")
+    .option('--key-dir <dir>', "write each new API key's secret to DIR/NAME.key (mode 0600, atomically; DIR made 0700 when missing) instead of printing it")
     .option('--dry-run', DRY_RUN_HELP)
     .addHelpText(
       'after',

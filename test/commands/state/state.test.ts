@@ -92,8 +92,8 @@ describe('export, apply to a second service, diff', () => {
     for (const k of src.issuedKeys) expect(r.stdout).not.toContain(k.key);
   });
 
-  it('apply creates everything in order, writes new keys to --key-dir (0600), and diff then finds nothing', async () => {
-    const keyDir = tempDir('lic-keys-');
+  it('apply creates everything in order, writes new keys to --key-dir (0600, the folder made 0700), and diff then finds nothing', async () => {
+    const keyDir = join(tempDir('lic-keys-'), 'new', 'keys');
     const from = proxy.seen.length;
     const r = await toDst(['apply', '-f', file, '--key-dir', keyDir]);
     expect(r.code, r.stderr).toBe(0);
@@ -106,6 +106,7 @@ describe('export, apply to a second service, diff', () => {
     expect(last('/v1/assemblies')).toBeLessThan(first('/v1/api-keys'));
     expect(writes.filter((w) => w.startsWith('POST /v1/api-keys'))).toHaveLength(4);
     // the new keys' secrets: in files, each one working, never on stdout
+    expect(statSync(keyDir).mode & 0o777).toBe(0o700);
     const admin = join(keyDir, 'Administrator_demo_key.key');
     expect(statSync(admin).mode & 0o777).toBe(0o600);
     const secret = readFileSync(admin, 'utf8').trim();
