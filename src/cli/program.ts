@@ -16,7 +16,7 @@ import { registerResources } from '../commands/resources/index.js';
 import { registerServe } from '../commands/serve/index.js';
 import { registerTemplates } from '../commands/templates/index.js';
 import type { Context } from './context.js';
-import type { Cli, RuntimeOf } from './deps.js';
+import type { CommandDeps, RuntimeOf } from './deps.js';
 import { UsageError } from './errors.js';
 import { registerHelpTopics } from './help-topics.js';
 import { OUTPUT_FORMATS } from './output.js';
@@ -34,7 +34,7 @@ function baseUrlFlag(value: string): string {
 }
 
 /** Declares one noun (or a top-level verb) and its verbs on the root program. */
-export type RegisterNoun = (program: Command, cli: Cli) => void;
+export type RegisterNoun = (program: Command, deps: CommandDeps) => void;
 
 /**
  * The nouns and top-level verbs of `lic`, in the order help lists them, by the command name
@@ -144,9 +144,9 @@ export function buildProgram(
     runtimes.push(rt);
     return rt;
   };
-  const cli: Cli = { ctx, runtimeOf };
+  const deps: CommandDeps = { ctx, runtimeOf };
   const only = argv && nouns === NOUNS ? nounOf(argv, program) : undefined;
-  for (const register of only ? [only] : nouns) register(program, cli);
+  for (const register of only ? [only] : nouns) register(program, deps);
   registerHelpTopics(program, ctx);
   // required options are checked in preAction, after commander's unknown-option check,
   // so `keys create --prem 7` suggests --perm instead of saying --perm is missing
