@@ -1,7 +1,7 @@
 /** `/v1/assemblies` (contract §7). */
 import type { AssemblyInput, AssemblyList, Envelope, ListQuery } from '../../wire.js';
 import type { ApiClient } from '../request.js';
-import { requireId } from './insert-id.js';
+import { requireId } from './require-id.js';
 import { toQuery } from './query.js';
 
 /** The writable fields, from the record's schema (src/schema/). */
