@@ -40,7 +40,7 @@ export type RegisterNoun = (program: Command, deps: CommandDeps) => void;
  * The nouns and top-level verbs of `lic`, in the order help lists them, by the command name
  * each declares (test/cli/lazy-nouns.test.ts checks that they agree).
  */
-export const NOUN_NAMES: ReadonlyMap<string, RegisterNoun> = new Map<string, RegisterNoun>([
+export const NOUN_REGISTRARS: ReadonlyMap<string, RegisterNoun> = new Map<string, RegisterNoun>([
   ['profile', registerProfile],
   ['keys', registerKeys],
   ['log', registerLog],
@@ -56,12 +56,12 @@ export const NOUN_NAMES: ReadonlyMap<string, RegisterNoun> = new Map<string, Reg
 ]);
 
 /** The nouns and top-level verbs of `lic`, in the order help lists them. */
-export const NOUNS: readonly RegisterNoun[] = [...NOUN_NAMES.values()];
+export const NOUNS: readonly RegisterNoun[] = [...NOUN_REGISTRARS.values()];
 
 /**
  * The noun a command line runs, when that is certain from the root's own options: the first
  * operand, after root flags (`--profile NAME`, `-o json`, `--quiet`, `--x=y`...), if it names
- * one of NOUN_NAMES but `completion` (which describes them all); undefined for anything else
+ * one of NOUN_REGISTRARS but `completion` (which describes them all); undefined for anything else
  * (help, a typo, `--`, an unknown or optional-value flag such as `--json`), when every noun
  * must be declared.
  */
@@ -73,7 +73,7 @@ export function nounOf(argv: readonly string[], root: Command): RegisterNoun | u
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     // `completion` writes a script for the whole command tree
-    if (!a.startsWith('-')) return a === 'completion' ? undefined : NOUN_NAMES.get(a);
+    if (!a.startsWith('-')) return a === 'completion' ? undefined : NOUN_REGISTRARS.get(a);
     const eq = a.indexOf('=');
     const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     const takes = value.get(flag);
