@@ -56,7 +56,7 @@ export const NOUN_REGISTRARS: ReadonlyMap<string, RegisterNoun> = new Map<string
 ]);
 
 /** The nouns and top-level verbs of `lic`, in the order help lists them. */
-export const NOUNS: readonly RegisterNoun[] = [...NOUN_REGISTRARS.values()];
+const NOUNS: readonly RegisterNoun[] = [...NOUN_REGISTRARS.values()];
 
 /**
  * The noun a command line runs, when that is certain from the root's own options: the first
@@ -84,19 +84,24 @@ export function nounOf(argv: readonly string[], root: Command): RegisterNoun | u
   return undefined;
 }
 
+/** Which nouns a program declares (buildProgram, main). */
+export interface DeclareOptions {
+  /** The registrars to declare instead of NOUNS, every one of them (tests: one verb whose `run` records its options). */
+  nouns?: readonly RegisterNoun[];
+  /**
+   * Declare every noun even when the command line certainly runs one. By default a command line
+   * that names one noun (nounOf) gets only that noun declared: declaring all 42 commands and their
+   * options is ~5 ms of every start. test/cli/lazy-nouns.test.ts compares the two.
+   */
+  allNouns?: boolean;
+}
+
 /**
- * Builds a fresh program for one invocation; output goes to the context's streams; every
- * Runtime made is added to `runtimes` so main() can close it. `nouns` replaces NOUNS in
- * tests: one verb registered with a `run` that records its options (docs/architecture.md). With
- * `argv` and NOUNS, a command line that certainly runs one noun (nounOf) gets only that
- * noun declared: declaring all 42 commands and their options is ~5 ms of every start.
+ * Builds a fresh program for one invocation (`argv`: what it will parse, for the one-noun
+ * declaration; DeclareOptions); output goes to the context's streams; every Runtime made is
+ * added to `runtimes` so main() can close it.
  */
-export function buildProgram(
-  ctx: Context,
-  runtimes: Runtime[] = [],
-  nouns: readonly RegisterNoun[] = NOUNS,
-  argv?: readonly string[],
-): Command {
+export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: DeclareOptions = {}, argv?: readonly string[]): Command {
   const program = new Command('lic')
     .description('Administer a software-licensing service: API keys, resources, assemblies, log, orders, license templates, products.')
     // `-V, --version` is answered by main() only as the first argument: a root option
@@ -145,8 +150,8 @@ export function buildProgram(
     return rt;
   };
   const deps: CommandDeps = { ctx, runtimeOf };
-  const only = argv && nouns === NOUNS ? nounOf(argv, program) : undefined;
-  for (const register of only ? [only] : nouns) register(program, deps);
+  const only = argv && !declare.nouns && !declare.allNouns ? nounOf(argv, program) : undefined;
+  for (const register of only ? [only] : (declare.nouns ?? NOUNS)) register(program, deps);
   registerHelpTopics(program, ctx);
   // required options are checked in preAction, after commander's unknown-option check,
   // so `keys create --prem 7` suggests --perm instead of saying --perm is missing

@@ -56,9 +56,9 @@ async function parse(noun: string | undefined, register: Register, argv: string[
   // a doctor run returns its report; an empty, passing one prints nothing to judge
   const record = async (...args: unknown[]) => (calls.push(args.slice(0, -1)), { ok: true, checks: [], endpoints: [], role: null });
   const t = testContext({ now: () => NOW });
-  const code = await main(noun ? [noun, ...argv] : argv, t.ctx, [
-    (program, deps) => register(noun ? program.command(noun) : program, deps, record as never),
-  ]);
+  const code = await main(noun ? [noun, ...argv] : argv, t.ctx, {
+    nouns: [(program, deps) => register(noun ? program.command(noun) : program, deps, record as never)],
+  });
   return { code, calls, stdout: t.stdout(), stderr: t.stderr() };
 }
 
