@@ -16,7 +16,10 @@ async function parse(argv: string[]): Promise<{ opts?: unknown; error?: string }
   let got: unknown;
   const record = async (o: unknown) => void (got = o);
   const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  const deps = { ctx: { now: () => new Date('2026-01-10T12:00:00Z') } as CommandDeps['ctx'], runtimeOf: () => ({}) as Runtime } as CommandDeps;
+  const deps = {
+    ctx: { now: () => new Date('2026-01-10T12:00:00Z') } as CommandDeps['ctx'],
+    runtimeOf: () => ({}) as Runtime,
+  } as CommandDeps;
   const resources = program.command('resources').exitOverride();
   const assemblies = program.command('assemblies').exitOverride();
   registerResourcesExport(resources, deps, record);
