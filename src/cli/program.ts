@@ -116,7 +116,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: De
       (v: string) => v || true,
     )
     .option('--raw', "with json: the service's body untouched (not normalised: fields it left out stay out)")
-    .option('--no-color', 'no colour even on a terminal (also NO_COLOR)')
+    .option('--no-color', 'no color even on a terminal (also NO_COLOR)')
     .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted)')
     .option('-q, --quiet', 'no progress, notes or retry notices on stderr')
     .option(

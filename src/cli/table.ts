@@ -46,7 +46,7 @@ import { HOUR, parseRfc3339 } from '../time.js';
  */
 export type ColumnKind = 'id' | 'number' | 'time' | 'code' | 'name' | 'url' | 'text' | 'label';
 
-/** Tones a column may give a cell; painted only when colour is on. */
+/** Tones a column may give a cell; painted only when color is on. */
 type Tone = 'ok' | 'warn' | 'bad' | 'dim' | undefined;
 
 /** A column as the table sees it (output.ts's Column). */
@@ -61,7 +61,7 @@ export interface TableColumn<R> {
   wrap?: boolean;
 }
 
-/** Paints headers and toned cells (identity functions when colour is off). */
+/** Paints headers and toned cells (identity functions when color is off). */
 export interface Painter {
   head(s: string): string;
   tone(t: Tone | string | undefined, s: string): string;

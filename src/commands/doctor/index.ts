@@ -285,7 +285,7 @@ function permissionsCheck(v: ReturnType<typeof inferAccess>, endpoints: ProbeRes
 const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 const TONE = { ok: 'ok', warn: 'warn', fail: 'bad' } as const;
 
-/** The check list's columns: the mark (✓ ! ✗, coloured on a terminal), the check, and its result with the fix, wrapped on a terminal. */
+/** The check list's columns: the mark (✓ ! ✗, colored on a terminal), the check, and its result with the fix, wrapped on a terminal. */
 export const CHECK_COLUMNS: Column<Check>[] = [
   { header: '', kind: 'label', get: (c) => MARK[c.level], tone: (c) => TONE[c.level] },
   { header: 'check', kind: 'label', get: (c) => c.name },

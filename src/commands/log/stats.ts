@@ -174,7 +174,7 @@ async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<void> {
     // the chart and the terminal table's width rules are lazy chunks: only a terminal needs them
     const [{ drawChart }, { terminalWidth, truncate }] = await Promise.all([import('./stats-chart.js'), import('../../cli/table.js')]);
     const width = terminalWidth(rt.ctx.stdout.columns, rt.ctx.env);
-    const chart = drawChart(rows, { width, by: opts.by, levels: opts.levels, paint: await rt.out.colourer() });
+    const chart = drawChart(rows, { width, by: opts.by, levels: opts.levels, paint: await rt.out.colorer() });
     const title = `Log entries per ${opts.by} (UTC), ${shortTime(opts.since)} to ${shortTime(opts.until)}${opts.where ? `, where ${opts.where}` : ''}`;
     rt.out.raw(`${truncate(title, width)}\n${chart}`);
     return;

@@ -20,7 +20,7 @@ interface OrdersListOptions extends ListFlags {
 
 type Tone = 'ok' | 'warn' | 'bad' | 'dim' | undefined;
 
-/** Status values the demo data and the original use; others render without colour (spec: values not shown). */
+/** Status values the demo data and the original use; others render without color (spec: values not shown). */
 const STATUS_TONE: Record<string, Tone> = { Completed: 'ok', Pending: 'warn', Cancelled: 'dim', Refunded: 'dim' };
 const PAYMENT_TONE: Record<string, Tone> = { Paid: 'ok', PartiallyPaid: 'warn', Unpaid: 'warn', Failed: 'bad', Refunded: 'dim' };
 

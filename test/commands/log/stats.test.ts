@@ -177,7 +177,7 @@ describe('log stats', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('on a terminal: a coloured stacked bar per bucket, fitted to the width, and a legend with totals', async () => {
+  it('on a terminal: a colored stacked bar per bucket, fitted to the width, and a legend with totals', async () => {
     const r = await lic(['log', 'stats', ...RANGE], { tty: true, env: { COLUMNS: '60' } });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
