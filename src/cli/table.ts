@@ -198,29 +198,22 @@ export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: stri
       return Number.isNaN(ms) ? s : `${compact(new Date(ms))}Z`;
     };
   }
+  // every part numeric, 24-hour: offsetAt reads the zone's wall clock back from them
+  const parts: Intl.DateTimeFormatOptions = {
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  };
   let fmt: Intl.DateTimeFormat;
   try {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: o.timeZone || undefined,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
+    fmt = new Intl.DateTimeFormat('en-US', { ...parts, timeZone: o.timeZone || undefined });
   } catch {
     // an unknown TZ name: the process's own zone
-    fmt = new Intl.DateTimeFormat('en-US', {
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
+    fmt = new Intl.DateTimeFormat('en-US', parts);
   }
   const offsets = new Map<number, number>();
   const offsetAt = (ms: number): number => {

@@ -11,7 +11,8 @@ import type { ListQuery } from '../../wire.js';
 import type { CommandDeps } from '../deps.js';
 import type { Column } from '../output.js';
 import type { Runtime } from '../runtime.js';
-import { addListOptions, type ListDef, type ListFlags, type ListOptionsHelp } from './flags.js';
+import { containsClause, equalsClause } from './filter.js';
+import { addListOptions, parseFilterValue, type ListDef, type ListFlags, type ListOptionsHelp } from './flags.js';
 import { fieldNames, fieldTypesOf, type FieldTypes } from './normalize.js';
 import type { FilterClause } from './plan.js';
 import { runList } from './run.js';
@@ -35,6 +36,19 @@ interface ListFlagSpec<V> {
   conflicts?: string;
   /** the filter clause this flag's value (when given) adds; build it with ./filter.ts. Absent: the flag is no filter (a path id). */
   filter?: (value: V, now: Date) => FilterClause;
+}
+
+/**
+ * A flag that keeps the records whose `field` (the service's name, e.g. `PaymentStatus`) is
+ * its value exactly, case-sensitive: `Field = "value"`. An empty value is a usage error (parseFilterValue).
+ */
+export function equalsFlag(flag: string, field: string, help: string): ListFlagSpec<string> {
+  return { flag, help, parse: parseFilterValue, filter: (v) => equalsClause(field, v) };
+}
+
+/** A flag that keeps the records whose `field` contains its value (case-sensitive): `Field.Contains("text")`; non-empty. */
+export function containsFlag(flag: string, field: string, help: string): ListFlagSpec<string> {
+  return { flag, help, parse: parseFilterValue, filter: (v) => containsClause(field, v) };
 }
 
 /** The noun's own flags, keyed by their option attribute, in the order `--help` lists them. */
