@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import type { ListSource } from '../list.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssemblyInsertBody, AssemblySchema, AssemblyUpdateBody } from '../../schema/assembly.js';
 import { listFields } from '../fields.js';
-import { envelopeProperties, listResponse, selectable } from '../openapi.js';
-import { OK, idSchema } from './common.js';
+import { envelopeProperties } from '../openapi.js';
+import { ColumnChanges, deleteRoute, listRoute } from './crud.js';
+import { OK } from './common.js';
 import type { Role } from '../../wire.js';
 
 /** Roles of every `/v1/assemblies` operation (spec, Assemblies). */
@@ -92,21 +93,15 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     }
   }
 
-  app.get<{ Querystring: ListParams }>(
-    '/v1/assemblies',
-    {
-      config,
-      schema: {
-        summary: 'List assemblies',
-        querystring: { type: 'object', properties: listQuerySchema },
-        response: { 200: listResponse('assemblies', 'totalAssembliesCount', selectable(AssemblySchema)) },
-      },
-    },
-    async (req) => {
-      const { records, total } = listPage(db, assemblySource, compileListRequest(assemblySource.spec, req.query));
-      return { ...OK, assemblies: records, totalAssembliesCount: total };
-    },
-  );
+  listRoute(app, ctx, {
+    path: '/v1/assemblies',
+    roles: ASSEMBLY_ROLES,
+    summary: 'List assemblies',
+    arrayField: 'assemblies',
+    totalField: 'totalAssembliesCount',
+    schema: AssemblySchema,
+    source: assemblySource,
+  });
 
   typed.post(
     '/v1/assemblies',
@@ -163,39 +158,25 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
         const before = current.get(a.id);
         if (!before) throw notFound(`no assembly with id ${a.id}`);
         checkIdentity({ ...before, ...change }, a.id);
-        const sets: string[] = [];
-        const params: unknown[] = [];
-        const changed: string[] = [];
-        const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
-        if (change.name !== undefined) set('name', 'name', change.name);
-        if (change.version !== undefined) set('version', 'version', change.version);
-        if (change.culture !== undefined) set('culture', 'culture', change.culture);
-        if (change.publicKeyToken !== undefined) set('publicKeyToken', 'public_key_token', change.publicKeyToken);
-        if (a.mappingFileId !== undefined) set('mappingFileId', 'mapping_file_id', a.mappingFileId);
-        if (a.debugSymbolsKey !== undefined) set('debugSymbolsKey', 'debug_symbols_key', a.debugSymbolsKey);
-        if (sets.length > 0) db.prepare(`UPDATE assemblies SET ${sets.join(', ')} WHERE id = ?`).run(...params, a.id);
-        req.audit = { recordId: a.id, properties: { Changed: changed } };
+        const changes = new ColumnChanges();
+        if (change.name !== undefined) changes.set('name', 'name', change.name);
+        if (change.version !== undefined) changes.set('version', 'version', change.version);
+        if (change.culture !== undefined) changes.set('culture', 'culture', change.culture);
+        if (change.publicKeyToken !== undefined) changes.set('publicKeyToken', 'public_key_token', change.publicKeyToken);
+        if (a.mappingFileId !== undefined) changes.set('mappingFileId', 'mapping_file_id', a.mappingFileId);
+        if (a.debugSymbolsKey !== undefined) changes.set('debugSymbolsKey', 'debug_symbols_key', a.debugSymbolsKey);
+        changes.write(db, 'assemblies', a.id);
+        req.audit = { recordId: a.id, properties: { Changed: changes.changed } };
         return { ...OK };
       }),
   );
 
-  app.delete<{ Params: { assemblyId: number } }>(
-    '/v1/assemblies/:assemblyId',
-    {
-      config,
-      schema: {
-        summary: 'Delete an assembly',
-        params: { type: 'object', properties: { assemblyId: idSchema }, required: ['assemblyId'] },
-        response: { 200: envelopeSchema },
-      },
-    },
-    async (req) =>
-      audited(ctx, req, () => {
-        const id = req.params.assemblyId;
-        const r = db.prepare('DELETE FROM assemblies WHERE id = ?').run(id);
-        if (r.changes === 0) throw notFound(`no assembly with id ${id}`);
-        req.audit = { recordId: id };
-        return { ...OK };
-      }),
-  );
+  deleteRoute(app, ctx, {
+    path: '/v1/assemblies',
+    param: 'assemblyId',
+    roles: ASSEMBLY_ROLES,
+    summary: 'Delete an assembly',
+    table: 'assemblies',
+    what: 'assembly',
+  });
 }

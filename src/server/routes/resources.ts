@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import type { ListSource } from '../list.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ResourceInsertBody, ResourceSchema, ResourceUpdateBody, type ResourceInput } from '../../schema/resource.js';
 import { listFields } from '../fields.js';
-import { envelopeProperties, listResponse, selectable } from '../openapi.js';
-import { OK, idSchema } from './common.js';
+import { envelopeProperties } from '../openapi.js';
+import { ColumnChanges, deleteRoute, listRoute } from './crud.js';
+import { OK } from './common.js';
 import type { Role } from '../../wire.js';
 
 /** Roles of every `/v1/resources` operation (spec, Resources). */
@@ -81,23 +82,15 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     }
   }
 
-  app.get<{ Querystring: ListParams }>(
-    '/v1/resources',
-    {
-      config,
-      schema: {
-        summary: 'List resources',
-        querystring: { type: 'object', properties: listQuerySchema },
-        response: {
-          200: listResponse('resources', 'totalResourcesCount', selectable(ResourceSchema)),
-        },
-      },
-    },
-    async (req) => {
-      const { records, total } = listPage(db, resourceSource, compileListRequest(resourceSource.spec, req.query));
-      return { ...OK, resources: records, totalResourcesCount: total };
-    },
-  );
+  listRoute(app, ctx, {
+    path: '/v1/resources',
+    roles: RESOURCE_ROLES,
+    summary: 'List resources',
+    arrayField: 'resources',
+    totalField: 'totalResourcesCount',
+    schema: ResourceSchema,
+    source: resourceSource,
+  });
 
   typed.post(
     '/v1/resources',
@@ -156,47 +149,29 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
         const data = r.data === undefined ? undefined : decodeBase64Field(r.data, 'resource.data');
         if (!exists.get(r.id)) throw notFound(`no resource with id ${r.id}`);
         checkUnique(r, r.id);
-        const sets: string[] = [];
-        const params: unknown[] = [];
-        const changed: string[] = [];
-        const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
-        if (r.name !== undefined) set('name', 'name', r.name);
-        if (r.type !== undefined) set('type', 'type', r.type);
-        if (r.code !== undefined) set('code', 'code', r.code);
-        if (r.description !== undefined) set('description', 'description', r.description);
-        if (r.source !== undefined) set('source', 'source', r.source);
+        const changes = new ColumnChanges();
+        if (r.name !== undefined) changes.set('name', 'name', r.name);
+        if (r.type !== undefined) changes.set('type', 'type', r.type);
+        if (r.code !== undefined) changes.set('code', 'code', r.code);
+        if (r.description !== undefined) changes.set('description', 'description', r.description);
+        if (r.source !== undefined) changes.set('source', 'source', r.source);
         // the password reads back as "": a record sent back unchanged must not wipe it
-        if (r.password !== undefined && r.password !== '') set('password', 'password', ctx.sealSecret(r.password));
-        if (data !== undefined) set('data', 'data', data);
-        if (r.dataFormat !== undefined) set('dataFormat', 'data_format', r.dataFormat);
-        if (sets.length > 0) {
-          sets.push('updated_at = ?');
-          params.push(ctx.now().getTime());
-          db.prepare(`UPDATE resources SET ${sets.join(', ')} WHERE id = ?`).run(...params, r.id);
-        }
+        if (r.password !== undefined && r.password !== '') changes.set('password', 'password', ctx.sealSecret(r.password));
+        if (data !== undefined) changes.set('data', 'data', data);
+        if (r.dataFormat !== undefined) changes.set('dataFormat', 'data_format', r.dataFormat);
+        changes.write(db, 'resources', r.id, { updated_at: ctx.now().getTime() });
         // field names only: never the data or the password
-        req.audit = { recordId: r.id, properties: { Changed: changed } };
+        req.audit = { recordId: r.id, properties: { Changed: changes.changed } };
         return { ...OK };
       }),
   );
 
-  app.delete<{ Params: { resourceId: number } }>(
-    '/v1/resources/:resourceId',
-    {
-      config,
-      schema: {
-        summary: 'Delete a resource',
-        params: { type: 'object', properties: { resourceId: idSchema }, required: ['resourceId'] },
-        response: { 200: envelopeSchema },
-      },
-    },
-    async (req) =>
-      audited(ctx, req, () => {
-        const id = req.params.resourceId;
-        const r = db.prepare('DELETE FROM resources WHERE id = ?').run(id);
-        if (r.changes === 0) throw notFound(`no resource with id ${id}`);
-        req.audit = { recordId: id };
-        return { ...OK };
-      }),
-  );
+  deleteRoute(app, ctx, {
+    path: '/v1/resources',
+    param: 'resourceId',
+    roles: RESOURCE_ROLES,
+    summary: 'Delete a resource',
+    table: 'resources',
+    what: 'resource',
+  });
 }
