@@ -7,7 +7,7 @@ import { toQuery } from './query.js';
 /** The writable fields, from the record's schema (src/schema/). */
 export type { AssemblyInput };
 
-/** GET /v1/assemblies (rule 3 query). */
+/** GET /v1/assemblies (the list query, contract §5). */
 export const listAssemblies = (c: ApiClient, query?: ListQuery, signal?: AbortSignal) =>
   c.request<AssemblyList>('GET', '/v1/assemblies', { query: toQuery(query), signal });
 /** POST /v1/assemblies → `assemblyId` (contract §7); ProtocolError when the reply lacks an integer id. */

@@ -7,7 +7,7 @@ import { toQuery } from './query.js';
 /** The writable fields, from the record's schema (src/schema/). */
 export type { ResourceInput };
 
-/** GET /v1/resources (rule 3 query). */
+/** GET /v1/resources (the list query, contract §5). */
 export const listResources = (c: ApiClient, query?: ListQuery, signal?: AbortSignal) =>
   c.request<ResourceList>('GET', '/v1/resources', { query: toQuery(query), signal });
 /** POST /v1/resources → `resourceId` (contract §7); ProtocolError when the reply lacks an integer id. */

@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssemblyInsertBody, AssemblySchema, AssemblyUpdateBody } from '../../schema/assembly.js';
 import { listFields } from '../fields.js';
 import { envelopeProperties } from '../openapi.js';
-import { ColumnChanges, deleteRoute, listRoute } from './crud.js';
+import { ColumnChanges, deleteRoute, insertReply, insertRow, listRoute } from './crud.js';
 import { OK } from './common.js';
 import type { Role } from '../../wire.js';
 
@@ -110,7 +110,7 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
       schema: {
         summary: 'Insert an assembly',
         body: AssemblyInsertBody,
-        response: { 200: { type: 'object', properties: { ...envelopeProperties, assemblyId: { type: 'integer' } } } },
+        response: { 200: insertReply('assemblyId') },
       },
     },
     async (req) =>
@@ -124,13 +124,14 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
         };
         checkMappingFile(a.mappingFileId);
         checkIdentity(identity, null);
-        const r = db
-          .prepare(
-            `INSERT INTO assemblies (name, version, culture, public_key_token, mapping_file_id, debug_symbols_key)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-          )
-          .run(identity.name, identity.version, identity.culture, identity.publicKeyToken, a.mappingFileId ?? 0, a.debugSymbolsKey ?? '');
-        const id = Number(r.lastInsertRowid);
+        const id = insertRow(db, 'assemblies', {
+          name: identity.name,
+          version: identity.version,
+          culture: identity.culture,
+          public_key_token: identity.publicKeyToken,
+          mapping_file_id: a.mappingFileId ?? 0,
+          debug_symbols_key: a.debugSymbolsKey ?? '',
+        });
         req.audit = { recordId: id };
         return { ...OK, assemblyId: id };
       }),

@@ -10,7 +10,7 @@ import type { ServiceContext } from '../context.js';
 import type { Db } from '../db.js';
 import { notFound } from '../errors.js';
 import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
-import { envelopeSchema, listResponse, selectable } from '../openapi.js';
+import { envelopeProperties, envelopeSchema, listResponse, selectable } from '../openapi.js';
 import { OK, idSchema } from './common.js';
 
 /** A GET list of one table, e.g. `/v1/resources` → `{ resources: [...], totalResourcesCount }`. */
@@ -83,6 +83,17 @@ export function deleteRoute(app: FastifyInstance, ctx: ServiceContext, r: Delete
         return { ...OK };
       }),
   );
+}
+
+/** The reply schema of an insert: the envelope and the new record's id as `idField` (contract §2). */
+export const insertReply = (idField: string) =>
+  ({ type: 'object', properties: { ...envelopeProperties, [idField]: { type: 'integer' } } }) as const;
+
+/** INSERTs one row of `table` from `values` (column → value, in the table's column names); returns the new id. */
+export function insertRow(db: Db, table: string, values: Record<string, unknown>): number {
+  const columns = Object.keys(values);
+  const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+  return Number(db.prepare(sql).run(...Object.values(values)).lastInsertRowid);
 }
 
 /**

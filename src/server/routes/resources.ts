@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ResourceInsertBody, ResourceSchema, ResourceUpdateBody, type ResourceInput } from '../../schema/resource.js';
 import { listFields } from '../fields.js';
 import { envelopeProperties } from '../openapi.js';
-import { ColumnChanges, deleteRoute, listRoute } from './crud.js';
+import { ColumnChanges, deleteRoute, insertReply, insertRow, listRoute } from './crud.js';
 import { OK } from './common.js';
 import type { Role } from '../../wire.js';
 
@@ -99,9 +99,7 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
       schema: {
         summary: 'Insert a resource',
         body: ResourceInsertBody,
-        response: {
-          200: { type: 'object', properties: { ...envelopeProperties, resourceId: { type: 'integer' } } },
-        },
+        response: { 200: insertReply('resourceId') },
       },
     },
     async (req) =>
@@ -110,24 +108,18 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
         const data = r.data === undefined ? Buffer.alloc(0) : decodeBase64Field(r.data, 'resource.data');
         checkUnique(r, null);
         const now = ctx.now().getTime();
-        const res = db
-          .prepare(
-            `INSERT INTO resources (name, type, code, description, source, password, created_at, updated_at, data, data_format)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            r.name,
-            r.type ?? '',
-            r.code ?? '',
-            r.description ?? '',
-            r.source ?? '',
-            ctx.sealSecret(r.password ?? ''),
-            now,
-            now,
-            data,
-            r.dataFormat ?? '',
-          );
-        const id = Number(res.lastInsertRowid);
+        const id = insertRow(db, 'resources', {
+          name: r.name,
+          type: r.type ?? '',
+          code: r.code ?? '',
+          description: r.description ?? '',
+          source: r.source ?? '',
+          password: ctx.sealSecret(r.password ?? ''),
+          created_at: now,
+          updated_at: now,
+          data,
+          data_format: r.dataFormat ?? '',
+        });
         req.audit = { recordId: id };
         return { ...OK, resourceId: id };
       }),
