@@ -10,7 +10,7 @@
  */
 export { containsFlag, defineList, equalsFlag, type ListClient } from './define.js';
 export { allOf, containsClause, equalsClause, filterString } from './filter.js';
-export { addListOptions, parseFilterValue, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags } from './flags.js';
+export { addListOptions, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags } from './flags.js';
 export { fieldOf, intKey, listRecords, pages } from './pages.js';
 export { planList } from './plan.js';
 export { chosenFields, defaultDataFields, runList } from './run.js';
