@@ -4,7 +4,7 @@ import { runCli } from '../../helpers/cli.js';
 
 import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
-import { useService } from '../../helpers/fixtures.js';
+import { ndjson, useService } from '../../helpers/fixtures.js';
 
 let all: Rec[];
 const LIST = ['assemblies', 'list'];
@@ -63,14 +63,7 @@ describe('assemblies list friendly flags: exactly the records a filter over the 
     );
     const want = all.filter((a) => a.name === 'Folio.Pdf' && a.publicKeyToken === '0bbe75556158122f' && a.version !== '8.1.0.0');
     expect(want).toHaveLength(1);
-    expect(
-      ids(
-        r.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l)),
-      ),
-    ).toEqual(ids(want));
+    expect(ids(ndjson(r.stdout))).toEqual(ids(want));
     expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe(
       '(Name = "Folio.Pdf") and (PublicKeyToken = "0bbe75556158122f") and (Version != "8.1.0.0")',
     );

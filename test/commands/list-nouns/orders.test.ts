@@ -5,7 +5,7 @@ import { runCli } from '../../helpers/cli.js';
 import { ORDER_LIST } from '../../../src/commands/orders/list.js';
 import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
-import { useService, ORDER_FIELDS } from '../../helpers/fixtures.js';
+import { ndjson, ORDER_FIELDS, useService } from '../../helpers/fixtures.js';
 
 /** the customer with the most orders, and its full list */
 let customer: number;
@@ -112,14 +112,7 @@ describe('orders list friendly flags: exactly the records a filter over the full
         ms(x) >= ms(o) &&
         (x.total as number) >= 0,
     );
-    expect(
-      ids(
-        r.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l)),
-      ),
-    ).toEqual(ids(want));
+    expect(ids(ndjson(r.stdout))).toEqual(ids(want));
     expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe(
       `(Status = "${o.status}") and (PaymentStatus = "${o.paymentStatus}") and (PaymentType = "${o.paymentType}") and (Currency = "${o.currency}") and (CreatedAt >= "${since}") and (Total >= 0)`,
     );

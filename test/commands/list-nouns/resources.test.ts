@@ -4,7 +4,7 @@ import { runCli } from '../../helpers/cli.js';
 import { reply, startFake } from '../../helpers/fake-server.js';
 
 import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
-import { useService } from '../../helpers/fixtures.js';
+import { ndjson, useService } from '../../helpers/fixtures.js';
 
 /** The select the default columns send (RESOURCE_COLUMN_FIELDS). */
 const COLUMN_SELECT = 'id, name, type, dataFormat, code, dataSize, updatedAt, description';
@@ -66,14 +66,7 @@ describe('resources list friendly flags: exactly the records a filter over the f
     const r = await ok([...LIST, '--type', 'email', '--format', 'html', '--where', 'Id > 1', '--verbose', '-o', 'ndjson'], env);
     const want = all.filter((x) => x.type === 'email' && x.dataFormat === 'html' && (x.id as number) > 1);
     expect(want.length).toBeGreaterThan(1);
-    expect(
-      ids(
-        r.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l)),
-      ),
-    ).toEqual(ids(want));
+    expect(ids(ndjson(r.stdout))).toEqual(ids(want));
     expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('(Type = "email") and (DataFormat = "html") and (Id > 1)');
   });
 });
