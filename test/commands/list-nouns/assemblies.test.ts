@@ -1,9 +1,8 @@
 /** `lic assemblies list` through the list machinery: --name, --public-key-token, --all, formats (seed demo). */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
 
 import { dataCell } from '../../../src/cli/list/format.js';
-import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
+import { csvRows, fullList, ids, itRejects, listed, ok, type Rec, requests } from './lists.js';
 import { ndjson, useService } from '../../helpers/fixtures.js';
 
 let all: Rec[];
@@ -102,15 +101,12 @@ describe('assemblies list --all and formats', () => {
 });
 
 describe('assemblies list bad flag values: exit 2 naming the flag', () => {
-  it.each([
+  itRejects(() => LIST, env, [
     [['--public-key-token', 'b77a5c56'], '--public-key-token'],
     [['--public-key-token', 'zz7a5c561934e089'], '--public-key-token'],
     [['--name', ''], '--name'],
     [['--fields', 'name,token'], '--fields'],
     [['--sort', 'version:sideways'], '--sort'],
     [['--skip', 'x'], '--skip'],
-  ])('%j', async (args, flag) => {
-    const r = await runCli([...LIST, ...args], { env });
-    expectUsage(r, flag);
-  });
+  ]);
 });
