@@ -9,7 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiKeyInsertBody, ApiKeySchema, ApiKeyUpdateBody } from '../../schema/api-key.js';
 import { listFields } from '../fields.js';
 import { envelopeProperties, envelopeSchema } from '../openapi.js';
-import { deleteRoute, listRoute } from './crud.js';
+import { ColumnChanges, deleteRoute, listRoute } from './crud.js';
 import { ADMIN_ONLY, OK, callerOf, parseTimestamp } from './common.js';
 
 /** Fields of an API key in lists (contract §4), from its schema; never the hash, never the key. */
@@ -156,16 +156,11 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
         if (k.expireDate !== undefined && was.expire_date !== null && (expire === null || expire > was.expire_date)) {
           checkGrant(caller, `apiKey.expireDate ${JSON.stringify(k.expireDate)}`, `extend ${key}`, after);
         }
-        const sets: string[] = [];
-        const params: unknown[] = [];
-        const set = (col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v));
-        if (k.name !== undefined) set('name', k.name);
-        if (k.ownerId !== undefined) set('owner_id', k.ownerId);
-        if (k.permissions !== undefined) set('permissions', k.permissions);
-        if (k.description !== undefined) set('description', k.description);
-        if (k.expireDate !== undefined) set('expire_date', expire);
-        if (k.revoked !== undefined) set('revoked', k.revoked ? 1 : 0);
-        if (sets.length > 0) db.prepare(`UPDATE api_keys SET ${sets.join(', ')} WHERE id = ?`).run(...params, k.id);
+        const changes = new ColumnChanges();
+        changes.setAll(k, { name: 'name', ownerId: 'owner_id', permissions: 'permissions', description: 'description' });
+        if (k.expireDate !== undefined) changes.set('expireDate', 'expire_date', expire);
+        if (k.revoked !== undefined) changes.set('revoked', 'revoked', k.revoked ? 1 : 0);
+        changes.write(db, 'api_keys', k.id);
         req.audit = { recordId: k.id, properties: { Changed: Object.keys(k).filter((f) => f !== 'id') } };
         ctx.invalidateKeys();
         return { ...OK };

@@ -1,14 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import type { ListSource } from '../list.js';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssemblyInsertBody, AssemblySchema, AssemblyUpdateBody } from '../../schema/assembly.js';
 import { listFields } from '../fields.js';
-import { envelopeProperties } from '../openapi.js';
-import { ColumnChanges, deleteRoute, insertReply, insertRow, listRoute } from './crud.js';
-import { OK } from './common.js';
+import { ColumnChanges, deleteRoute, insertRoute, insertRow, listRoute, updateRoute } from './crud.js';
 import type { Role } from '../../wire.js';
 
 /** Roles of every `/v1/assemblies` operation (spec, Assemblies). */
@@ -19,8 +15,6 @@ export const assemblySource: ListSource = {
   from: 'assemblies a',
   spec: { fields: listFields(AssemblySchema, 'a'), defaultSort: [{ name: 'id', desc: false }] },
 };
-
-const envelopeSchema = { type: 'object', properties: envelopeProperties } as const;
 
 /** `a.b.c.d` with each part 0..65535 (ECMA-335 II.22.2: four 16-bit numbers) → canonical form (no leading zeros); '' stays ''. 400 otherwise. */
 function normalizeVersion(v: string): string {
@@ -66,9 +60,6 @@ const describeIdentity = (i: Identity) =>
 /** `/v1/assemblies`: list, insert, update, delete (contract §7). */
 export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
-  // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type
-  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const config = { roles: ASSEMBLY_ROLES };
   const resourceExists = db.prepare<[number], number>('SELECT 1 FROM resources WHERE id = ?').pluck();
   const identityOwner = db
     .prepare<[string, string, string, string], number>(
@@ -103,74 +94,54 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     source: assemblySource,
   });
 
-  typed.post(
-    '/v1/assemblies',
-    {
-      config,
-      schema: {
-        summary: 'Insert an assembly',
-        body: AssemblyInsertBody,
-        response: { 200: insertReply('assemblyId') },
-      },
+  insertRoute(app, ctx, {
+    path: '/v1/assemblies',
+    roles: ASSEMBLY_ROLES,
+    summary: 'Insert an assembly',
+    body: AssemblyInsertBody,
+    idField: 'assemblyId',
+    insert: ({ assembly: a }) => {
+      const identity: Identity = {
+        name: a.name,
+        version: normalizeVersion(a.version ?? ''),
+        culture: normalizeCulture(a.culture ?? ''),
+        publicKeyToken: normalizeToken(a.publicKeyToken ?? ''),
+      };
+      checkMappingFile(a.mappingFileId);
+      checkIdentity(identity, null);
+      return insertRow(db, 'assemblies', {
+        name: identity.name,
+        version: identity.version,
+        culture: identity.culture,
+        public_key_token: identity.publicKeyToken,
+        mapping_file_id: a.mappingFileId ?? 0,
+        debug_symbols_key: a.debugSymbolsKey ?? '',
+      });
     },
-    async (req) =>
-      audited(ctx, req, () => {
-        const a = req.body.assembly;
-        const identity: Identity = {
-          name: a.name,
-          version: normalizeVersion(a.version ?? ''),
-          culture: normalizeCulture(a.culture ?? ''),
-          publicKeyToken: normalizeToken(a.publicKeyToken ?? ''),
-        };
-        checkMappingFile(a.mappingFileId);
-        checkIdentity(identity, null);
-        const id = insertRow(db, 'assemblies', {
-          name: identity.name,
-          version: identity.version,
-          culture: identity.culture,
-          public_key_token: identity.publicKeyToken,
-          mapping_file_id: a.mappingFileId ?? 0,
-          debug_symbols_key: a.debugSymbolsKey ?? '',
-        });
-        req.audit = { recordId: id };
-        return { ...OK, assemblyId: id };
-      }),
-  );
+  });
 
-  typed.put(
-    '/v1/assemblies',
-    {
-      config,
-      schema: {
-        summary: 'Update an assembly: only the fields present change',
-        body: AssemblyUpdateBody,
-        response: { 200: envelopeSchema },
-      },
+  updateRoute(app, ctx, {
+    path: '/v1/assemblies',
+    roles: ASSEMBLY_ROLES,
+    summary: 'Update an assembly: only the fields present change',
+    body: AssemblyUpdateBody,
+    update: ({ assembly: a }) => {
+      const change: Partial<Identity> = {};
+      if (a.name !== undefined) change.name = a.name;
+      if (a.version !== undefined) change.version = normalizeVersion(a.version);
+      if (a.culture !== undefined) change.culture = normalizeCulture(a.culture);
+      if (a.publicKeyToken !== undefined) change.publicKeyToken = normalizeToken(a.publicKeyToken);
+      checkMappingFile(a.mappingFileId);
+      const before = current.get(a.id);
+      if (!before) throw notFound(`no assembly with id ${a.id}`);
+      checkIdentity({ ...before, ...change }, a.id);
+      const changes = new ColumnChanges();
+      changes.setAll(change, { name: 'name', version: 'version', culture: 'culture', publicKeyToken: 'public_key_token' });
+      changes.setAll(a, { mappingFileId: 'mapping_file_id', debugSymbolsKey: 'debug_symbols_key' });
+      changes.write(db, 'assemblies', a.id);
+      return { id: a.id, changed: changes.changed };
     },
-    async (req) =>
-      audited(ctx, req, () => {
-        const a = req.body.assembly;
-        const change: Partial<Identity> = {};
-        if (a.name !== undefined) change.name = a.name;
-        if (a.version !== undefined) change.version = normalizeVersion(a.version);
-        if (a.culture !== undefined) change.culture = normalizeCulture(a.culture);
-        if (a.publicKeyToken !== undefined) change.publicKeyToken = normalizeToken(a.publicKeyToken);
-        checkMappingFile(a.mappingFileId);
-        const before = current.get(a.id);
-        if (!before) throw notFound(`no assembly with id ${a.id}`);
-        checkIdentity({ ...before, ...change }, a.id);
-        const changes = new ColumnChanges();
-        if (change.name !== undefined) changes.set('name', 'name', change.name);
-        if (change.version !== undefined) changes.set('version', 'version', change.version);
-        if (change.culture !== undefined) changes.set('culture', 'culture', change.culture);
-        if (change.publicKeyToken !== undefined) changes.set('publicKeyToken', 'public_key_token', change.publicKeyToken);
-        if (a.mappingFileId !== undefined) changes.set('mappingFileId', 'mapping_file_id', a.mappingFileId);
-        if (a.debugSymbolsKey !== undefined) changes.set('debugSymbolsKey', 'debug_symbols_key', a.debugSymbolsKey);
-        changes.write(db, 'assemblies', a.id);
-        req.audit = { recordId: a.id, properties: { Changed: changes.changed } };
-        return { ...OK };
-      }),
-  );
+  });
 
   deleteRoute(app, ctx, {
     path: '/v1/assemblies',

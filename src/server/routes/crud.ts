@@ -3,7 +3,8 @@
  * delete of one record by id, and the SET clause of a partial update. Each route file keeps
  * what is its own (checks, columns, secrets); these are written once.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
 import type { Role } from '../../wire.js';
 import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
@@ -86,7 +87,7 @@ export function deleteRoute(app: FastifyInstance, ctx: ServiceContext, r: Delete
 }
 
 /** The reply schema of an insert: the envelope and the new record's id as `idField` (contract §2). */
-export const insertReply = (idField: string) =>
+const insertReply = (idField: string) =>
   ({ type: 'object', properties: { ...envelopeProperties, [idField]: { type: 'integer' } } }) as const;
 
 /** INSERTs one row of `table` from `values` (column → value, in the table's column names); returns the new id. */
@@ -94,6 +95,64 @@ export function insertRow(db: Db, table: string, values: Record<string, unknown>
   const columns = Object.keys(values);
   const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
   return Number(db.prepare(sql).run(...Object.values(values)).lastInsertRowid);
+}
+
+/** A POST that inserts one record, e.g. `/v1/assemblies` with `{ assembly: {...} }`. */
+export interface InsertRoute<B extends TSchema> {
+  path: string;
+  roles: readonly Role[];
+  summary?: string;
+  /** the body's schema (src/schema/), validated before `insert` runs */
+  body: B;
+  /** the reply's id field, e.g. `assemblyId` */
+  idField: string;
+  /** checks and stores the record (400/409 as HttpErrors); returns its new id */
+  insert: (body: Static<B>, req: FastifyRequest) => number;
+}
+
+/** Declares POST `r.path`: the insert, audited with the new id, replying `{ ...OK, [idField]: id }`. */
+export function insertRoute<B extends TSchema>(app: FastifyInstance, ctx: ServiceContext, r: InsertRoute<B>): void {
+  app.post(
+    r.path,
+    {
+      config: { roles: r.roles },
+      schema: { ...(r.summary ? { summary: r.summary } : {}), body: r.body, response: { 200: insertReply(r.idField) } },
+    },
+    async (req) =>
+      audited(ctx, req, () => {
+        // fastify validated the body against r.body before this runs
+        const id = r.insert(req.body as Static<B>, req);
+        req.audit = { recordId: id };
+        return { ...OK, [r.idField]: id };
+      }),
+  );
+}
+
+/** A PUT that changes the fields present in the body (contract §7: a missing id is a 404). */
+export interface UpdateRoute<B extends TSchema> {
+  path: string;
+  roles: readonly Role[];
+  summary?: string;
+  body: B;
+  /** checks and applies the change; returns the record's id and the wire fields changed (for the audit, never values) */
+  update: (body: Static<B>, req: FastifyRequest) => { id: number; changed: string[] };
+}
+
+/** Declares PUT `r.path`: the update, audited with the id and the fields changed, replying the envelope. */
+export function updateRoute<B extends TSchema>(app: FastifyInstance, ctx: ServiceContext, r: UpdateRoute<B>): void {
+  app.put(
+    r.path,
+    {
+      config: { roles: r.roles },
+      schema: { ...(r.summary ? { summary: r.summary } : {}), body: r.body, response: { 200: envelopeSchema } },
+    },
+    async (req) =>
+      audited(ctx, req, () => {
+        const { id, changed } = r.update(req.body as Static<B>, req);
+        req.audit = { recordId: id, properties: { Changed: changed } };
+        return { ...OK };
+      }),
+  );
 }
 
 /**
@@ -110,6 +169,13 @@ export class ColumnChanges {
     this.sets.push(`${column} = ?`);
     this.params.push(value);
     this.changed.push(field);
+  }
+
+  /** `set` for each wire field of `columns` (field → column) that `body` has (not undefined), in that order. */
+  setAll<T extends object>(body: T, columns: { [F in keyof T]?: string }): void {
+    for (const [field, column] of Object.entries(columns) as [keyof T & string, string][]) {
+      if (body[field] !== undefined) this.set(field, column, body[field]);
+    }
   }
 
   /** UPDATE `table` row `id` when anything was set, with the `also` columns too (e.g. `updated_at`); nothing otherwise. */
