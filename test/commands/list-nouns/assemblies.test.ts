@@ -72,10 +72,7 @@ describe('assemblies list friendly flags: exactly the records a filter over the 
 describe('assemblies list --all and formats', () => {
   it('--all -o ndjson: every assembly exactly once, over pages by id', async () => {
     const r = await ok([...LIST, '--all', '--take', '4', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Rec);
+    const recs = ndjson<Rec>(r.stdout);
     expect(ids(recs)).toEqual(ids(all));
     expect(new Set(ids(recs)).size).toBe(all.length);
     expect(requests(r.stderr).length).toBeGreaterThan(3);

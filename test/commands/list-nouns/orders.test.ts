@@ -151,10 +151,7 @@ describe("the issue's example: lic orders list --customer 7 --status Pending -o 
 describe('orders list --all and formats', () => {
   it('--all -o ndjson: every order exactly once, over pages by id', async () => {
     const r = await ok([...list(), '--all', '--take', '7', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Rec);
+    const recs = ndjson<Rec>(r.stdout);
     expect(ids(recs)).toEqual(ids(all));
     expect(new Set(ids(recs)).size).toBe(all.length);
     const reqs = requests(r.stderr);

@@ -74,10 +74,7 @@ describe('resources list friendly flags: exactly the records a filter over the f
 describe('resources list --all and formats', () => {
   it('--all -o ndjson: every resource exactly once, in id order, over several pages by id', async () => {
     const r = await ok([...LIST, '--all', '--take', '3', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Rec);
+    const recs = ndjson<Rec>(r.stdout);
     const db = svc.db.prepare('SELECT id FROM resources ORDER BY id').pluck().all();
     expect(ids(recs)).toEqual(db);
     expect(new Set(ids(recs)).size).toBe(recs.length);
@@ -88,10 +85,7 @@ describe('resources list --all and formats', () => {
 
   it('never the data or the password in list output', async () => {
     const r = await ok([...LIST, '--all', '-o', 'ndjson'], env);
-    for (const rec of r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Rec)) {
+    for (const rec of ndjson<Rec>(r.stdout)) {
       expect(rec.password ?? '').toBe('');
     }
   });
@@ -168,13 +162,7 @@ describe("resources list without --fields: the columns' fields only for table, t
   it.each([['json'], ['ndjson']])('-o %s: no select, so the records come whole, data included', async (format) => {
     const r = await ok([...LIST, '--take', '1000', '-o', format, '--verbose'], env);
     expect(requests(r.stderr)[0]!.searchParams.has('select')).toBe(false);
-    const recs =
-      format === 'json'
-        ? ((JSON.parse(r.stdout) as Rec).resources as Rec[])
-        : r.stdout
-            .trim()
-            .split('\n')
-            .map((l) => JSON.parse(l) as Rec);
+    const recs = format === 'json' ? ((JSON.parse(r.stdout) as Rec).resources as Rec[]) : ndjson<Rec>(r.stdout);
     const want = sizes();
     expect(recs).toHaveLength(want.size);
     for (const rec of recs) {

@@ -4,7 +4,7 @@ import { runCli } from '../../helpers/cli.js';
 
 import { dataCell } from '../../../src/cli/list/format.js';
 import { csvRows, expectUsage, fullList, ids, itRejects, listed, ok, type Rec, requests } from './lists.js';
-import { useService } from '../../helpers/fixtures.js';
+import { ndjson, useService } from '../../helpers/fixtures.js';
 
 /** every (product, release) of the demo with templates, and the one with the most */
 let releases: { product: number; release: number }[];
@@ -76,10 +76,7 @@ describe('templates list --name-contains: exactly the records a filter over the 
 describe('templates list --all and formats', () => {
   it('--all -o ndjson: every template of the release exactly once, one page per template', async () => {
     const r = await ok([...list(), '--all', '--take', '1', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Rec);
+    const recs = ndjson<Rec>(r.stdout);
     expect(ids(recs)).toEqual(ids(all));
     expect(new Set(ids(recs)).size).toBe(all.length);
     expect(requests(r.stderr).length).toBeGreaterThanOrEqual(all.length);
