@@ -36,25 +36,19 @@ describe('roles and permission bits (contract §3)', () => {
 describe('insert and list', () => {
   it('stores an identity; lists every Assembly field', async () => {
     const map = await createResource();
-    const r = await post({
+    // every field in its canonical form, so the stored record reads back as sent
+    const sent = {
       name: 'System.Xml.Linq',
       version: '4.0.0.0',
       culture: '',
       publicKeyToken: 'b77a5c561934e089',
       mappingFileId: map,
       debugSymbolsKey: 'pdb/key',
-    });
+    };
+    const r = await post(sent);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, code: 0, message: 'OK', assemblyId: expect.any(Number) });
-    expect(await getAssembly(r.body.assemblyId)).toEqual({
-      id: r.body.assemblyId,
-      name: 'System.Xml.Linq',
-      version: '4.0.0.0',
-      culture: '',
-      publicKeyToken: 'b77a5c561934e089',
-      mappingFileId: map,
-      debugSymbolsKey: 'pdb/key',
-    });
+    expect(await getAssembly(r.body.assemblyId)).toEqual({ id: r.body.assemblyId, ...sent });
   });
 
   it('normalises: token lowercase, version without leading zeros, culture "neutral" stored as ""', async () => {
