@@ -325,7 +325,7 @@ const NOTES = `## Notes (why the targets above are or are not met)
     esbuild's lazy initialisers, so error classes stay one instance;
   - the bigger third-party packages in their own files (dist/vendor/), required on first use:
     undici for requests, conf for profile writes, TypeBox for \`resources import\`, the DLL
-    reader, prompts, progress bars, CSV, colour;
+    reader, prompts, progress bars, CSV, color;
   - TypeBox out of the start: \`resources import\`'s check loaded it for every command (the
     bundle went from 725 KB to 338 KB when it was moved behind an import);
   - built-ins loaded on first use (scripts/build.mjs, lazy-builtins): child_process, crypto,

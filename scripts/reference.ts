@@ -179,7 +179,7 @@ export function renderManPage(version: string, docs: CommandDoc[] = collectComma
     '.PP',
     roff(
       'Data goes to standard output; notes, warnings and progress to standard error. Off a terminal there is no ' +
-        'colour and no prompt. Every write command takes --dry-run and -o json.',
+        'color and no prompt. Every write command takes --dry-run and -o json.',
     ),
     '.SH GLOBAL OPTIONS',
     ...options(root!.options),

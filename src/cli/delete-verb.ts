@@ -5,7 +5,7 @@
  * Only the record's name, the endpoint and the help examples differ between nouns.
  */
 import type { Command } from 'commander';
-import type { Cli } from './deps.js';
+import type { CommandDeps } from './deps.js';
 import { DRY_RUN_HELP } from './dry-run.js';
 import { parseId } from './parse.js';
 import type { Runtime } from './runtime.js';
@@ -38,12 +38,12 @@ async function runDelete(verb: DeleteVerb, opts: DeleteOptions, rt: Runtime): Pr
   rt.out.done(body, `Deleted ${verb.what} ${opts.id}.`);
 }
 
-/** A noun's `registerXDelete(parent, cli, run?)`: the seam `run` (tests pass one that records the options) defaults to runDelete. */
-export type RegisterDelete = (parent: Command, cli: Cli, run?: (opts: DeleteOptions, rt: Runtime) => Promise<void>) => void;
+/** A noun's `registerXDelete(parent, deps, run?)`: the seam `run` (tests pass one that records the options) defaults to runDelete. */
+export type RegisterDelete = (parent: Command, deps: CommandDeps, run?: (opts: DeleteOptions, rt: Runtime) => Promise<void>) => void;
 
 /** Declares `delete <id> [--yes] [--dry-run]` (alias `rm`) for `verb`: returns the noun's register function. */
 export function defineDelete(verb: DeleteVerb): RegisterDelete {
-  return (parent, cli, run = (opts, rt) => runDelete(verb, opts, rt)) => {
+  return (parent, deps, run = (opts, rt) => runDelete(verb, opts, rt)) => {
     parent
       .command('delete')
       .alias('rm')
@@ -52,6 +52,6 @@ export function defineDelete(verb: DeleteVerb): RegisterDelete {
       .option('-y, --yes', 'do not ask for confirmation')
       .option('--dry-run', DRY_RUN_HELP)
       .addHelpText('after', `\nExamples:\n${verb.examples.map((e) => `  ${e}`).join('\n')}`)
-      .action(async (id: number, o: { yes?: boolean }, cmd: Command) => run({ id, yes: o.yes }, cli.runtimeOf(cmd)));
+      .action(async (id: number, o: { yes?: boolean }, cmd: Command) => run({ id, yes: o.yes }, deps.runtimeOf(cmd)));
   };
 }

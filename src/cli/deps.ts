@@ -10,8 +10,11 @@ import type { Runtime } from './runtime.js';
 /** Gives a verb its Runtime, built from the global flags of the command line it runs in. */
 export type RuntimeOf = (cmd: Command) => Runtime;
 
-/** The context (for the clock in flag parsers) and the runtime factory. */
-export interface Cli {
+/**
+ * What every `registerX(parent, deps, run?)` receives: the context (for the clock in flag
+ * parsers) and `runtimeOf`, which builds a verb's Runtime when its action runs.
+ */
+export interface CommandDeps {
   ctx: Context;
   runtimeOf: RuntimeOf;
 }

@@ -34,10 +34,10 @@ Files:
                          or hex); default the 0600 file <db>.key beside the database
 
 Output:
-  NO_COLOR               non-empty: no colour (wins over FORCE_COLOR and CLICOLOR_FORCE)
-  FORCE_COLOR            colour even when stdout is not a terminal; 0 or false: never
+  NO_COLOR               non-empty: no color (wins over FORCE_COLOR and CLICOLOR_FORCE)
+  FORCE_COLOR            color even when stdout is not a terminal; 0 or false: never
   CLICOLOR_FORCE         non-empty and not 0: as FORCE_COLOR=1
-  TERM=dumb              no colour on a terminal
+  TERM=dumb              no color on a terminal
   LIC_DEBUG=1            a stack trace with an error
 
 Examples:

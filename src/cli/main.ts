@@ -1,21 +1,21 @@
 import { CommanderError } from 'commander';
 import { VERSION, type Context } from './context.js';
 import { BrokenPipeError, ExitCode, InterruptedError, exitCodeFor, messageFor } from './errors.js';
-import { buildProgram, NOUNS, type RegisterNoun } from './program.js';
+import { buildProgram, type DeclareOptions } from './program.js';
 import type { Runtime } from './runtime.js';
 
 /**
  * Runs one command line (`argv` without node and script) and returns the exit code.
  * The only place errors become exit codes and stderr lines (docs/architecture.md); no stack trace
- * unless LIC_DEBUG=1. `nouns`: what the program declares (buildProgram; tests pass one verb).
+ * unless LIC_DEBUG=1. `declare`: which nouns the program declares (DeclareOptions; tests pass one verb).
  */
-export async function main(argv: string[], ctx: Context, nouns: readonly RegisterNoun[] = NOUNS): Promise<number> {
+export async function main(argv: string[], ctx: Context, declare: DeclareOptions = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     ctx.stdout.write(`${VERSION}\n`);
     return ExitCode.OK;
   }
   const runtimes: Runtime[] = [];
-  const program = buildProgram(ctx, runtimes, nouns, argv);
+  const program = buildProgram(ctx, runtimes, declare, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.OK;

@@ -3,7 +3,7 @@
  * body it is given (the list machinery normalises it to the documented shape unless
  * --raw; pretty on a TTY, one line when piped); `table` is a
  * fitted terminal table (./table.ts) on a TTY and the same columns as tab-separated text (no header;
- * no colour unless forced by FORCE_COLOR/CLICOLOR_FORCE) when piped. Data formats for pipelines: `ndjson` (one JSON record per
+ * no color unless forced by FORCE_COLOR/CLICOLOR_FORCE) when piped. Data formats for pipelines: `ndjson` (one JSON record per
  * line), `csv` (header row, RFC 4180 quoting by csv-stringify) and `tsv` (header row,
  * both of the columns given: the list machinery gives the records' wire fields;
  * tabs/newlines/backslashes escaped as `\t` `\n` `\\`). `openList` streams a list that
@@ -25,7 +25,7 @@ export interface Column<R = Record<string, unknown>> {
   get: (row: R) => unknown;
   /** how a terminal table shows the cells (alignment, truncation, times; ./table.ts); default `text` */
   kind?: ColumnKind;
-  /** colour hint for TTY tables */
+  /** color hint for TTY tables */
   tone?: (row: R) => 'ok' | 'warn' | 'bad' | 'dim' | undefined;
   /** which columns a narrow terminal leaves out first: lower first (default 0; among equals the rightmost; ./table.ts) */
   priority?: number;
@@ -35,7 +35,7 @@ export interface Column<R = Record<string, unknown>> {
 
 export interface RenderOptions {
   format: OutputFormat;
-  /** colour allowed (TTY, not NO_COLOR, not --no-color; or FORCE_COLOR) */
+  /** color allowed (TTY, not NO_COLOR, not --no-color; or FORCE_COLOR) */
   color: boolean;
   quiet: boolean;
   /** `--raw`: json prints the service's body untouched (no normalisation) */
@@ -52,17 +52,17 @@ export interface RenderOptions {
 const BIG_TTY_LIST = 5_000;
 
 /**
- * Decides colour from flags and env the usual way: `--no-color` and a non-empty
+ * Decides color from flags and env the usual way: `--no-color` and a non-empty
  * `NO_COLOR` (https://no-color.org) always win; then `FORCE_COLOR` (`0`/`false` off,
  * another non-empty value on, as chalk's supports-color) and `CLICOLOR_FORCE` (non-empty,
  * not `0`: on; https://bixense.com/clicolors/) turn it on even off a terminal; otherwise
- * colour on a terminal that is not `TERM=dumb`.
+ * color on a terminal that is not `TERM=dumb`.
  */
 export function colorEnabled(ctx: Context, flag: boolean | undefined): boolean {
   if (flag === false) return false;
   if (ctx.env.NO_COLOR !== undefined && ctx.env.NO_COLOR !== '') return false;
   const force = ctx.env.FORCE_COLOR;
-  // FORCE_COLOR=0 forces colour off, as in Node and chalk's supports-color
+  // FORCE_COLOR=0 forces color off, as in Node and chalk's supports-color
   if (force === '0' || force === 'false') return false;
   if (force !== undefined && force !== '') return true;
   const cliForce = ctx.env.CLICOLOR_FORCE;
@@ -144,7 +144,7 @@ export class Renderer {
     await this.put((await this.tableStream(columns)).page(rows));
   }
 
-  /** A terminal table of `columns` (./table.ts) fitted to stdout's width, with the --wide/--utc choices and colour. */
+  /** A terminal table of `columns` (./table.ts) fitted to stdout's width, with the --wide/--utc choices and color. */
   private async tableStream<R>(columns: Column<R>[], header = true): Promise<TableStream<R>> {
     // loaded here, not at start: only a terminal table needs it (and string-width, Intl.Segmenter)
     const { TableStream, terminalWidth } = await import('./table.js');
@@ -237,8 +237,8 @@ export class Renderer {
   }
 
   /**
-   * The piped table: one tab-separated line per row, no header; cells coloured by their
-   * tone only when colour is forced off a terminal (FORCE_COLOR, CLICOLOR_FORCE).
+   * The piped table: one tab-separated line per row, no header; cells colored by their
+   * tone only when color is forced off a terminal (FORCE_COLOR, CLICOLOR_FORCE).
    */
   private async pipedLines<R>(rows: readonly R[], columns: Column<R>[]): Promise<string> {
     const paint = this.opts.color ? await this.painter() : undefined;
@@ -249,7 +249,7 @@ export class Renderer {
     return out;
   }
 
-  /** TTY lines for live output: the terminal table's rows (widths of the first batch, fitted), coloured by tone, no header. */
+  /** TTY lines for live output: the terminal table's rows (widths of the first batch, fitted), colored by tone, no header. */
   private liveLines<R>(columns: Column<R>[]): ListWriter<R> {
     const table = this.tableStream(columns, false);
     return {
@@ -289,13 +289,13 @@ export class Renderer {
 
   /**
    * For drawings (`log stats`' chart): a function that paints text in one of chalk's
-   * foreground colours, or undefined when colour is off (chalk is then not loaded).
+   * foreground colors, or undefined when color is off (chalk is then not loaded).
    */
-  async colourer(): Promise<((colour: ForegroundColorName, s: string) => string) | undefined> {
+  async colorer(): Promise<((color: ForegroundColorName, s: string) => string) | undefined> {
     if (!this.opts.color) return undefined;
     const { Chalk } = await import('chalk');
     const c = new Chalk({ level: 1 });
-    return (colour, s) => c[colour](s);
+    return (color, s) => c[color](s);
   }
 
   private async painter(): Promise<Painter> {

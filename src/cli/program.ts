@@ -19,7 +19,7 @@ import { registerDiff } from '../commands/state/diff.js';
 import { registerState } from '../commands/state/index.js';
 import { registerTemplates } from '../commands/templates/index.js';
 import type { Context } from './context.js';
-import type { Cli, RuntimeOf } from './deps.js';
+import type { CommandDeps, RuntimeOf } from './deps.js';
 import { UsageError } from './errors.js';
 import { registerHelpTopics } from './help-topics.js';
 import { OUTPUT_FORMATS } from './output.js';
@@ -37,13 +37,13 @@ function baseUrlFlag(value: string): string {
 }
 
 /** Declares one noun (or a top-level verb) and its verbs on the root program. */
-export type RegisterNoun = (program: Command, cli: Cli) => void;
+export type RegisterNoun = (program: Command, deps: CommandDeps) => void;
 
 /**
  * The nouns and top-level verbs of `lic`, in the order help lists them, by the command name
  * each declares (test/cli/lazy-nouns.test.ts checks that they agree).
  */
-export const NOUN_NAMES: ReadonlyMap<string, RegisterNoun> = new Map<string, RegisterNoun>([
+export const NOUN_REGISTRARS: ReadonlyMap<string, RegisterNoun> = new Map<string, RegisterNoun>([
   ['profile', registerProfile],
   ['keys', registerKeys],
   ['log', registerLog],
@@ -62,12 +62,12 @@ export const NOUN_NAMES: ReadonlyMap<string, RegisterNoun> = new Map<string, Reg
 ]);
 
 /** The nouns and top-level verbs of `lic`, in the order help lists them. */
-export const NOUNS: readonly RegisterNoun[] = [...NOUN_NAMES.values()];
+const NOUNS: readonly RegisterNoun[] = [...NOUN_REGISTRARS.values()];
 
 /**
  * The noun a command line runs, when that is certain from the root's own options: the first
  * operand, after root flags (`--profile NAME`, `-o json`, `--quiet`, `--x=y`...), if it names
- * one of NOUN_NAMES but `completion` (which describes them all); undefined for anything else
+ * one of NOUN_REGISTRARS but `completion` (which describes them all); undefined for anything else
  * (help, a typo, `--`, an unknown or optional-value flag such as `--json`), when every noun
  * must be declared.
  */
@@ -79,7 +79,7 @@ export function nounOf(argv: readonly string[], root: Command): RegisterNoun | u
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     // `completion` writes a script for the whole command tree
-    if (!a.startsWith('-')) return a === 'completion' ? undefined : NOUN_NAMES.get(a);
+    if (!a.startsWith('-')) return a === 'completion' ? undefined : NOUN_REGISTRARS.get(a);
     const eq = a.indexOf('=');
     const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     const takes = value.get(flag);
@@ -90,19 +90,24 @@ export function nounOf(argv: readonly string[], root: Command): RegisterNoun | u
   return undefined;
 }
 
+/** Which nouns a program declares (buildProgram, main). */
+export interface DeclareOptions {
+  /** The registrars to declare instead of NOUNS, every one of them (tests: one verb whose `run` records its options). */
+  nouns?: readonly RegisterNoun[];
+  /**
+   * Declare every noun even when the command line certainly runs one. By default a command line
+   * that names one noun (nounOf) gets only that noun declared: declaring all 42 commands and their
+   * options is ~5 ms of every start. test/cli/lazy-nouns.test.ts compares the two.
+   */
+  allNouns?: boolean;
+}
+
 /**
- * Builds a fresh program for one invocation; output goes to the context's streams; every
- * Runtime made is added to `runtimes` so main() can close it. `nouns` replaces NOUNS in
- * tests: one verb registered with a `run` that records its options (docs/architecture.md). With
- * `argv` and NOUNS, a command line that certainly runs one noun (nounOf) gets only that
- * noun declared: declaring all 42 commands and their options is ~5 ms of every start.
+ * Builds a fresh program for one invocation (`argv`: what it will parse, for the one-noun
+ * declaration; DeclareOptions); output goes to the context's streams; every Runtime made is
+ * added to `runtimes` so main() can close it.
  */
-export function buildProgram(
-  ctx: Context,
-  runtimes: Runtime[] = [],
-  nouns: readonly RegisterNoun[] = NOUNS,
-  argv?: readonly string[],
-): Command {
+export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: DeclareOptions = {}, argv?: readonly string[]): Command {
   const program = new Command('lic')
     .description('Administer a software-licensing service: API keys, resources, assemblies, log, orders, license templates, products.')
     // `-V, --version` is answered by main() only as the first argument: a root option
@@ -117,7 +122,7 @@ export function buildProgram(
       (v: string) => v || true,
     )
     .option('--raw', "with json: the service's body untouched (not normalised: fields it left out stay out)")
-    .option('--no-color', 'no colour even on a terminal (also NO_COLOR)')
+    .option('--no-color', 'no color even on a terminal (also NO_COLOR)')
     .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted)')
     .option('-q, --quiet', 'no progress, notes or retry notices on stderr')
     .option(
@@ -150,9 +155,9 @@ export function buildProgram(
     runtimes.push(rt);
     return rt;
   };
-  const cli: Cli = { ctx, runtimeOf };
-  const only = argv && nouns === NOUNS ? nounOf(argv, program) : undefined;
-  for (const register of only ? [only] : nouns) register(program, cli);
+  const deps: CommandDeps = { ctx, runtimeOf };
+  const only = argv && !declare.nouns && !declare.allNouns ? nounOf(argv, program) : undefined;
+  for (const register of only ? [only] : (declare.nouns ?? NOUNS)) register(program, deps);
   registerHelpTopics(program, ctx);
   // required options are checked in preAction, after commander's unknown-option check,
   // so `keys create --prem 7` suggests --perm instead of saying --perm is missing

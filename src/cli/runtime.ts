@@ -69,9 +69,11 @@ export interface NetworkSettings {
 }
 
 /**
- * A command's dependencies, built from the context and the global flags: the Renderer
- * (`out`, eager), and lazily the profile store, the target (base URL and key) and the
- * API client. `confirm()` guards destructive verbs. Throws UsageError, AuthError.
+ * The factory a verb's `runX(opts, rt)` receives (gh's cmdutil.Factory): one per command
+ * line, made by `CommandDeps.runtimeOf` when the verb's action runs, from the context and the
+ * global flags. It holds the Renderer (`out`, eager) and builds on first use, once, the
+ * profile store, the target (base URL and key) and the API client; `confirm()` guards
+ * destructive verbs. Throws UsageError, AuthError.
  */
 export class Runtime {
   readonly out: Renderer;

@@ -46,7 +46,7 @@ import { HOUR, parseRfc3339 } from '../time.js';
  */
 export type ColumnKind = 'id' | 'number' | 'time' | 'code' | 'name' | 'url' | 'text' | 'label';
 
-/** Tones a column may give a cell; painted only when colour is on. */
+/** Tones a column may give a cell; painted only when color is on. */
 type Tone = 'ok' | 'warn' | 'bad' | 'dim' | undefined;
 
 /** A column as the table sees it (output.ts's Column). */
@@ -61,7 +61,7 @@ export interface TableColumn<R> {
   wrap?: boolean;
 }
 
-/** Paints headers and toned cells (identity functions when colour is off). */
+/** Paints headers and toned cells (identity functions when color is off). */
 export interface Painter {
   head(s: string): string;
   tone(t: Tone | string | undefined, s: string): string;
@@ -198,29 +198,22 @@ export function timeFormatter(o: { utc?: boolean; timeZone?: string }): (s: stri
       return Number.isNaN(ms) ? s : `${compact(new Date(ms))}Z`;
     };
   }
+  // every part numeric, 24-hour: offsetAt reads the zone's wall clock back from them
+  const parts: Intl.DateTimeFormatOptions = {
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  };
   let fmt: Intl.DateTimeFormat;
   try {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: o.timeZone || undefined,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
+    fmt = new Intl.DateTimeFormat('en-US', { ...parts, timeZone: o.timeZone || undefined });
   } catch {
     // an unknown TZ name: the process's own zone
-    fmt = new Intl.DateTimeFormat('en-US', {
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
+    fmt = new Intl.DateTimeFormat('en-US', parts);
   }
   const offsets = new Map<number, number>();
   const offsetAt = (ms: number): number => {

@@ -1,6 +1,6 @@
 /**
  * The one renderer, seen from the command line (docs/architecture.md): -o json is the service's body
- * unchanged, tables on a TTY, tab-separated text when piped, colour rules, and stdout
+ * unchanged, tables on a TTY, tab-separated text when piped, color rules, and stdout
  * carrying data only.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ describe('-o json: the body unchanged', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('pretty (2-space indent) on a TTY, and never coloured', async () => {
+  it('pretty (2-space indent) on a TTY, and never colored', async () => {
     const r = await lic(['keys', 'list', '--output', 'json'], { tty: true, env: { FORCE_COLOR: '1' } });
     const raw = await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey });
     expect(r.stdout).toBe(`${JSON.stringify(raw.body, null, 2)}\n`);
@@ -76,7 +76,7 @@ describe('table: a cli-table3 table on a TTY, tab-separated when piped', () => {
   });
 });
 
-describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoured', () => {
+describe('color: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoured', () => {
   it.each([
     ['a TTY', [], {}, true],
     ['NO_COLOR=1', [], { NO_COLOR: '1' }, false],
@@ -88,15 +88,15 @@ describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoure
     ['CLICOLOR_FORCE=1 on TERM=dumb', [], { CLICOLOR_FORCE: '1', TERM: 'dumb' }, true],
     ['FORCE_COLOR=0', [], { FORCE_COLOR: '0' }, false],
     ['TERM=dumb', [], { TERM: 'dumb' }, false],
-  ])('on %s: colour %s', async (_what, flags, env, coloured) => {
+  ])('on %s: color %s', async (_what, flags, env, colored) => {
     const r = await lic([...flags, 'keys', 'list'], { tty: true, env });
     expect(r.code).toBe(0);
-    if (coloured) expect(r.stdout).toContain('\u001b[1mID\u001b[22m');
+    if (colored) expect(r.stdout).toContain('\u001b[1mID\u001b[22m');
     else expect(r.stdout).not.toMatch(ANSI);
     expect(r.stdout).toContain('bootstrap');
   });
 
-  it('a revoked key is red in a coloured table', async () => {
+  it('a revoked key is red in a colored table', async () => {
     // an insert takes no `revoked` (a key is born usable): revoke it after
     const made = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'gone', permissions: 1 } } });
     await http(svc, 'PUT', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { id: made.body.apiKeyId, revoked: true } } });
@@ -105,7 +105,7 @@ describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoure
     await http(svc, 'DELETE', `/v1/api-keys/${made.body.apiKeyId}`, { key: svc.adminKey });
   });
 
-  it('piped, FORCE_COLOR=1 or CLICOLOR_FORCE=1 colours the tab-separated lines by tone (no header added); NO_COLOR wins', async () => {
+  it('piped, FORCE_COLOR=1 or CLICOLOR_FORCE=1 colors the tab-separated lines by tone (no header added); NO_COLOR wins', async () => {
     // an insert takes no `revoked` (a key is born usable): revoke it after
     const made = await http(svc, 'POST', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { name: 'gone-piped', permissions: 1 } } });
     await http(svc, 'PUT', '/v1/api-keys', { key: svc.adminKey, body: { apiKey: { id: made.body.apiKeyId, revoked: true } } });
@@ -116,7 +116,7 @@ describe('colour: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoure
       expect(r.code).toBe(0);
       const row = r.stdout.split('\n').find((l) => l.startsWith(`${made.body.apiKeyId}\t`));
       expect(row, JSON.stringify(env)).toContain('\u001b[31myes\u001b[39m');
-      // same lines as uncoloured, once the colour is stripped
+      // same lines as uncolored, once the color is stripped
       expect(r.stdout.replace(/\u001b\[\d+m/g, '')).toBe(plain.stdout);
     }
     for (const env of [

@@ -33,7 +33,7 @@ beforeAll(async () => {
   svc.db.transaction(() => {
     for (let i = 0; i < 2500; i++) ins.run(t0 + i * 1000, 'Information', `License checked by host-${i % 50}`, 'License checked', '', '{}');
   })();
-  // COLUMNS '' so the pty's own size counts; no colour
+  // COLUMNS '' so the pty's own size counts; no color
   env = { LIC_BASE_URL: svc.url, LIC_API_KEY: svc.adminKey, LIC_CONFIG_DIR: tempDir(), NO_COLOR: '1', COLUMNS: '' };
   const r = await runCli(['log', 'list', '--limit', '2', '-o', 'csv'], { env });
   head3 = r.stdout.trimEnd().split('\n');

@@ -18,7 +18,7 @@ import { BIN } from '../helpers/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What no short command may load: the service, the table, the profile writer, prompts, CSV, the DLL reader, colour, TypeBox. */
+/** What no short command may load: the service, the table, the profile writer, prompts, CSV, the DLL reader, color, TypeBox. */
 const NEVER_AT_START = [
   'src/server/',
   'node_modules/fastify/',

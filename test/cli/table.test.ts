@@ -79,7 +79,7 @@ describe('keys list on a terminal: fitted to the width', () => {
     expect(piped.stdout).toContain(LONG); // never truncated when piped
   });
 
-  it('colour only when enabled: ANSI codes do not count towards the width', async () => {
+  it('color only when enabled: ANSI codes do not count towards the width', async () => {
     const r = await lic(['keys', 'list'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1', COLUMNS: '80' } });
     expect(r.stdout).toMatch(ANSI);
     for (const l of lines(r.stdout)) expect(l.replace(ANSI, '').length).toBeLessThanOrEqual(80);

@@ -1,13 +1,13 @@
 /**
  * Options parsing per verb, table-driven and without a network (docs/architecture.md, §12): each verb
  * is registered alone with a `run` that records what it was called with (its seam,
- * `registerX(parent, cli, run)`), and main() runs the command line. A good command line
+ * `registerX(parent, deps, run)`), and main() runs the command line. A good command line
  * must reach `run` with exactly the options object in the table; a bad one must exit 2
  * naming the flag, with nothing on stdout and `run` never called.
  */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { Cli } from '../../src/cli/deps.js';
+import type { CommandDeps } from '../../src/cli/deps.js';
 import { main } from '../../src/cli/main.js';
 import { registerApi } from '../../src/commands/api/index.js';
 import { registerAssembliesCreate } from '../../src/commands/assemblies/create.js';
@@ -46,7 +46,7 @@ import { registerTemplatesShow } from '../../src/commands/templates/show.js';
 import { testContext } from '../helpers/context.js';
 
 /** A verb's registration; `run` is the recording stand-in (each verb's own run type). */
-type Register = (parent: Command, cli: Cli, run: never) => void;
+type Register = (parent: Command, deps: CommandDeps, run: never) => void;
 
 const NOW = new Date('2026-01-10T12:00:00Z');
 
@@ -56,9 +56,9 @@ async function parse(noun: string | undefined, register: Register, argv: string[
   // a doctor run returns its report; an empty, passing one prints nothing to judge
   const record = async (...args: unknown[]) => (calls.push(args.slice(0, -1)), { ok: true, checks: [], endpoints: [], role: null });
   const t = testContext({ now: () => NOW });
-  const code = await main(noun ? [noun, ...argv] : argv, t.ctx, [
-    (program, cli) => register(noun ? program.command(noun) : program, cli, record as never),
-  ]);
+  const code = await main(noun ? [noun, ...argv] : argv, t.ctx, {
+    nouns: [(program, deps) => register(noun ? program.command(noun) : program, deps, record as never)],
+  });
   return { code, calls, stdout: t.stdout(), stderr: t.stderr() };
 }
 

@@ -47,7 +47,7 @@ const cases: [layer: string, file: string, bad: string, good: string][] = [
     'command → inside the server',
     'src/commands/serve/index.ts',
     `import { openDatabase } from '../../server/db.js';`,
-    `import type { Cli } from '../../cli/deps.js';`,
+    `import type { CommandDeps } from '../../cli/deps.js';`,
   ],
   [
     'command → inside the server, lazily',

@@ -119,7 +119,7 @@ describe('piped: exit codes, stdout carries data only', () => {
 });
 
 describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
-  it('keys list: a coloured table', async () => {
+  it('keys list: a colored table', async () => {
     const r = await spawnLicTty(['keys', 'list'], { env });
     expect(r.code).toBe(0);
     expect(r.output).toMatch(/^\u001b\[1mID\u001b\[22m {2}/);
@@ -127,7 +127,7 @@ describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
     expect(r.output).toContain('bootstrap');
   });
 
-  it('NO_COLOR and --no-color: the table without colour', async () => {
+  it('NO_COLOR and --no-color: the table without color', async () => {
     for (const [args, extra] of [
       [['keys', 'list'], { NO_COLOR: '1' }],
       [['--no-color', 'keys', 'list'], {}],

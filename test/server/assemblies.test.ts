@@ -2,32 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { http } from '../helpers/service.js';
 import { itChecksAccess } from '../helpers/access.js';
-import { useService } from '../helpers/fixtures.js';
+import { ASSEMBLIES, query, recordsOf, useService } from '../helpers/fixtures.js';
 
 const { svc } = useService();
 
 let seq = 0;
 const unique = (prefix = 'Asm') => `${prefix}.N${++seq}`;
-const post = (assembly: unknown, key = svc.adminKey) => http(svc, 'POST', '/v1/assemblies', { key, body: { assembly } });
-const put = (assembly: unknown, key = svc.adminKey) => http(svc, 'PUT', '/v1/assemblies', { key, body: { assembly } });
-const list = (query = '', key = svc.adminKey) => http(svc, 'GET', `/v1/assemblies${query}`, { key });
-const q = (params: Record<string, string | number>) =>
-  '?' +
-  Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-    .join('&');
-
-async function getAssembly(id: number) {
-  const r = await list(q({ filter: `Id = ${id}` }));
-  expect(r.status).toBe(200);
-  return r.body.assemblies[0];
-}
-async function create(fields: Record<string, unknown> = {}): Promise<number> {
-  const r = await post({ name: unique(), version: '1.0.0.0', ...fields });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.assemblyId;
-}
-const count = async () => (await list(q({ take: 0 }))).body.totalAssembliesCount as number;
+const { post, put, list, get: getAssembly, create, count } = recordsOf(svc, ASSEMBLIES, () => ({ name: unique(), version: '1.0.0.0' }));
 async function createResource(): Promise<number> {
   const r = await http(svc, 'POST', '/v1/resources', {
     key: svc.adminKey,
@@ -55,25 +36,19 @@ describe('roles and permission bits (contract §3)', () => {
 describe('insert and list', () => {
   it('stores an identity; lists every Assembly field', async () => {
     const map = await createResource();
-    const r = await post({
+    // every field in its canonical form, so the stored record reads back as sent
+    const sent = {
       name: 'System.Xml.Linq',
       version: '4.0.0.0',
       culture: '',
       publicKeyToken: 'b77a5c561934e089',
       mappingFileId: map,
       debugSymbolsKey: 'pdb/key',
-    });
+    };
+    const r = await post(sent);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, code: 0, message: 'OK', assemblyId: expect.any(Number) });
-    expect(await getAssembly(r.body.assemblyId)).toEqual({
-      id: r.body.assemblyId,
-      name: 'System.Xml.Linq',
-      version: '4.0.0.0',
-      culture: '',
-      publicKeyToken: 'b77a5c561934e089',
-      mappingFileId: map,
-      debugSymbolsKey: 'pdb/key',
-    });
+    expect(await getAssembly(r.body.assemblyId)).toEqual({ id: r.body.assemblyId, ...sent });
   });
 
   it('normalises: token lowercase, version without leading zeros, culture "neutral" stored as ""', async () => {
@@ -96,11 +71,11 @@ describe('insert and list', () => {
   it('takes select/filter/sort/take/skip (rule 3)', async () => {
     const name = unique('Paging');
     for (const v of ['1.0.0.0', '2.0.0.0', '3.0.0.0']) await create({ name, version: v });
-    const r = await list(q({ filter: `Name = "${name}"`, sort: 'Version desc', take: 2, skip: 1, select: 'Version' }));
+    const r = await list(query({ filter: `Name = "${name}"`, sort: 'Version desc', take: 2, skip: 1, select: 'Version' }));
     expect(r.body).toMatchObject({ totalAssembliesCount: 3, assemblies: [{ version: '2.0.0.0' }, { version: '1.0.0.0' }] });
     expect(Object.keys(r.body.assemblies[0])).toEqual(['version']);
-    expect((await list(q({ filter: 'PublicKeyToken.StartsWith(' }))).status).toBe(400);
-    expect((await list(q({ take: -1 }))).status).toBe(400);
+    expect((await list(query({ filter: 'PublicKeyToken.StartsWith(' }))).status).toBe(400);
+    expect((await list(query({ take: -1 }))).status).toBe(400);
   });
 
   it.each([

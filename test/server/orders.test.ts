@@ -171,9 +171,9 @@ describe('GET /v1/customers/{customerId}/orders: bad input and unknown customers
   });
 
   it('a filter on an unknown field → 400 naming the field, its position and the fields', async () => {
-    const r = await http(svc, 'GET', path(busiest, `?filter=${encodeURIComponent('Colour = "red"')}`), { key: svc.adminKey });
+    const r = await http(svc, 'GET', path(busiest, `?filter=${encodeURIComponent('Color = "red"')}`), { key: svc.adminKey });
     expect(r.status).toBe(400);
-    expect(r.body.message).toMatch(/Colour.*position 0/);
+    expect(r.body.message).toMatch(/Color.*position 0/);
     expect(r.body.message).toContain('paymentStatus');
   });
 
@@ -184,9 +184,9 @@ describe('GET /v1/customers/{customerId}/orders: bad input and unknown customers
   });
 
   it('unknown sort field and take over 1000 → 400', async () => {
-    const s = await http(svc, 'GET', path(busiest, '?sort=Colour'), { key: svc.adminKey });
+    const s = await http(svc, 'GET', path(busiest, '?sort=Color'), { key: svc.adminKey });
     expect(s.status).toBe(400);
-    expect(s.body.message).toContain('Colour');
+    expect(s.body.message).toContain('Color');
     const t = await http(svc, 'GET', path(busiest, '?take=1001'), { key: svc.adminKey });
     expect(t.status).toBe(400);
     expect(t.body.message).toContain('take');

@@ -3,33 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { http, openStoredSecret } from '../helpers/service.js';
 import { itChecksAccess } from '../helpers/access.js';
-import { useService } from '../helpers/fixtures.js';
+import { RESOURCES, query, recordsOf, useService } from '../helpers/fixtures.js';
 
 let t = Date.parse('2025-01-18T12:00:00.000Z');
 const { svc } = useService({ now: () => new Date(t) });
 
 let seq = 0;
 const unique = (prefix = 'res') => `${prefix}-${++seq}`;
-const post = (resource: unknown, key = svc.adminKey) => http(svc, 'POST', '/v1/resources', { key, body: { resource } });
-const put = (resource: unknown, key = svc.adminKey) => http(svc, 'PUT', '/v1/resources', { key, body: { resource } });
-const list = (query = '', key = svc.adminKey) => http(svc, 'GET', `/v1/resources${query}`, { key });
-const q = (params: Record<string, string | number>) =>
-  '?' +
-  Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-    .join('&');
-
-async function getResource(id: number) {
-  const r = await list(q({ filter: `Id = ${id}` }));
-  expect(r.status).toBe(200);
-  return r.body.resources[0];
-}
-async function create(fields: Record<string, unknown> = {}): Promise<number> {
-  const r = await post({ name: unique(), ...fields });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.resourceId;
-}
-const count = async () => (await list(q({ take: 0 }))).body.totalResourcesCount as number;
+const { post, put, list, get: getResource, create, count } = recordsOf(svc, RESOURCES, () => ({ name: unique() }));
 /** The password as stored, opened with the test key: what the service keeps (sealed at rest) */
 const storedPassword = (id: number) =>
   openStoredSecret(svc.db.prepare('SELECT password FROM resources WHERE id = ?').pluck().get(id) as string);
@@ -118,14 +99,14 @@ describe('insert and list', () => {
 
   it('password is never readable: always "", and neither filterable nor sortable', async () => {
     const id = await create({ password: 'p4ss' });
-    const sel = await list(q({ select: 'Id, Password', filter: `Id = ${id}` }));
+    const sel = await list(query({ select: 'Id, Password', filter: `Id = ${id}` }));
     expect(sel.body.resources).toEqual([{ id, password: '' }]);
     for (const [param, value] of [
       ['filter', 'Password = "p4ss"'],
       ['filter', 'Password.StartsWith("p")'],
       ['sort', 'Password'],
     ] as const) {
-      const r = await list(q({ [param]: value }));
+      const r = await list(query({ [param]: value }));
       expect(r.status).toBe(400);
       expect(r.body.code).toBe(3);
       expect(r.body.message).toMatch(/password/i);
@@ -135,32 +116,32 @@ describe('insert and list', () => {
 
   it('data can be selected but not filtered or sorted; dataSize can be filtered and sorted', async () => {
     const big = await create({ data: randomBytes(5000).toString('base64') });
-    const sel = await list(q({ select: 'Id,DataSize', filter: `Id = ${big}` }));
+    const sel = await list(query({ select: 'Id,DataSize', filter: `Id = ${big}` }));
     expect(sel.body.resources).toEqual([{ id: big, dataSize: 5000 }]);
-    const onlyData = await list(q({ select: 'Data', filter: `Id = ${big}` }));
+    const onlyData = await list(query({ select: 'Data', filter: `Id = ${big}` }));
     expect(Buffer.from(onlyData.body.resources[0].data, 'base64').length).toBe(5000);
     expect(Object.keys(onlyData.body.resources[0])).toEqual(['data']);
     for (const [param, value] of [
       ['filter', 'Data = ""'],
       ['sort', 'Data desc'],
     ] as const) {
-      const r = await list(q({ [param]: value }));
+      const r = await list(query({ [param]: value }));
       expect(r.status).toBe(400);
       expect(r.body.message).toMatch(/data/i);
     }
-    const bySize = await list(q({ filter: 'DataSize >= 5000', sort: 'DataSize desc', select: 'Id' }));
+    const bySize = await list(query({ filter: 'DataSize >= 5000', sort: 'DataSize desc', select: 'Id' }));
     expect(bySize.body.resources[0]).toEqual({ id: big });
   });
 
   it('takes select/filter/sort/take/skip with the total counting all matches', async () => {
     for (let i = 0; i < 3; i++) await create({ type: 'paging-test' });
-    const all = await list(q({ filter: 'Type = "paging-test"', sort: 'Id desc' }));
+    const all = await list(query({ filter: 'Type = "paging-test"', sort: 'Id desc' }));
     expect(all.body.totalResourcesCount).toBe(3);
-    const page = await list(q({ filter: 'Type = "paging-test"', sort: 'Id desc', take: 1, skip: 1, select: 'Id,Name' }));
+    const page = await list(query({ filter: 'Type = "paging-test"', sort: 'Id desc', take: 1, skip: 1, select: 'Id,Name' }));
     expect(page.body.totalResourcesCount).toBe(3);
     expect(page.body.resources).toEqual([{ id: all.body.resources[1].id, name: all.body.resources[1].name }]);
-    expect((await list(q({ take: 1001 }))).status).toBe(400);
-    expect((await list(q({ sort: 'Nope' }))).body.message).toContain('Nope');
+    expect((await list(query({ take: 1001 }))).status).toBe(400);
+    expect((await list(query({ sort: 'Nope' }))).body.message).toContain('Nope');
   });
 
   it.each([

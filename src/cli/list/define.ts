@@ -8,10 +8,11 @@
  */
 import { Option, type Command } from 'commander';
 import type { ListQuery } from '../../wire.js';
-import type { Cli } from '../deps.js';
+import type { CommandDeps } from '../deps.js';
 import type { Column } from '../output.js';
 import type { Runtime } from '../runtime.js';
-import { addListOptions, type ListDef, type ListFlags, type ListOptionsHelp } from './flags.js';
+import { containsClause, equalsClause } from './filter.js';
+import { addListOptions, parseFilterValue, type ListDef, type ListFlags, type ListOptionsHelp } from './flags.js';
 import { fieldNames, fieldTypesOf, type FieldTypes } from './normalize.js';
 import type { FilterClause } from './plan.js';
 import { runList } from './run.js';
@@ -35,6 +36,19 @@ interface ListFlagSpec<V> {
   conflicts?: string;
   /** the filter clause this flag's value (when given) adds; build it with ./filter.ts. Absent: the flag is no filter (a path id). */
   filter?: (value: V, now: Date) => FilterClause;
+}
+
+/**
+ * A flag that keeps the records whose `field` (the service's name, e.g. `PaymentStatus`) is
+ * its value exactly, case-sensitive: `Field = "value"`. An empty value is a usage error (parseFilterValue).
+ */
+export function equalsFlag(flag: string, field: string, help: string): ListFlagSpec<string> {
+  return { flag, help, parse: parseFilterValue, filter: (v) => equalsClause(field, v) };
+}
+
+/** A flag that keeps the records whose `field` contains its value (case-sensitive): `Field.Contains("text")`; non-empty. */
+export function containsFlag(flag: string, field: string, help: string): ListFlagSpec<string> {
+  return { flag, help, parse: parseFilterValue, filter: (v) => containsClause(field, v) };
 }
 
 /** The noun's own flags, keyed by their option attribute, in the order `--help` lists them. */
@@ -71,11 +85,11 @@ export type DefinedList<R, O extends object> = ListDef<R> & {
   /** the noun's flags → filter clauses (AND-ed with --where by the machinery) */
   filters(opts: Partial<O>, now: Date): FilterClause[];
   /** adds the noun's own flags to `cmd` (shared with a verb that filters the same way, e.g. an export) */
-  addFlags(cmd: Command, cli: Cli): Command;
+  addFlags(cmd: Command, deps: CommandDeps): Command;
   /** `lic <noun> list`: check, client, resolve, then runList with the filters and the endpoint */
   run(opts: O, rt: Runtime): Promise<void>;
   /** declares `<noun> list` (alias `ls`) on `parent`; `run` is the seam the flag-parsing tests replace */
-  register(parent: Command, cli: Cli, run?: (opts: O, rt: Runtime) => Promise<void>): void;
+  register(parent: Command, deps: CommandDeps, run?: (opts: O, rt: Runtime) => Promise<void>): void;
 };
 
 /**
@@ -98,12 +112,12 @@ export function defineList<R, O extends object>(spec: ListSpec<R, O>): DefinedLi
         const v = (opts as Record<string, unknown>)[key];
         return f.filter && v !== undefined ? f.filter(v, now) : undefined;
       }),
-    addFlags(cmd, cli) {
+    addFlags(cmd, deps) {
       for (const [key, f] of entries) {
         const opt = new Option(f.flag, f.help);
         if (f.parse) {
           const parse = f.parse;
-          opt.argParser((v: string) => parse(v, cli.ctx.now()));
+          opt.argParser((v: string) => parse(v, deps.ctx.now()));
         }
         if (f.required) opt.makeOptionMandatory();
         if (f.conflicts) opt.conflicts(f.conflicts);
@@ -123,11 +137,11 @@ export function defineList<R, O extends object>(spec: ListSpec<R, O>): DefinedLi
         fetch: (q, signal) => fetch(client, q, o, signal),
       });
     },
-    register(parent, cli, run = list.run) {
-      const cmd = list.addFlags(parent.command('list').alias('ls').description(description), cli);
+    register(parent, deps, run = list.run) {
+      const cmd = list.addFlags(parent.command('list').alias('ls').description(description), deps);
       addListOptions(cmd, list, help)
         .addHelpText('after', `${note ? `\n${note}\n` : ''}\nExamples:\n  ${examples.join('\n  ')}`)
-        .action(async (o: O, c: Command) => run(o, cli.runtimeOf(c)));
+        .action(async (o: O, c: Command) => run(o, deps.runtimeOf(c)));
     },
   };
   return list;

@@ -8,9 +8,9 @@
  * with a progress bar on a terminal stderr (./run.ts, ./format.ts); records normalised
  * against the schema's field types unless --raw (./normalize.ts).
  */
-export { defineList, type ListClient } from './define.js';
+export { containsFlag, defineList, equalsFlag, type ListClient } from './define.js';
 export { allOf, containsClause, equalsClause, filterString } from './filter.js';
-export { addListOptions, parseFilterValue, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags } from './flags.js';
+export { addListOptions, parseFieldList, parseSortItems, sortParam, type ListDef, type ListFlags } from './flags.js';
 export { fieldOf, intKey, listRecords, pages } from './pages.js';
 export { planList } from './plan.js';
 export { chosenFields, defaultDataFields, runList } from './run.js';

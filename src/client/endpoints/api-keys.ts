@@ -2,7 +2,7 @@
 import type { ApiKeyInput, ApiKeyList, Envelope, ListQuery } from '../../wire.js';
 import { ProtocolError } from '../errors.js';
 import type { ApiClient } from '../request.js';
-import { requireId } from './insert-id.js';
+import { requireId } from './require-id.js';
 import { toQuery } from './query.js';
 
 /** The writable fields, from the record's schema (src/schema/). */

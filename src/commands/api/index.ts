@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { describeFsError, MiB, readFileBounded } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { reservedHeaderReason } from '../../client/headers.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
@@ -99,7 +99,7 @@ async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic api PATH [-X METHOD] [-f key=value]... [-H 'Name: value']... [--input FILE|-] [--yes]`. */
-export function registerApi(program: Command, cli: Cli, run = runApi): void {
+export function registerApi(program: Command, deps: CommandDeps, run = runApi): void {
   program
     .command('api')
     .description("Call the management API directly with the profile's key; prints the reply as JSON")
@@ -124,5 +124,5 @@ export function registerApi(program: Command, cli: Cli, run = runApi): void {
         '  lic api -X DELETE /v1/log -f startDate=2025-01-01 -f endDate=2025-02-01 --yes\n' +
         '  lic api -X DELETE /v1/api-keys/12 --dry-run',
     )
-    .action(async (path: string, o: Omit<ApiOptions, 'path'>, cmd: Command) => run({ ...o, path }, cli.runtimeOf(cmd)));
+    .action(async (path: string, o: Omit<ApiOptions, 'path'>, cmd: Command) => run({ ...o, path }, deps.runtimeOf(cmd)));
 }

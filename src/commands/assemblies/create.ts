@@ -3,7 +3,7 @@ import { createAssembly } from '../../client/endpoints/assemblies.js';
 import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/request.js';
 import { InterruptedError, messageFor, UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
@@ -63,7 +63,7 @@ async function checkSigningKey(client: ApiClient, token: string, dll: string): P
 }
 
 /** Declares `assemblies create` and its flags (parse only; the work is runAssembliesCreate). */
-export function registerAssembliesCreate(parent: Command, cli: Cli, run = runAssembliesCreate): void {
+export function registerAssembliesCreate(parent: Command, deps: CommandDeps, run = runAssembliesCreate): void {
   const cmd = parent.command('create').description('Register a .NET assembly, from its DLL (--from-dll) or from flags');
   addDryRunOption(addAssemblyFieldOptions(cmd))
     .addHelpText(
@@ -74,5 +74,5 @@ export function registerAssembliesCreate(parent: Command, cli: Cli, run = runAss
         '  lic assemblies create --name MyLib --version 1.2.0.0 --culture neutral --public-key-token 0738eb9f132ed756\n' +
         '  lic assemblies create --from-dll MyLib.dll --dry-run',
     )
-    .action(async ({ dryRun: _dryRun, ...o }: AssembliesCreateOptions & { dryRun?: boolean }, c: Command) => run(o, cli.runtimeOf(c)));
+    .action(async ({ dryRun: _dryRun, ...o }: AssembliesCreateOptions & { dryRun?: boolean }, c: Command) => run(o, deps.runtimeOf(c)));
 }

@@ -5,7 +5,7 @@ import { createAssembly, listAssemblies, type AssemblyInput } from '../../client
 import { ApiError, ProtocolError } from '../../client/errors.js';
 import { messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError, readFileBounded } from '../../cli/files.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { allOf, equalsClause, listRecords, normalizeRecord } from '../../cli/list/index.js';
 import { printSyncReport, syncReport, type SyncItem } from '../../cli/sync-summary.js';
@@ -173,7 +173,7 @@ async function runAssembliesImport(opts: AssembliesImportOptions, rt: Runtime): 
 }
 
 /** Declares `assemblies import PATH… [--recursive] [--details] [--dry-run]`. */
-export function registerAssembliesImport(parent: Command, cli: Cli, run = runAssembliesImport): void {
+export function registerAssembliesImport(parent: Command, deps: CommandDeps, run = runAssembliesImport): void {
   parent
     .command('import')
     .description(
@@ -191,6 +191,6 @@ export function registerAssembliesImport(parent: Command, cli: Cli, run = runAss
         '  lic assemblies import MyLib.dll MyLib.Extras.dll -o json',
     )
     .action(async (paths: string[], o: { recursive?: boolean; details?: boolean; dryRun?: boolean }, c: Command) =>
-      run({ paths, recursive: o.recursive, details: o.details }, cli.runtimeOf(c)),
+      run({ paths, recursive: o.recursive, details: o.details }, deps.runtimeOf(c)),
     );
 }

@@ -2,7 +2,7 @@ import { listAssemblies } from '../../client/endpoints/assemblies.js';
 import type { Assembly, AssemblyList, ListQuery } from '../../wire.js';
 import { parseId } from '../../cli/parse.js';
 import { AssemblySchema } from '../../schema/assembly.js';
-import { defineList, equalsClause, fieldOf, parseFilterValue, type ListFlags } from '../../cli/list/index.js';
+import { defineList, equalsClause, equalsFlag, fieldOf, type ListFlags } from '../../cli/list/index.js';
 import { parsePublicKeyToken } from './input.js';
 import { signingKeyOf } from '../resources/signing-key.js';
 
@@ -45,12 +45,7 @@ export const ASSEMBLY_LIST = defineList<Assembly, AssembliesListOptions>({
     { header: 'MAPPING FILE', kind: 'id', get: (a) => (a.mappingFileId ? a.mappingFileId : '') },
   ],
   flags: {
-    name: {
-      flag: '--name <name>',
-      help: 'only assemblies with this name, exactly (case-sensitive), e.g. Folio.Pdf',
-      parse: parseFilterValue,
-      filter: (v) => equalsClause('Name', v),
-    },
+    name: equalsFlag('--name <name>', 'Name', 'only assemblies with this name, exactly (case-sensitive), e.g. Folio.Pdf'),
     publicKeyToken: {
       flag: '--public-key-token <hex>',
       help: 'only assemblies with this public key token (16 hex digits, any case), or null for those not strong-named',

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { updateAssembly } from '../../client/endpoints/assemblies.js';
 import { UsageError } from '../../cli/errors.js';
 import { parseId } from '../../cli/parse.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
@@ -22,7 +22,7 @@ async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Runtime): 
 }
 
 /** Declares `assemblies update ID` with the create flags, all optional. */
-export function registerAssembliesUpdate(parent: Command, cli: Cli, run = runAssembliesUpdate): void {
+export function registerAssembliesUpdate(parent: Command, deps: CommandDeps, run = runAssembliesUpdate): void {
   const cmd = parent
     .command('update')
     .description('Change an assembly: only the fields given are sent (--from-dll sends the identity read from the file)')
@@ -33,6 +33,6 @@ export function registerAssembliesUpdate(parent: Command, cli: Cli, run = runAss
       '\nExamples:\n  lic assemblies update 3 --from-dll bin/Release/MyLib.dll\n  lic assemblies update 3 --mapping-file-id 0\n  lic assemblies update 3 --mapping-file-id 0 --dry-run',
     )
     .action(async (id: number, { dryRun: _dryRun, ...o }: AssemblyFieldOptions & { dryRun?: boolean }, c: Command) =>
-      run({ ...o, id }, cli.runtimeOf(c)),
+      run({ ...o, id }, deps.runtimeOf(c)),
     );
 }

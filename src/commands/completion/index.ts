@@ -1,9 +1,9 @@
 import { Argument, type Command } from 'commander';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import { SHELLS, completionScript, type Shell } from './generate.js';
 
 /** `lic completion SHELL`: prints the completion script (generated from the command tree). */
-export function registerCompletion(program: Command, cli: Cli): void {
+export function registerCompletion(program: Command, deps: CommandDeps): void {
   program
     .command('completion')
     .description('Print a shell completion script (bash, zsh, fish)')
@@ -13,6 +13,6 @@ export function registerCompletion(program: Command, cli: Cli): void {
       '\nExamples:\n  lic completion bash > ~/.local/share/bash-completion/completions/lic\n  lic completion zsh > "${fpath[1]}/_lic"\n  lic completion fish > ~/.config/fish/completions/lic.fish',
     )
     .action((shell: Shell) => {
-      cli.ctx.stdout.write(completionScript(program, shell));
+      deps.ctx.stdout.write(completionScript(program, shell));
     });
 }

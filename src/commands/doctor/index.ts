@@ -4,7 +4,7 @@ import { AuthError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/request.js';
 import { VERSION } from '../../cli/context.js';
 import type { Column } from '../../cli/output.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime, Target } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 import nodeLines from '../../cli/node-lines.json' with { type: 'json' };
@@ -285,7 +285,7 @@ function permissionsCheck(v: ReturnType<typeof inferAccess>, endpoints: ProbeRes
 const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 const TONE = { ok: 'ok', warn: 'warn', fail: 'bad' } as const;
 
-/** The check list's columns: the mark (✓ ! ✗, coloured on a terminal), the check, and its result with the fix, wrapped on a terminal. */
+/** The check list's columns: the mark (✓ ! ✗, colored on a terminal), the check, and its result with the fix, wrapped on a terminal. */
 export const CHECK_COLUMNS: Column<Check>[] = [
   { header: '', kind: 'label', get: (c) => MARK[c.level], tone: (c) => TONE[c.level] },
   { header: 'check', kind: 'label', get: (c) => c.name },
@@ -317,7 +317,7 @@ async function printDoctor(report: DoctorReport, rt: Runtime): Promise<void> {
 }
 
 /** Declares `lic doctor`. */
-export function registerDoctor(program: Command, cli: Cli, run = runDoctor): void {
+export function registerDoctor(program: Command, deps: CommandDeps, run = runDoctor): void {
   program
     .command('doctor')
     .description('Check the setup: config file, profile, service reachable, TLS, clock, key, and what the key may do (GETs only)')
@@ -327,7 +327,7 @@ export function registerDoctor(program: Command, cli: Cli, run = runDoctor): voi
         "\nExamples:\n  lic doctor\n  lic doctor --profile prod -o json | jq '.checks[] | select(.ok | not)'",
     )
     .action(async (_o: unknown, cmd: Command) => {
-      const rt = cli.runtimeOf(cmd);
+      const rt = deps.runtimeOf(cmd);
       const report = await run(rt);
       await printDoctor(report, rt);
       if (!report.ok) throw new DoctorFailed(report.checks.filter((c) => !c.ok).length);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createApiKey } from '../../client/endpoints/api-keys.js';
 import { checkExpiry, parseExpiry, parsePermissions } from '../../cli/parse.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 
@@ -34,7 +34,7 @@ async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promise<void
 }
 
 /** Declares `keys create --perm P` with --name, --owner, --description, --expires (the key itself is printed once, never taken from argv). */
-export function registerKeysCreate(parent: Command, cli: Cli, run = runKeysCreate): void {
+export function registerKeysCreate(parent: Command, deps: CommandDeps, run = runKeysCreate): void {
   const cmd = parent
     .command('create')
     .description('Create an API key and print it once')
@@ -42,11 +42,11 @@ export function registerKeysCreate(parent: Command, cli: Cli, run = runKeysCreat
     .option('--name <name>', 'display name')
     .option('--owner <userId>', 'owning user id (default: the caller)')
     .option('--description <text>', 'free text')
-    .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, cli.ctx.now()))
+    .option('--expires <time>', 'expiry: RFC 3339, a date, or a relative age ahead such as 90d', (v) => parseExpiry(v, deps.ctx.now()))
     .option('--force', 'accept an --expires in the past (the key is expired at once)')
     .addHelpText(
       'after',
       '\nExamples:\n  lic keys create --perm 7\n  lic keys create --perm rw --name ci --expires 90d\n  KEY=$(lic keys create --perm read -o json | jq -r .key)\n  lic keys create --perm read --name audit --dry-run     # prints the request, sends nothing',
     );
-  addDryRunOption(cmd).action(async (o: KeysCreateOptions, c: Command) => run(o, cli.runtimeOf(c)));
+  addDryRunOption(cmd).action(async (o: KeysCreateOptions, c: Command) => run(o, deps.runtimeOf(c)));
 }

@@ -9,7 +9,7 @@ import { NotFoundError, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
 import { normalizeRecord } from '../../cli/list/index.js';
 import { checkExpiry, parseExpiry, parseId } from '../../cli/parse.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
 import type { ApiKey } from '../../wire.js';
@@ -215,7 +215,7 @@ async function warnIfOwnKey(rt: Runtime, old: ApiKey): Promise<void> {
 }
 
 /** Declares `keys rotate ID [--grace 7d] [--key-file PATH]` with --dry-run; `run` is the seam for option tests. */
-export function registerKeysRotate(parent: Command, cli: Cli, run = runKeysRotate): void {
+export function registerKeysRotate(parent: Command, deps: CommandDeps, run = runKeysRotate): void {
   const cmd = parent
     .command('rotate')
     .description("Replace an API key: create a new one with the old one's owner, permissions and description, then expire the old one")
@@ -227,7 +227,7 @@ export function registerKeysRotate(parent: Command, cli: Cli, run = runKeysRotat
     )
     .option('--key-file <path>', 'write the new key to this file (mode 0600, replaced atomically) instead of printing it')
     .option('--expires <time>', "the new key's expiry: RFC 3339, a date, or a time ahead such as 90d (default: none)", (v) =>
-      parseExpiry(v, cli.ctx.now()),
+      parseExpiry(v, deps.ctx.now()),
     );
   addDryRunOption(cmd)
     .addHelpText(
@@ -235,6 +235,6 @@ export function registerKeysRotate(parent: Command, cli: Cli, run = runKeysRotat
       '\nIf expiring the old key fails, the new key is still printed (or written), stderr says what state each key is in and the `lic keys update` command that finishes the job, and the exit code is that of the failure (1 service error, 3 not allowed, 5 network).\n\nExamples:\n  lic keys rotate 12\n  lic keys rotate 12 --grace 24h --expires 90d --key-file ~/.config/ci/lic-key\n  lic keys rotate 12 --grace 0                   # revoke the old key at once\n  lic keys rotate 12 -o json | jq -r .newKey.key\n  lic keys rotate 12 --dry-run                   # prints both requests, sends neither',
     )
     .action(async (id: number, o: { grace?: number; keyFile?: string; expires?: string }, c: Command) =>
-      run({ id, grace: o.grace ?? DEFAULT_GRACE_MS, keyFile: o.keyFile, expires: o.expires }, cli.runtimeOf(c)),
+      run({ id, grace: o.grace ?? DEFAULT_GRACE_MS, keyFile: o.keyFile, expires: o.expires }, deps.runtimeOf(c)),
     );
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { updateApiKey, type ApiKeyInput } from '../../client/endpoints/api-keys.js';
 import { UsageError } from '../../cli/errors.js';
 import { checkExpiry, parseExpiryOrNever, parseId, parsePermissions } from '../../cli/parse.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
@@ -39,7 +39,7 @@ async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promise<void
 }
 
 /** Declares `keys update ID` with --perm, --name, --description, --expires, --revoke, --unrevoke (only those given are sent). */
-export function registerKeysUpdate(parent: Command, cli: Cli, run = runKeysUpdate): void {
+export function registerKeysUpdate(parent: Command, deps: CommandDeps, run = runKeysUpdate): void {
   parent
     .command('update')
     .description('Change an API key: permissions, name, description, expiry, revocation')
@@ -48,7 +48,7 @@ export function registerKeysUpdate(parent: Command, cli: Cli, run = runKeysUpdat
     .option('--name <name>', 'display name')
     .option('--description <text>', 'free text')
     .option('--expires <time>', 'expiry: RFC 3339, a date, a relative age ahead such as 90d, or never to clear it', (v) =>
-      parseExpiryOrNever(v, cli.ctx.now()),
+      parseExpiryOrNever(v, deps.ctx.now()),
     )
     .option('--force', 'accept an --expires in the past (the key is expired at once)')
     .option('--revoke', 'revoke the key (calls with it get 401 at once)')
@@ -59,6 +59,6 @@ export function registerKeysUpdate(parent: Command, cli: Cli, run = runKeysUpdat
       '\nExamples:\n  lic keys update 12 --perm rw --expires 30d\n  lic keys update 12 --name ci-deploy --description "CI pipeline"\n  lic keys update 12 --revoke\n  lic keys update 12 --expires never\n  lic keys update 12 --perm read --dry-run',
     )
     .action(async (id: number, { dryRun: _dryRun, ...o }: Omit<KeysUpdateOptions, 'id'> & { dryRun?: boolean }, cmd: Command) =>
-      run({ ...o, id }, cli.runtimeOf(cmd)),
+      run({ ...o, id }, deps.runtimeOf(cmd)),
     );
 }

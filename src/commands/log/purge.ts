@@ -3,7 +3,7 @@ import { listLog, purgeLog, type LogPurgeQuery } from '../../client/endpoints/lo
 import { UsageError } from '../../cli/errors.js';
 import { normalizeEnvelope, normalTotal } from '../../cli/list/index.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 
@@ -94,8 +94,8 @@ async function dryRunPurge(query: LogPurgeQuery, rt: Runtime): Promise<void> {
 }
 
 /** Declares `log purge` with --all, --id, --before, --since/--until, --where and --yes (one kind of criterion; purgeCriteria checks). */
-export function registerLogPurge(parent: Command, cli: Cli, run = runLogPurge): void {
-  const time = (v: string) => parseTime(v, cli.ctx.now());
+export function registerLogPurge(parent: Command, deps: CommandDeps, run = runLogPurge): void {
+  const time = (v: string) => parseTime(v, deps.ctx.now());
   parent
     .command('purge')
     .description('Delete log entries (Administrator; asks first, saying how many, --yes off a terminal)')
@@ -111,5 +111,5 @@ export function registerLogPurge(parent: Command, cli: Cli, run = runLogPurge): 
       'after',
       '\nExamples:\n  lic log purge --before 90d --yes\n  lic log purge --where \'Level = "Debug"\' --before 7d\n  lic log purge --all\n  lic log purge --before 90d --dry-run     # the request and wouldDelete; nothing deleted',
     )
-    .action(async (o: LogPurgeOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
+    .action(async (o: LogPurgeOptions, cmd: Command) => run(o, deps.runtimeOf(cmd)));
 }

@@ -1,7 +1,7 @@
 /**
  * The terminal chart of `lic log stats`: one stacked bar per bucket, a segment per level,
  * scaled so the busiest bucket fills the width, then a legend with each level's total.
- * Pure text; colour comes in as a painter from the Renderer (the only module that knows chalk).
+ * Pure text; color comes in as a painter from the Renderer (the only module that knows chalk).
  */
 import type { ForegroundColorName } from 'chalk';
 import { displayWidth } from '../../cli/table.js';
@@ -15,8 +15,8 @@ export interface BucketCounts {
   total: number;
 }
 
-/** The colour of each level's segment, after Serilog's console theme (grey debug noise, yellow warnings, red errors). */
-const LEVEL_COLOURS: Record<LogLevel, ForegroundColorName> = {
+/** The color of each level's segment, after Serilog's console theme (grey debug noise, yellow warnings, red errors). */
+const LEVEL_COLORS: Record<LogLevel, ForegroundColorName> = {
   Verbose: 'gray',
   Debug: 'cyan',
   Information: 'green',
@@ -25,7 +25,7 @@ const LEVEL_COLOURS: Record<LogLevel, ForegroundColorName> = {
   Fatal: 'magenta',
 };
 
-/** The block of each level without colour (NO_COLOR, TERM=dumb): darker for worse, so the bars still read. */
+/** The block of each level without color (NO_COLOR, TERM=dumb): darker for worse, so the bars still read. */
 const LEVEL_BLOCKS: Record<LogLevel, string> = {
   Verbose: '·',
   Debug: ':',
@@ -38,15 +38,15 @@ const LEVEL_BLOCKS: Record<LogLevel, string> = {
 /** `--by`: UTC hours, UTC days, or ISO weeks (Monday 00:00 UTC). */
 export type BucketSize = 'hour' | 'day' | 'week';
 
-/** How to draw: the width to fit, the bucket size (for labels), the levels in order, and colour or not. */
+/** How to draw: the width to fit, the bucket size (for labels), the levels in order, and color or not. */
 interface ChartOptions {
   /** terminal columns to fit */
   width: number;
   by: BucketSize;
   /** the levels counted, in order */
   levels: readonly LogLevel[];
-  /** paints text in a colour; undefined: no colour (each level then has its own block) */
-  paint?: (colour: ForegroundColorName, s: string) => string;
+  /** paints text in a color; undefined: no color (each level then has its own block) */
+  paint?: (color: ForegroundColorName, s: string) => string;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -87,7 +87,7 @@ export function drawChart(rows: readonly BucketCounts[], o: ChartOptions): strin
   const barW = Math.max(10, o.width - labelW - totalW - 4);
   const max = Math.max(0, ...rows.map((r) => r.total));
   const block = (level: LogLevel, n: number) =>
-    n <= 0 ? '' : o.paint ? o.paint(LEVEL_COLOURS[level], '█'.repeat(n)) : LEVEL_BLOCKS[level].repeat(n);
+    n <= 0 ? '' : o.paint ? o.paint(LEVEL_COLORS[level], '█'.repeat(n)) : LEVEL_BLOCKS[level].repeat(n);
   const lines = rows.map((r, i) => {
     const length = r.total === 0 ? 0 : Math.max(1, Math.round((r.total / max) * barW));
     const cells = splitCells(

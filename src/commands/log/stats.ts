@@ -6,7 +6,7 @@ import { allOf, equalsClause, normalTotal } from '../../cli/list/index.js';
 import type { Column } from '../../cli/output.js';
 import { checkRange, parseLevel, parseTime } from '../../cli/parse.js';
 import { startProgress } from '../../cli/progress.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DAY, HOUR, WEEK } from '../../time.js';
 import { LOG_LEVELS, type LogLevel } from '../../wire.js';
@@ -174,7 +174,7 @@ async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<void> {
     // the chart and the terminal table's width rules are lazy chunks: only a terminal needs them
     const [{ drawChart }, { terminalWidth, truncate }] = await Promise.all([import('./stats-chart.js'), import('../../cli/table.js')]);
     const width = terminalWidth(rt.ctx.stdout.columns, rt.ctx.env);
-    const chart = drawChart(rows, { width, by: opts.by, levels: opts.levels, paint: await rt.out.colourer() });
+    const chart = drawChart(rows, { width, by: opts.by, levels: opts.levels, paint: await rt.out.colorer() });
     const title = `Log entries per ${opts.by} (UTC), ${shortTime(opts.since)} to ${shortTime(opts.until)}${opts.where ? `, where ${opts.where}` : ''}`;
     rt.out.raw(`${truncate(title, width)}\n${chart}`);
     return;
@@ -187,10 +187,10 @@ async function runLogStats(opts: LogStatsOptions, rt: Runtime): Promise<void> {
 }
 
 /** Declares `log stats` with --since (default 30d ago), --until (default now), --by, --level, --where; `run` is the seam for option tests. */
-export function registerLogStats(parent: Command, cli: Cli, run = runLogStats): void {
+export function registerLogStats(parent: Command, deps: CommandDeps, run = runLogStats): void {
   // one instant for the relative --since/--until and the default --until, so `--since 7d` spans exactly 7 days
   let instant: Date | undefined;
-  const at = () => (instant ??= cli.ctx.now());
+  const at = () => (instant ??= deps.ctx.now());
   const time = (v: string) => parseTime(v, at());
   const by = (v: string): BucketSize => {
     const found = BUCKET_SIZES.find((b) => b === v.trim().toLowerCase());
@@ -219,7 +219,7 @@ export function registerLogStats(parent: Command, cli: Cli, run = runLogStats): 
           levels: o.level ?? [...LOG_LEVELS],
           where: o.where,
         },
-        cli.runtimeOf(c),
+        deps.runtimeOf(c),
       );
     });
 }

@@ -6,7 +6,7 @@ import { InterruptedError } from '../../cli/errors.js';
 import { ABORTED, unlessAborted } from '../../cli/list/abort.js';
 import { allOf, fieldOf, listRecords } from '../../cli/list/index.js';
 import { parseCount, parseDuration, parseLevel } from '../../cli/parse.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_LIST } from './list.js';
 
@@ -154,7 +154,7 @@ async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<void> {
 }
 
 /** Declares `log tail` with --follow, --lines, --level, --contains, --where and --interval. */
-export function registerLogTail(parent: Command, cli: Cli, run = runLogTail): void {
+export function registerLogTail(parent: Command, deps: CommandDeps, run = runLogTail): void {
   parent
     .command('tail')
     .description('Print the newest log entries; with --follow, keep printing new ones until Ctrl-C')
@@ -168,5 +168,5 @@ export function registerLogTail(parent: Command, cli: Cli, run = runLogTail): vo
       'after',
       '\nOutput: on a terminal one aligned line per entry; piped, tab-separated columns; -o ndjson (or json) one JSON entry per line; -o csv/tsv a header, then rows.\nCtrl-C ends --follow with exit code 130. If the service goes away, --follow says so on stderr and reconnects (0.5 s, 1 s, 2 s… up to 30 s apart), then goes on after the last entry it printed.\n\nExamples:\n  lic log tail -n 50 --level Warning\n  lic log tail -f --contains "/v1/api-keys"\n  lic log tail -f -o ndjson | jq -r .message',
     )
-    .action(async (o: LogTailOptions, cmd: Command) => run(o, cli.runtimeOf(cmd)));
+    .action(async (o: LogTailOptions, cmd: Command) => run(o, deps.runtimeOf(cmd)));
 }

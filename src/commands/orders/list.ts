@@ -1,7 +1,7 @@
 import { listOrders } from '../../client/endpoints/orders.js';
 import type { Order } from '../../wire.js';
 import { OrderSchema } from '../../schema/order.js';
-import { defineList, equalsClause, filterString, parseFilterValue, type ListFlags } from '../../cli/list/index.js';
+import { defineList, equalsFlag, filterString, type ListFlags } from '../../cli/list/index.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
 
 /** `orders list` options: the customer (the path), then filters exact and case-sensitive, times RFC 3339 UTC (parseTime). */
@@ -20,7 +20,7 @@ interface OrdersListOptions extends ListFlags {
 
 type Tone = 'ok' | 'warn' | 'bad' | 'dim' | undefined;
 
-/** Status values the demo data and the original use; others render without colour (the API leaves the values open; docs/contract.md). */
+/** Status values the demo data and the original use; others render without color (the API leaves the values open; docs/contract.md). */
 const STATUS_TONE: Record<string, Tone> = { Completed: 'ok', Pending: 'warn', Cancelled: 'dim', Refunded: 'dim' };
 const PAYMENT_TONE: Record<string, Tone> = { Paid: 'ok', PartiallyPaid: 'warn', Unpaid: 'warn', Failed: 'bad', Refunded: 'dim' };
 
@@ -61,30 +61,22 @@ export const ORDER_LIST = defineList<Order, OrdersListOptions>({
   ],
   flags: {
     customer: { flag: '--customer <id>', help: 'customer id (1..2147483647)', parse: parseId, required: true },
-    status: {
-      flag: '--status <status>',
-      help: 'only orders with this status, exactly (case-sensitive): Pending, Processing, Completed, Cancelled, Refunded, …',
-      parse: parseFilterValue,
-      filter: (v) => equalsClause('Status', v),
-    },
-    paymentStatus: {
-      flag: '--payment-status <status>',
-      help: 'only this payment status, exactly: Paid, PartiallyPaid, Unpaid, Failed, Refunded, …',
-      parse: parseFilterValue,
-      filter: (v) => equalsClause('PaymentStatus', v),
-    },
-    paymentType: {
-      flag: '--payment-type <type>',
-      help: 'only this payment type, exactly: CreditCard, PayPal, BankTransfer, Invoice, PurchaseOrder, …',
-      parse: parseFilterValue,
-      filter: (v) => equalsClause('PaymentType', v),
-    },
-    currency: {
-      flag: '--currency <code>',
-      help: 'only orders in this currency, exactly (e.g. EUR)',
-      parse: parseFilterValue,
-      filter: (v) => equalsClause('Currency', v),
-    },
+    status: equalsFlag(
+      '--status <status>',
+      'Status',
+      'only orders with this status, exactly (case-sensitive): Pending, Processing, Completed, Cancelled, Refunded, …',
+    ),
+    paymentStatus: equalsFlag(
+      '--payment-status <status>',
+      'PaymentStatus',
+      'only this payment status, exactly: Paid, PartiallyPaid, Unpaid, Failed, Refunded, …',
+    ),
+    paymentType: equalsFlag(
+      '--payment-type <type>',
+      'PaymentType',
+      'only this payment type, exactly: CreditCard, PayPal, BankTransfer, Invoice, PurchaseOrder, …',
+    ),
+    currency: equalsFlag('--currency <code>', 'Currency', 'only orders in this currency, exactly (e.g. EUR)'),
     since: {
       flag: '--since <time>',
       help: 'created at or after this time (RFC 3339, date, or 30m/24h/7d ago)',

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { readCaFile } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import { isLoopback, type Runtime } from '../../cli/runtime.js';
 import { PROFILE_NAME_RE, storePath, type Profile } from '../../config/profiles.js';
 
@@ -90,7 +90,7 @@ async function profileSettings(rt: Runtime): Promise<Partial<Profile>> {
 }
 
 /** Registers `lic profile add` on `parent`. */
-export function registerProfileAdd(parent: Command, cli: Cli, run = runProfileAdd): void {
+export function registerProfileAdd(parent: Command, deps: CommandDeps, run = runProfileAdd): void {
   parent
     .command('add')
     .description('Add or replace a profile: a base URL and an API key (from a hidden prompt or stdin)')
@@ -103,7 +103,7 @@ export function registerProfileAdd(parent: Command, cli: Cli, run = runProfileAd
       '\nThe key goes to the operating system\'s keyring (Secret Service, Keychain, Credential Manager);\nwith no keyring reachable, to the profile file (mode 0600) with a notice. A locked keyring is\nan error (exit 3). The base URL is the global --base-url flag; the global --timeout, --retries,\n--ca-file and --insecure-http given here are saved with the profile.\n\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile add corp --base-url https://lic.corp.example --ca-file ./corp-ca.pem --timeout 1m\n  printf %s "$KEY" | lic profile add ci --base-url http://127.0.0.1:8765 --api-key-stdin --insecure-storage',
     )
     .action(async (name: string, o: Omit<ProfileAddOptions, 'name' | 'baseUrl'>, cmd: Command) => {
-      const rt = cli.runtimeOf(cmd);
+      const rt = deps.runtimeOf(cmd);
       await run({ ...o, name, baseUrl: rt.globals.baseUrl }, rt);
     });
 }

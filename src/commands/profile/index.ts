@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import { registerProfileAdd } from './add.js';
 import { registerProfileList } from './list.js';
 import { registerProfileMigrate } from './migrate.js';
@@ -8,7 +8,7 @@ import { registerProfileShow } from './show.js';
 import { registerProfileUse } from './use.js';
 
 /** `lic profile`: named base URL + API key pairs on this machine. */
-export function registerProfile(program: Command, cli: Cli): void {
+export function registerProfile(program: Command, deps: CommandDeps): void {
   const p = program
     .command('profile')
     .description('Manage profiles: base URL and API key (in the keyring) per service')
@@ -16,10 +16,10 @@ export function registerProfile(program: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic profile add prod --base-url https://licensing.example.com\n  lic profile use prod\n  lic profile show',
     );
-  registerProfileAdd(p, cli);
-  registerProfileList(p, cli);
-  registerProfileUse(p, cli);
-  registerProfileRemove(p, cli);
-  registerProfileShow(p, cli);
-  registerProfileMigrate(p, cli);
+  registerProfileAdd(p, deps);
+  registerProfileList(p, deps);
+  registerProfileUse(p, deps);
+  registerProfileRemove(p, deps);
+  registerProfileShow(p, deps);
+  registerProfileMigrate(p, deps);
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { keyStoreOf, maskKey, readProfiles, type KeyStore } from '../../config/profiles.js';
 
@@ -35,11 +35,11 @@ async function runProfileList(rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic profile list` on `parent`. */
-export function registerProfileList(parent: Command, cli: Cli, run = runProfileList): void {
+export function registerProfileList(parent: Command, deps: CommandDeps, run = runProfileList): void {
   parent
     .command('list')
     .alias('ls')
     .description('List profiles (keys masked) and where each key is stored')
     .addHelpText('after', "\nExamples:\n  lic profile list\n  lic profile list -o json | jq -r '.profiles[].name'")
-    .action(async (_o: unknown, cmd: Command) => run(cli.runtimeOf(cmd)));
+    .action(async (_o: unknown, cmd: Command) => run(deps.runtimeOf(cmd)));
 }

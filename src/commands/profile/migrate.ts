@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { KeyStore } from '../../config/profiles.js';
 
@@ -54,7 +54,7 @@ async function runProfileMigrate(opts: ProfileMigrateOptions, rt: Runtime): Prom
 }
 
 /** Registers `lic profile migrate` on `parent`. */
-export function registerProfileMigrate(parent: Command, cli: Cli, run = runProfileMigrate): void {
+export function registerProfileMigrate(parent: Command, deps: CommandDeps, run = runProfileMigrate): void {
   parent
     .command('migrate')
     .description("Move API keys between the operating system's keyring and the profile file")
@@ -66,6 +66,6 @@ export function registerProfileMigrate(parent: Command, cli: Cli, run = runProfi
       '\nKeys saved before lic used the keyring, or while none was reachable, are in the profile file;\n`--to keyring` moves them there. `--to file` is the way back, for a machine that loses its keyring.\nProfiles already where asked are left alone, so running it again changes nothing.\n\nExamples:\n  lic profile migrate --dry-run\n  lic profile migrate --to keyring\n  lic profile migrate --to file ci',
     )
     .action(async (names: string[], o: { to: KeyStore; dryRun?: boolean }, cmd: Command) =>
-      run({ to: o.to, names, dryRun: o.dryRun }, cli.runtimeOf(cmd)),
+      run({ to: o.to, names, dryRun: o.dryRun }, deps.runtimeOf(cmd)),
     );
 }

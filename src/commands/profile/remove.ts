@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /**
@@ -20,12 +20,12 @@ async function runProfileRemove(name: string, rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic profile remove` on `parent`. */
-export function registerProfileRemove(parent: Command, cli: Cli, run = runProfileRemove): void {
+export function registerProfileRemove(parent: Command, deps: CommandDeps, run = runProfileRemove): void {
   parent
     .command('remove')
     .alias('rm')
     .description('Remove a profile from this machine')
     .argument('<name>', 'profile name')
     .addHelpText('after', '\nExamples:\n  lic profile remove ci')
-    .action(async (name: string, _o: unknown, cmd: Command) => run(name, cli.runtimeOf(cmd)));
+    .action(async (name: string, _o: unknown, cmd: Command) => run(name, deps.runtimeOf(cmd)));
 }

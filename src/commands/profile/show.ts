@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 
@@ -69,10 +69,10 @@ async function runProfileShow(rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic profile show` on `parent`. */
-export function registerProfileShow(parent: Command, cli: Cli, run = runProfileShow): void {
+export function registerProfileShow(parent: Command, deps: CommandDeps, run = runProfileShow): void {
   parent
     .command('show')
     .description('Show the profile, URL and key (masked) that commands use now')
     .addHelpText('after', '\nExamples:\n  lic profile show\n  LIC_PROFILE=prod lic profile show -o json')
-    .action(async (_o: unknown, cmd: Command) => run(cli.runtimeOf(cmd)));
+    .action(async (_o: unknown, cmd: Command) => run(deps.runtimeOf(cmd)));
 }

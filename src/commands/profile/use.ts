@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /** `lic profile use NAME`: makes NAME the default profile. */
@@ -20,11 +20,11 @@ async function runProfileUse(name: string, rt: Runtime): Promise<void> {
 }
 
 /** Registers `lic profile use` on `parent`. */
-export function registerProfileUse(parent: Command, cli: Cli, run = runProfileUse): void {
+export function registerProfileUse(parent: Command, deps: CommandDeps, run = runProfileUse): void {
   parent
     .command('use')
     .description('Make a profile the default')
     .argument('<name>', 'profile name')
     .addHelpText('after', '\nExamples:\n  lic profile use prod')
-    .action(async (name: string, _o: unknown, cmd: Command) => run(name, cli.runtimeOf(cmd)));
+    .action(async (name: string, _o: unknown, cmd: Command) => run(name, deps.runtimeOf(cmd)));
 }

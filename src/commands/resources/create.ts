@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createResource } from '../../client/endpoints/resources.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
@@ -25,7 +25,7 @@ async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runtime): Pr
 }
 
 /** Declares `resources create` and its flags (parse only; the work is runResourcesCreate). */
-export function registerResourcesCreate(parent: Command, cli: Cli, run = runResourcesCreate): void {
+export function registerResourcesCreate(parent: Command, deps: CommandDeps, run = runResourcesCreate): void {
   const cmd = parent.command('create').description('Create a resource from a file (or stdin); the password only from stdin or a prompt');
   addResourceFieldOptions(cmd, true).addHelpText(
     'after',
@@ -36,6 +36,6 @@ export function registerResourcesCreate(parent: Command, cli: Cli, run = runReso
       '  lic resources create --name "Signing key" --type RSA --format SNK --data-file Keys.snk --dry-run',
   );
   addDryRunOption(cmd).action(async ({ dryRun: _dryRun, ...o }: ResourcesCreateOptions & { dryRun?: boolean }, c: Command) =>
-    run(o, cli.runtimeOf(c)),
+    run(o, deps.runtimeOf(c)),
   );
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { UsageError } from '../../cli/errors.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
 import { intKey, listRecords, normalizeRecord, pages, planList } from '../../cli/list/index.js';
@@ -84,13 +84,13 @@ async function runResourcesExport(opts: ResourcesExportOptions, rt: Runtime): Pr
 }
 
 /** Declares `resources export` with the filter flags of `resources list` and --where. */
-export function registerResourcesExport(parent: Command, cli: Cli, run = runResourcesExport): void {
+export function registerResourcesExport(parent: Command, deps: CommandDeps, run = runResourcesExport): void {
   const cmd = parent
     .command('export')
     .description(
       'Write resources (data included, passwords never) to stdout as a bundle, one JSON record per line, for `resources import`',
     );
-  RESOURCE_LIST.addFlags(cmd, cli)
+  RESOURCE_LIST.addFlags(cmd, deps)
     .option(
       '--where <expr>',
       "filter expression in the service's query language, AND-ed with the other filter flags; e.g. 'Code.StartsWith(\"email-\")'",
@@ -102,5 +102,5 @@ export function registerResourcesExport(parent: Command, cli: Cli, run = runReso
         '  lic resources export --type email --profile staging > emails.ndjson\n' +
         '  lic resources export --profile staging --type email | lic resources import - --profile prod',
     )
-    .action(async (o: ResourcesExportOptions, c: Command) => run(o, cli.runtimeOf(c)));
+    .action(async (o: ResourcesExportOptions, c: Command) => run(o, deps.runtimeOf(c)));
 }

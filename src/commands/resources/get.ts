@@ -5,7 +5,7 @@ import { listResources } from '../../client/endpoints/resources.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
 import { describeFsError, writeFileAtomic } from '../../cli/files.js';
 import { parseId } from '../../cli/parse.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
 import { RESOURCE_LIST, resourceSize } from './list.js';
@@ -127,7 +127,7 @@ async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<
 }
 
 /** Declares `resources get ID [--data-out PATH|-]`. */
-export function registerResourcesGet(parent: Command, cli: Cli, run = runResourcesGet): void {
+export function registerResourcesGet(parent: Command, deps: CommandDeps, run = runResourcesGet): void {
   // one record: fields, json, ndjson (the record on one line), or a csv/tsv header and row
   parent
     .command('get')
@@ -142,6 +142,6 @@ export function registerResourcesGet(parent: Command, cli: Cli, run = runResourc
       "\nExamples:\n  lic resources get 1\n  lic resources get 1 -o json | jq -r '.resources[0].publicKeyToken'\n  lic resources get 1 --data-out Keys.snk --clobber\n  lic resources get 2 --data-out - > new-license-email.html",
     )
     .action(async (id: number, o: { dataOut?: string; clobber?: boolean }, cmd: Command) =>
-      run({ id, dataOut: o.dataOut, clobber: o.clobber }, cli.runtimeOf(cmd)),
+      run({ id, dataOut: o.dataOut, clobber: o.clobber }, deps.runtimeOf(cmd)),
     );
 }

@@ -10,7 +10,7 @@ import { messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
 import { collectAfterLargeRecord } from '../../cli/memory.js';
 import type { ApiClient } from '../../client/request.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { equalsClause, listRecords, normalizeRecord } from '../../cli/list/index.js';
 import { printSyncReport, syncReport, type SyncItem } from '../../cli/sync-summary.js';
@@ -188,7 +188,7 @@ async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Pr
 }
 
 /** Declares `resources import FILE|-`. */
-export function registerResourcesImport(parent: Command, cli: Cli, run = runResourcesImport): void {
+export function registerResourcesImport(parent: Command, deps: CommandDeps, run = runResourcesImport): void {
   const cmd = parent
     .command('import')
     .description(
@@ -209,6 +209,6 @@ export function registerResourcesImport(parent: Command, cli: Cli, run = runReso
         '  lic resources export --profile staging --type email | lic resources import - --profile prod -o json',
     )
     .action(async (file: string, o: { details?: boolean; dryRun?: boolean }, c: Command) =>
-      run({ file, details: o.details }, cli.runtimeOf(c)),
+      run({ file, details: o.details }, deps.runtimeOf(c)),
     );
 }

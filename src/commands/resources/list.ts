@@ -2,7 +2,7 @@ import { listResources } from '../../client/endpoints/resources.js';
 import { ApiError } from '../../client/errors.js';
 import type { ListQuery, Resource, ResourceList } from '../../wire.js';
 import { ResourceSchema } from '../../schema/resource.js';
-import { containsClause, defineList, equalsClause, parseFilterValue, type ListClient, type ListFlags } from '../../cli/list/index.js';
+import { containsFlag, defineList, equalsFlag, type ListClient, type ListFlags } from '../../cli/list/index.js';
 
 interface ResourcesListOptions extends ListFlags {
   /** Type = this, exactly (RSA, email, MappingFile, …) */
@@ -61,24 +61,9 @@ export const RESOURCE_LIST = defineList<Resource, ResourcesListOptions>({
     { header: 'DESCRIPTION', kind: 'text', get: (r) => r.description },
   ],
   flags: {
-    type: {
-      flag: '--type <type>',
-      help: 'only this type, exactly (case-sensitive): RSA, email, MappingFile, or any other',
-      parse: parseFilterValue,
-      filter: (v) => equalsClause('Type', v),
-    },
-    format: {
-      flag: '--format <format>',
-      help: 'only this data format, exactly (case-sensitive): SNK, html, xml, or any other',
-      parse: parseFilterValue,
-      filter: (v) => equalsClause('DataFormat', v),
-    },
-    nameContains: {
-      flag: '--name-contains <text>',
-      help: 'only resources whose name contains this text (case-sensitive)',
-      parse: parseFilterValue,
-      filter: (v) => containsClause('Name', v),
-    },
+    type: equalsFlag('--type <type>', 'Type', 'only this type, exactly (case-sensitive): RSA, email, MappingFile, or any other'),
+    format: equalsFlag('--format <format>', 'DataFormat', 'only this data format, exactly (case-sensitive): SNK, html, xml, or any other'),
+    nameContains: containsFlag('--name-contains <text>', 'Name', 'only resources whose name contains this text (case-sensitive)'),
   },
   help: { sortExample: 'updatedAt:desc', whereExample: 'DataSize > 1024' },
   examples: [

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { updateResource, type ResourceInput } from '../../client/endpoints/resources.js';
 import { UsageError } from '../../cli/errors.js';
 import { parseId } from '../../cli/parse.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run.js';
@@ -45,7 +45,7 @@ async function kindAfterUpdate(client: ApiClient, id: number, input: ResourceInp
 }
 
 /** Declares `resources update ID` with the create flags, all optional. */
-export function registerResourcesUpdate(parent: Command, cli: Cli, run = runResourcesUpdate): void {
+export function registerResourcesUpdate(parent: Command, deps: CommandDeps, run = runResourcesUpdate): void {
   const cmd = parent
     .command('update')
     .description('Change a resource: only the fields given are sent')
@@ -56,6 +56,6 @@ export function registerResourcesUpdate(parent: Command, cli: Cli, run = runReso
       '\nExamples:\n  lic resources update 2 --data-file new-license-email.html\n  lic resources update 1 --password-prompt\n  lic resources update 2 --description "v2" --dry-run',
     )
     .action(async (id: number, { dryRun: _dryRun, ...o }: ResourceFieldOptions & { dryRun?: boolean }, c: Command) =>
-      run({ ...o, id }, cli.runtimeOf(c)),
+      run({ ...o, id }, deps.runtimeOf(c)),
     );
 }

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
 import { writeFileAtomic } from '../../cli/files.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import { DEFAULT_PORT, type Runtime } from '../../cli/runtime.js';
 import { keyTable, listeningLine, secretKeyLines, seedHints } from './banner.js';
 import { sqliteDriverProblem } from './driver.js';
@@ -181,7 +181,7 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `lic serve`: the local reference service (loaded by dynamic import only here). */
-export function registerServe(program: Command, cli: Cli, run = runServe): void {
+export function registerServe(program: Command, deps: CommandDeps, run = runServe): void {
   program
     .command('serve')
     .description('Run the local reference service (fastify + SQLite) for trying lic and for tests')
@@ -203,6 +203,6 @@ export function registerServe(program: Command, cli: Cli, run = runServe): void 
     )
     .action(async (o: ServeOptions, cmd: Command) => {
       // serve's own --no-profile shadows the global --profile, so build the runtime from the root's flags
-      await run(o, cli.runtimeOf(cmd.parent!));
+      await run(o, deps.runtimeOf(cmd.parent!));
     });
 }

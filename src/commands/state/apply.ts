@@ -7,7 +7,7 @@ import { createResource, deleteResource, updateResource } from '../../client/end
 import type { ApiClient } from '../../client/request.js';
 import { messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError, writeFileAtomic } from '../../cli/files.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
@@ -216,7 +216,7 @@ async function dryRun(rt: Runtime, client: ApiClient, plan: Plan, source: string
 }
 
 /** Declares top-level `apply -f FILE [--prune] [--yes] [--key-dir DIR] [--dry-run]`. */
-export function registerApply(program: Command, cli: Cli, run = runApply): void {
+export function registerApply(program: Command, deps: CommandDeps, run = runApply): void {
   program
     .command('apply')
     .description(
@@ -225,7 +225,10 @@ export function registerApply(program: Command, cli: Cli, run = runApply): void 
     .requiredOption('-f, --file <file>', 'the state file (YAML or JSON, from `lic state export`), or - for stdin')
     .option('--prune', 'also delete the records the file lacks, of the sections it has (never the key lic runs with)')
     .option('-y, --yes', 'do not ask before deleting (needed with --prune off a terminal)')
-    .option('--key-dir <dir>', "write each new API key's secret to DIR/NAME.key (mode 0600, atomically; DIR made 0700 when missing) instead of printing it")
+    .option(
+      '--key-dir <dir>',
+      "write each new API key's secret to DIR/NAME.key (mode 0600, atomically; DIR made 0700 when missing) instead of printing it",
+    )
     .option('--dry-run', DRY_RUN_HELP)
     .addHelpText(
       'after',
@@ -235,6 +238,6 @@ export function registerApply(program: Command, cli: Cli, run = runApply): void 
         '  lic apply -f licensing.yaml --prune --yes --key-dir ~/.config/lic/keys',
     )
     .action(async (o: Omit<ApplyOptions, 'file'> & { file: string; dryRun?: boolean }, c: Command) =>
-      run({ file: o.file, prune: o.prune, yes: o.yes, keyDir: o.keyDir }, cli.runtimeOf(c)),
+      run({ file: o.file, prune: o.prune, yes: o.yes, keyDir: o.keyDir }, deps.runtimeOf(c)),
     );
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { MAX_STATE_BYTES, readStateFile } from './file.js';
 import { makePlan, planCounts, printPlan } from './plan.js';
@@ -40,7 +40,7 @@ async function runDiff(opts: DiffOptions, rt: Runtime): Promise<void> {
 }
 
 /** Declares top-level `diff -f FILE [--prune] [--exit-code]`. */
-export function registerDiff(program: Command, cli: Cli, run = runDiff): void {
+export function registerDiff(program: Command, deps: CommandDeps, run = runDiff): void {
   program
     .command('diff')
     .description('Show what `lic apply` would change to make the service match a state file; sends no write (docs/state.md)')
@@ -54,5 +54,5 @@ export function registerDiff(program: Command, cli: Cli, run = runDiff): void {
         '  lic diff -f licensing.yaml --prune --exit-code --quiet   # cron: exit 1 on drift\n' +
         '  lic diff -f licensing.yaml -o json | jq .changes',
     )
-    .action(async (o: DiffOptions, c: Command) => run({ file: o.file, prune: o.prune, exitCode: o.exitCode }, cli.runtimeOf(c)));
+    .action(async (o: DiffOptions, c: Command) => run({ file: o.file, prune: o.prune, exitCode: o.exitCode }, deps.runtimeOf(c)));
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
 import { describeFsError, writeFileAtomic } from '../../cli/files.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
 import { readService, resourceData } from './current.js';
@@ -71,7 +71,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
     if (rt.ctx.stdout.write(text) === false && rt.ctx.stdout.drain) await rt.ctx.stdout.drain();
   };
   let first = true;
-  const section = async (noun: StateNoun, items: AsyncIterable<Record<string, unknown>>) => {
+  const section = async (noun: StateNoun, items: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>) => {
     let n = 0;
     if (yaml) {
       await put(`${noun}:`);
@@ -154,14 +154,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
           debugSymbolsKey: a.debugSymbolsKey,
         };
       });
-      counts.push(
-        `${await section(
-          noun,
-          (async function* () {
-            yield* items;
-          })(),
-        )} assemblies`,
-      );
+      counts.push(`${await section(noun, items)} assemblies`);
     } else {
       const recs = [...have.keys!.values()].sort(byString((k) => k.name));
       const items = recs.map((k) => ({
@@ -172,14 +165,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
         expireDate: k.expireDate,
         revoked: k.revoked,
       }));
-      counts.push(
-        `${await section(
-          noun,
-          (async function* () {
-            yield* items;
-          })(),
-        )} API key(s)`,
-      );
+      counts.push(`${await section(noun, items)} API key(s)`);
     }
   }
   if (!yaml) await put('\n}\n');
@@ -191,7 +177,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
 }
 
 /** Declares `state export [--nouns LIST] [--data-dir DIR]`. */
-export function registerStateExport(parent: Command, cli: Cli, run = runStateExport): void {
+export function registerStateExport(parent: Command, deps: CommandDeps, run = runStateExport): void {
   parent
     .command('export')
     .description('Write the configuration (API keys without their secrets, resources without passwords, assemblies) as one YAML document')
@@ -205,6 +191,6 @@ export function registerStateExport(parent: Command, cli: Cli, run = runStateExp
         '  lic state export --nouns keys -o json > keys.json',
     )
     .action(async (o: { nouns?: StateNoun[]; dataDir?: string }, c: Command) =>
-      run({ nouns: o.nouns ?? [...STATE_NOUNS], dataDir: o.dataDir }, cli.runtimeOf(c)),
+      run({ nouns: o.nouns ?? [...STATE_NOUNS], dataDir: o.dataDir }, deps.runtimeOf(c)),
     );
 }

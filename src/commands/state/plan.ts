@@ -256,7 +256,7 @@ function planJson(plan: Plan, extra: Record<string, unknown> = {}) {
 /**
  * Prints the plan on stdout: `-o json` planJson; `-o ndjson` one step a line; csv/tsv one row
  * per field change (action, noun, item, id, field, from, to); otherwise text in the style of
- * `terraform plan` (`+` create, `~` update, `-` delete, each field as `from → to`), in colour
+ * `terraform plan` (`+` create, `~` update, `-` delete, each field as `from → to`), in color
  * on a terminal. The summary (or "No changes") goes to stderr.
  */
 export async function printPlan(rt: Runtime, plan: Plan, source: string, extra: Record<string, unknown> = {}): Promise<void> {
@@ -276,8 +276,8 @@ export async function printPlan(rt: Runtime, plan: Plan, source: string, extra: 
       { header: 'to', get: (r) => (r.c ? shown(r.c.field, r.c.to) : undefined) },
     ]);
   } else {
-    const colour = await rt.out.colourer();
-    const paint = (c: 'green' | 'yellow' | 'red', s: string) => (colour ? colour(c, s) : s);
+    const color = await rt.out.colorer();
+    const paint = (c: 'green' | 'yellow' | 'red', s: string) => (color ? color(c, s) : s);
     let text = '';
     for (const s of plan.steps) {
       const [mark, c] = s.action === 'create' ? ['+', 'green'] : s.action === 'update' ? ['~', 'yellow'] : ['-', 'red'];

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import { registerTemplatesList } from './list.js';
 import { registerTemplatesShow } from './show.js';
 
 /** `lic templates`: license templates of a product release, read-only (contract §8). */
-export function registerTemplates(program: Command, cli: Cli): void {
+export function registerTemplates(program: Command, deps: CommandDeps): void {
   const templates = program
     .command('templates')
     .description('Read the license templates of a product release (Administrator, LicenseManager)')
@@ -12,6 +12,6 @@ export function registerTemplates(program: Command, cli: Cli): void {
       'after',
       '\nExamples:\n  lic templates list --product 1 --release 2\n  lic templates show 3 --product 1 --release 2 > license-template.xml',
     );
-  registerTemplatesList(templates, cli);
-  registerTemplatesShow(templates, cli);
+  registerTemplatesList(templates, deps);
+  registerTemplatesShow(templates, deps);
 }

@@ -1,7 +1,7 @@
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
 import type { LicenseTemplate, LicenseTemplateList } from '../../wire.js';
 import { LicenseTemplateSchema } from '../../schema/license-template.js';
-import { containsClause, defineList, listRecords, parseFilterValue, type ListFlags } from '../../cli/list/index.js';
+import { containsFlag, defineList, type ListFlags, listRecords } from '../../cli/list/index.js';
 import { parseId } from '../../cli/parse.js';
 import { UsageError } from '../../cli/errors.js';
 
@@ -59,12 +59,7 @@ export const LICENSE_TEMPLATE_LIST = defineList<LicenseTemplate, TemplatesListOp
   flags: {
     product: { flag: '--product <id>', help: 'product id (1..2147483647); required', parse: parseId },
     release: { flag: '--release <id>', help: 'release id, a release of that product (1..2147483647); required', parse: parseId },
-    nameContains: {
-      flag: '--name-contains <text>',
-      help: 'only templates whose name contains this text (case-sensitive)',
-      parse: parseFilterValue,
-      filter: (v) => containsClause('Name', v),
-    },
+    nameContains: containsFlag('--name-contains <text>', 'Name', 'only templates whose name contains this text (case-sensitive)'),
   },
   help: { sortExample: 'name', whereExample: 'Format = "Xml" and GenerateKeyInfo = true' },
   examples: [

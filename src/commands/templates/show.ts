@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listLicenseTemplates } from '../../client/endpoints/license-templates.js';
 import { parseId, restrictOutput } from '../../cli/parse.js';
-import type { Cli } from '../../cli/deps.js';
+import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { NotFoundError } from '../../cli/errors.js';
 import { chosenFields, intKey, normalizeListBody, normalizeRecord } from '../../cli/list/index.js';
@@ -44,7 +44,7 @@ async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime): Promis
 }
 
 /** Declares `templates show ID --product P --release R`. */
-export function registerTemplatesShow(parent: Command, cli: Cli, run = runTemplatesShow): void {
+export function registerTemplatesShow(parent: Command, deps: CommandDeps, run = runTemplatesShow): void {
   // the body as stored, or the json reply: no rows to put in ndjson/csv/tsv
   restrictOutput(parent.command('show'), ['table', 'json'])
     .description('Print the body of a license template exactly as stored (e.g. XML); -o json for the whole record')
@@ -55,5 +55,5 @@ export function registerTemplatesShow(parent: Command, cli: Cli, run = runTempla
       'after',
       '\nExamples:\n  lic templates show 12 --product 1 --release 4 > license-template.xml\n  lic templates show 12 --product 1 --release 4 -o json | jq .licenseTemplates[0].features',
     )
-    .action(async (id: number, o: TemplateScope, cmd: Command) => run({ ...o, id }, cli.runtimeOf(cmd)));
+    .action(async (id: number, o: TemplateScope, cmd: Command) => run({ ...o, id }, deps.runtimeOf(cmd)));
 }

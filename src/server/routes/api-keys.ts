@@ -4,12 +4,13 @@ import type { ServiceContext } from '../context.js';
 import type { Caller } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { hashApiKey, keyPrefix, permissionNames } from '../auth.js';
-import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
+import type { ListSource } from '../list.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiKeyInsertBody, ApiKeySchema, ApiKeyUpdateBody } from '../../schema/api-key.js';
 import { listFields } from '../fields.js';
-import { envelopeProperties, envelopeSchema, listResponse, selectable } from '../openapi.js';
-import { ADMIN_ONLY, OK, callerOf, idSchema, parseTimestamp } from './common.js';
+import { envelopeProperties, envelopeSchema } from '../openapi.js';
+import { ColumnChanges, deleteRoute, listRoute } from './crud.js';
+import { ADMIN_ONLY, OK, callerOf, parseTimestamp } from './common.js';
 
 /** Fields of an API key in lists (contract §4), from its schema; never the hash, never the key. */
 export const apiKeySource: ListSource = {
@@ -59,22 +60,14 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const config = { roles: ADMIN_ONLY };
 
-  app.get<{ Querystring: ListParams }>(
-    '/v1/api-keys',
-    {
-      config,
-      schema: {
-        querystring: { type: 'object', properties: listQuerySchema },
-        response: {
-          200: listResponse('apiKeys', 'totalApiKeysCount', selectable(ApiKeySchema)),
-        },
-      },
-    },
-    async (req) => {
-      const { records, total } = listPage(db, apiKeySource, compileListRequest(apiKeySource.spec, req.query));
-      return { ...OK, apiKeys: records, totalApiKeysCount: total };
-    },
-  );
+  listRoute(app, ctx, {
+    path: '/v1/api-keys',
+    roles: ADMIN_ONLY,
+    arrayField: 'apiKeys',
+    totalField: 'totalApiKeysCount',
+    schema: ApiKeySchema,
+    source: apiKeySource,
+  });
 
   const expireMs = (v: string | null | undefined) => (v ? parseTimestamp(v, 'apiKey.expireDate') : null);
   /** the role of a user, undefined when there is no such user */
@@ -163,36 +156,23 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
         if (k.expireDate !== undefined && was.expire_date !== null && (expire === null || expire > was.expire_date)) {
           checkGrant(caller, `apiKey.expireDate ${JSON.stringify(k.expireDate)}`, `extend ${key}`, after);
         }
-        const sets: string[] = [];
-        const params: unknown[] = [];
-        const set = (col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v));
-        if (k.name !== undefined) set('name', k.name);
-        if (k.ownerId !== undefined) set('owner_id', k.ownerId);
-        if (k.permissions !== undefined) set('permissions', k.permissions);
-        if (k.description !== undefined) set('description', k.description);
-        if (k.expireDate !== undefined) set('expire_date', expire);
-        if (k.revoked !== undefined) set('revoked', k.revoked ? 1 : 0);
-        if (sets.length > 0) db.prepare(`UPDATE api_keys SET ${sets.join(', ')} WHERE id = ?`).run(...params, k.id);
+        const changes = new ColumnChanges();
+        changes.setAll(k, { name: 'name', ownerId: 'owner_id', permissions: 'permissions', description: 'description' });
+        if (k.expireDate !== undefined) changes.set('expireDate', 'expire_date', expire);
+        if (k.revoked !== undefined) changes.set('revoked', 'revoked', k.revoked ? 1 : 0);
+        changes.write(db, 'api_keys', k.id);
         req.audit = { recordId: k.id, properties: { Changed: Object.keys(k).filter((f) => f !== 'id') } };
         ctx.invalidateKeys();
         return { ...OK };
       }),
   );
 
-  app.delete<{ Params: { apiKeyId: number } }>(
-    '/v1/api-keys/:apiKeyId',
-    {
-      config,
-      schema: { params: { type: 'object', properties: { apiKeyId: idSchema }, required: ['apiKeyId'] }, response: { 200: envelopeSchema } },
-    },
-    async (req) =>
-      audited(ctx, req, () => {
-        const id = req.params.apiKeyId;
-        const r = db.prepare('DELETE FROM api_keys WHERE id = ?').run(id);
-        if (r.changes === 0) throw notFound(`no API key with id ${id}`);
-        req.audit = { recordId: id };
-        ctx.invalidateKeys();
-        return { ...OK };
-      }),
-  );
+  deleteRoute(app, ctx, {
+    path: '/v1/api-keys',
+    param: 'apiKeyId',
+    roles: ADMIN_ONLY,
+    table: 'api_keys',
+    what: 'API key',
+    after: () => ctx.invalidateKeys(),
+  });
 }

@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ListSource } from '../list.js';
 import { AssemblyInsertBody, AssemblySchema, AssemblyUpdateBody } from '../../schema/assembly.js';
 import { listFields } from '../fields.js';
-import { envelopeProperties, listResponse, selectable } from '../openapi.js';
-import { OK, idSchema } from './common.js';
+import { ColumnChanges, deleteRoute, insertRoute, insertRow, listRoute, updateRoute } from './crud.js';
 import type { Role } from '../../wire.js';
 
 /** Roles of every `/v1/assemblies` operation (spec, Assemblies). */
@@ -18,8 +15,6 @@ export const assemblySource: ListSource = {
   from: 'assemblies a',
   spec: { fields: listFields(AssemblySchema, 'a'), defaultSort: [{ name: 'id', desc: false }] },
 };
-
-const envelopeSchema = { type: 'object', properties: envelopeProperties } as const;
 
 /** `a.b.c.d` with each part 0..65535 (ECMA-335 II.22.2: four 16-bit numbers) → canonical form (no leading zeros); '' stays ''. 400 otherwise. */
 function normalizeVersion(v: string): string {
@@ -65,9 +60,6 @@ const describeIdentity = (i: Identity) =>
 /** `/v1/assemblies`: list, insert, update, delete (contract §7). */
 export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
-  // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type
-  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const config = { roles: ASSEMBLY_ROLES };
   const resourceExists = db.prepare<[number], number>('SELECT 1 FROM resources WHERE id = ?').pluck();
   const identityOwner = db
     .prepare<[string, string, string, string], number>(
@@ -92,110 +84,71 @@ export async function assemblyRoutes(app: FastifyInstance, ctx: ServiceContext):
     }
   }
 
-  app.get<{ Querystring: ListParams }>(
-    '/v1/assemblies',
-    {
-      config,
-      schema: {
-        summary: 'List assemblies',
-        querystring: { type: 'object', properties: listQuerySchema },
-        response: { 200: listResponse('assemblies', 'totalAssembliesCount', selectable(AssemblySchema)) },
-      },
-    },
-    async (req) => {
-      const { records, total } = listPage(db, assemblySource, compileListRequest(assemblySource.spec, req.query));
-      return { ...OK, assemblies: records, totalAssembliesCount: total };
-    },
-  );
+  listRoute(app, ctx, {
+    path: '/v1/assemblies',
+    roles: ASSEMBLY_ROLES,
+    summary: 'List assemblies',
+    arrayField: 'assemblies',
+    totalField: 'totalAssembliesCount',
+    schema: AssemblySchema,
+    source: assemblySource,
+  });
 
-  typed.post(
-    '/v1/assemblies',
-    {
-      config,
-      schema: {
-        summary: 'Insert an assembly',
-        body: AssemblyInsertBody,
-        response: { 200: { type: 'object', properties: { ...envelopeProperties, assemblyId: { type: 'integer' } } } },
-      },
+  insertRoute(app, ctx, {
+    path: '/v1/assemblies',
+    roles: ASSEMBLY_ROLES,
+    summary: 'Insert an assembly',
+    body: AssemblyInsertBody,
+    idField: 'assemblyId',
+    insert: ({ assembly: a }) => {
+      const identity: Identity = {
+        name: a.name,
+        version: normalizeVersion(a.version ?? ''),
+        culture: normalizeCulture(a.culture ?? ''),
+        publicKeyToken: normalizeToken(a.publicKeyToken ?? ''),
+      };
+      checkMappingFile(a.mappingFileId);
+      checkIdentity(identity, null);
+      return insertRow(db, 'assemblies', {
+        name: identity.name,
+        version: identity.version,
+        culture: identity.culture,
+        public_key_token: identity.publicKeyToken,
+        mapping_file_id: a.mappingFileId ?? 0,
+        debug_symbols_key: a.debugSymbolsKey ?? '',
+      });
     },
-    async (req) =>
-      audited(ctx, req, () => {
-        const a = req.body.assembly;
-        const identity: Identity = {
-          name: a.name,
-          version: normalizeVersion(a.version ?? ''),
-          culture: normalizeCulture(a.culture ?? ''),
-          publicKeyToken: normalizeToken(a.publicKeyToken ?? ''),
-        };
-        checkMappingFile(a.mappingFileId);
-        checkIdentity(identity, null);
-        const r = db
-          .prepare(
-            `INSERT INTO assemblies (name, version, culture, public_key_token, mapping_file_id, debug_symbols_key)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-          )
-          .run(identity.name, identity.version, identity.culture, identity.publicKeyToken, a.mappingFileId ?? 0, a.debugSymbolsKey ?? '');
-        const id = Number(r.lastInsertRowid);
-        req.audit = { recordId: id };
-        return { ...OK, assemblyId: id };
-      }),
-  );
+  });
 
-  typed.put(
-    '/v1/assemblies',
-    {
-      config,
-      schema: {
-        summary: 'Update an assembly: only the fields present change',
-        body: AssemblyUpdateBody,
-        response: { 200: envelopeSchema },
-      },
+  updateRoute(app, ctx, {
+    path: '/v1/assemblies',
+    roles: ASSEMBLY_ROLES,
+    summary: 'Update an assembly: only the fields present change',
+    body: AssemblyUpdateBody,
+    update: ({ assembly: a }) => {
+      const change: Partial<Identity> = {};
+      if (a.name !== undefined) change.name = a.name;
+      if (a.version !== undefined) change.version = normalizeVersion(a.version);
+      if (a.culture !== undefined) change.culture = normalizeCulture(a.culture);
+      if (a.publicKeyToken !== undefined) change.publicKeyToken = normalizeToken(a.publicKeyToken);
+      checkMappingFile(a.mappingFileId);
+      const before = current.get(a.id);
+      if (!before) throw notFound(`no assembly with id ${a.id}`);
+      checkIdentity({ ...before, ...change }, a.id);
+      const changes = new ColumnChanges();
+      changes.setAll(change, { name: 'name', version: 'version', culture: 'culture', publicKeyToken: 'public_key_token' });
+      changes.setAll(a, { mappingFileId: 'mapping_file_id', debugSymbolsKey: 'debug_symbols_key' });
+      changes.write(db, 'assemblies', a.id);
+      return { id: a.id, changed: changes.changed };
     },
-    async (req) =>
-      audited(ctx, req, () => {
-        const a = req.body.assembly;
-        const change: Partial<Identity> = {};
-        if (a.name !== undefined) change.name = a.name;
-        if (a.version !== undefined) change.version = normalizeVersion(a.version);
-        if (a.culture !== undefined) change.culture = normalizeCulture(a.culture);
-        if (a.publicKeyToken !== undefined) change.publicKeyToken = normalizeToken(a.publicKeyToken);
-        checkMappingFile(a.mappingFileId);
-        const before = current.get(a.id);
-        if (!before) throw notFound(`no assembly with id ${a.id}`);
-        checkIdentity({ ...before, ...change }, a.id);
-        const sets: string[] = [];
-        const params: unknown[] = [];
-        const changed: string[] = [];
-        const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
-        if (change.name !== undefined) set('name', 'name', change.name);
-        if (change.version !== undefined) set('version', 'version', change.version);
-        if (change.culture !== undefined) set('culture', 'culture', change.culture);
-        if (change.publicKeyToken !== undefined) set('publicKeyToken', 'public_key_token', change.publicKeyToken);
-        if (a.mappingFileId !== undefined) set('mappingFileId', 'mapping_file_id', a.mappingFileId);
-        if (a.debugSymbolsKey !== undefined) set('debugSymbolsKey', 'debug_symbols_key', a.debugSymbolsKey);
-        if (sets.length > 0) db.prepare(`UPDATE assemblies SET ${sets.join(', ')} WHERE id = ?`).run(...params, a.id);
-        req.audit = { recordId: a.id, properties: { Changed: changed } };
-        return { ...OK };
-      }),
-  );
+  });
 
-  app.delete<{ Params: { assemblyId: number } }>(
-    '/v1/assemblies/:assemblyId',
-    {
-      config,
-      schema: {
-        summary: 'Delete an assembly',
-        params: { type: 'object', properties: { assemblyId: idSchema }, required: ['assemblyId'] },
-        response: { 200: envelopeSchema },
-      },
-    },
-    async (req) =>
-      audited(ctx, req, () => {
-        const id = req.params.assemblyId;
-        const r = db.prepare('DELETE FROM assemblies WHERE id = ?').run(id);
-        if (r.changes === 0) throw notFound(`no assembly with id ${id}`);
-        req.audit = { recordId: id };
-        return { ...OK };
-      }),
-  );
+  deleteRoute(app, ctx, {
+    path: '/v1/assemblies',
+    param: 'assemblyId',
+    roles: ASSEMBLY_ROLES,
+    summary: 'Delete an assembly',
+    table: 'assemblies',
+    what: 'assembly',
+  });
 }

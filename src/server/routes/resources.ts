@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { audited } from '../audit.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { compileListRequest, listPage, listQuerySchema, type ListParams, type ListSource } from '../list.js';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ListSource } from '../list.js';
 import { ResourceInsertBody, ResourceSchema, ResourceUpdateBody, type ResourceInput } from '../../schema/resource.js';
 import { listFields } from '../fields.js';
-import { envelopeProperties, listResponse, selectable } from '../openapi.js';
-import { OK, idSchema } from './common.js';
+import { ColumnChanges, deleteRoute, insertRoute, insertRow, listRoute, updateRoute } from './crud.js';
 import type { Role } from '../../wire.js';
 
 /** Roles of every `/v1/resources` operation (spec, Resources). */
@@ -37,8 +34,6 @@ export const resourceSource: ListSource = {
   },
 };
 
-const envelopeSchema = { type: 'object', properties: envelopeProperties } as const;
-
 /** Any body's resource, as checkUnique reads it. */
 type ResourceBody = Partial<ResourceInput>;
 
@@ -58,9 +53,6 @@ function decodeBase64Field(value: string, field: string): Buffer {
 /** `/v1/resources`: list, insert, update, delete (contract §2, §7, §9). */
 export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db } = ctx;
-  // bodies typed from their schemas (src/schema/) by the type provider: no hand-written body type
-  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const config = { roles: RESOURCE_ROLES };
   const nameOwner = db.prepare<[string], number>('SELECT id FROM resources WHERE name = ?').pluck();
   const codeOwner = db.prepare<[string], number>("SELECT id FROM resources WHERE code = ? AND code <> ''").pluck();
   const exists = db.prepare<[number], number>('SELECT 1 FROM resources WHERE id = ?').pluck();
@@ -81,122 +73,68 @@ export async function resourceRoutes(app: FastifyInstance, ctx: ServiceContext):
     }
   }
 
-  app.get<{ Querystring: ListParams }>(
-    '/v1/resources',
-    {
-      config,
-      schema: {
-        summary: 'List resources',
-        querystring: { type: 'object', properties: listQuerySchema },
-        response: {
-          200: listResponse('resources', 'totalResourcesCount', selectable(ResourceSchema)),
-        },
-      },
-    },
-    async (req) => {
-      const { records, total } = listPage(db, resourceSource, compileListRequest(resourceSource.spec, req.query));
-      return { ...OK, resources: records, totalResourcesCount: total };
-    },
-  );
+  listRoute(app, ctx, {
+    path: '/v1/resources',
+    roles: RESOURCE_ROLES,
+    summary: 'List resources',
+    arrayField: 'resources',
+    totalField: 'totalResourcesCount',
+    schema: ResourceSchema,
+    source: resourceSource,
+  });
 
-  typed.post(
-    '/v1/resources',
-    {
-      config,
-      schema: {
-        summary: 'Insert a resource',
-        body: ResourceInsertBody,
-        response: {
-          200: { type: 'object', properties: { ...envelopeProperties, resourceId: { type: 'integer' } } },
-        },
-      },
+  insertRoute(app, ctx, {
+    path: '/v1/resources',
+    roles: RESOURCE_ROLES,
+    summary: 'Insert a resource',
+    body: ResourceInsertBody,
+    idField: 'resourceId',
+    insert: ({ resource: r }) => {
+      const data = r.data === undefined ? Buffer.alloc(0) : decodeBase64Field(r.data, 'resource.data');
+      checkUnique(r, null);
+      const now = ctx.now().getTime();
+      return insertRow(db, 'resources', {
+        name: r.name,
+        type: r.type ?? '',
+        code: r.code ?? '',
+        description: r.description ?? '',
+        source: r.source ?? '',
+        password: ctx.sealSecret(r.password ?? ''),
+        created_at: now,
+        updated_at: now,
+        data,
+        data_format: r.dataFormat ?? '',
+      });
     },
-    async (req) =>
-      audited(ctx, req, () => {
-        const r = req.body.resource;
-        const data = r.data === undefined ? Buffer.alloc(0) : decodeBase64Field(r.data, 'resource.data');
-        checkUnique(r, null);
-        const now = ctx.now().getTime();
-        const res = db
-          .prepare(
-            `INSERT INTO resources (name, type, code, description, source, password, created_at, updated_at, data, data_format)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            r.name,
-            r.type ?? '',
-            r.code ?? '',
-            r.description ?? '',
-            r.source ?? '',
-            ctx.sealSecret(r.password ?? ''),
-            now,
-            now,
-            data,
-            r.dataFormat ?? '',
-          );
-        const id = Number(res.lastInsertRowid);
-        req.audit = { recordId: id };
-        return { ...OK, resourceId: id };
-      }),
-  );
+  });
 
-  typed.put(
-    '/v1/resources',
-    {
-      config,
-      schema: {
-        summary: 'Update a resource: only the fields present change',
-        body: ResourceUpdateBody,
-        response: { 200: envelopeSchema },
-      },
+  updateRoute(app, ctx, {
+    path: '/v1/resources',
+    roles: RESOURCE_ROLES,
+    summary: 'Update a resource: only the fields present change',
+    body: ResourceUpdateBody,
+    update: ({ resource: r }) => {
+      const data = r.data === undefined ? undefined : decodeBase64Field(r.data, 'resource.data');
+      if (!exists.get(r.id)) throw notFound(`no resource with id ${r.id}`);
+      checkUnique(r, r.id);
+      const changes = new ColumnChanges();
+      changes.setAll(r, { name: 'name', type: 'type', code: 'code', description: 'description', source: 'source' });
+      // the password reads back as "": a record sent back unchanged must not wipe it
+      if (r.password !== undefined && r.password !== '') changes.set('password', 'password', ctx.sealSecret(r.password));
+      if (data !== undefined) changes.set('data', 'data', data);
+      if (r.dataFormat !== undefined) changes.set('dataFormat', 'data_format', r.dataFormat);
+      changes.write(db, 'resources', r.id, { updated_at: ctx.now().getTime() });
+      // field names only: never the data or the password
+      return { id: r.id, changed: changes.changed };
     },
-    async (req) =>
-      audited(ctx, req, () => {
-        const r = req.body.resource;
-        const data = r.data === undefined ? undefined : decodeBase64Field(r.data, 'resource.data');
-        if (!exists.get(r.id)) throw notFound(`no resource with id ${r.id}`);
-        checkUnique(r, r.id);
-        const sets: string[] = [];
-        const params: unknown[] = [];
-        const changed: string[] = [];
-        const set = (field: string, col: string, v: unknown) => (sets.push(`${col} = ?`), params.push(v), changed.push(field));
-        if (r.name !== undefined) set('name', 'name', r.name);
-        if (r.type !== undefined) set('type', 'type', r.type);
-        if (r.code !== undefined) set('code', 'code', r.code);
-        if (r.description !== undefined) set('description', 'description', r.description);
-        if (r.source !== undefined) set('source', 'source', r.source);
-        // the password reads back as "": a record sent back unchanged must not wipe it
-        if (r.password !== undefined && r.password !== '') set('password', 'password', ctx.sealSecret(r.password));
-        if (data !== undefined) set('data', 'data', data);
-        if (r.dataFormat !== undefined) set('dataFormat', 'data_format', r.dataFormat);
-        if (sets.length > 0) {
-          sets.push('updated_at = ?');
-          params.push(ctx.now().getTime());
-          db.prepare(`UPDATE resources SET ${sets.join(', ')} WHERE id = ?`).run(...params, r.id);
-        }
-        // field names only: never the data or the password
-        req.audit = { recordId: r.id, properties: { Changed: changed } };
-        return { ...OK };
-      }),
-  );
+  });
 
-  app.delete<{ Params: { resourceId: number } }>(
-    '/v1/resources/:resourceId',
-    {
-      config,
-      schema: {
-        summary: 'Delete a resource',
-        params: { type: 'object', properties: { resourceId: idSchema }, required: ['resourceId'] },
-        response: { 200: envelopeSchema },
-      },
-    },
-    async (req) =>
-      audited(ctx, req, () => {
-        const id = req.params.resourceId;
-        const r = db.prepare('DELETE FROM resources WHERE id = ?').run(id);
-        if (r.changes === 0) throw notFound(`no resource with id ${id}`);
-        req.audit = { recordId: id };
-        return { ...OK };
-      }),
-  );
+  deleteRoute(app, ctx, {
+    path: '/v1/resources',
+    param: 'resourceId',
+    roles: RESOURCE_ROLES,
+    summary: 'Delete a resource',
+    table: 'resources',
+    what: 'resource',
+  });
 }

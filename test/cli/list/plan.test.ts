@@ -41,7 +41,7 @@ describe('--sort', () => {
     ['level:', /expected FIELD, FIELD:asc or FIELD:desc/],
     ['', /expected FIELD/],
     ['le-vel', /expected FIELD/],
-    ['colour', /unknown field "colour" of log entries; fields: id, message, level, timeStamp/],
+    ['color', /unknown field "color" of log entries; fields: id, message, level, timeStamp/],
     ['id,ID:desc', /sorted on twice/],
   ])('rejects %j', (value, message) => {
     const f = () => parseSortItems(value, undefined, LOG.fields, LOG.what);

@@ -275,7 +275,7 @@ describe('lic doctor: output', () => {
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
   });
 
-  it('piped table: one tab-separated line per check (mark, name, result), then the endpoint rows; no colour', async () => {
+  it('piped table: one tab-separated line per check (mark, name, result), then the endpoint rows; no color', async () => {
     const r = await runCli(['doctor'], { env: { LIC_BASE_URL: proxy.url, LIC_API_KEY: svc.adminKey } });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { oldKeyChange, registerKeysRotate, rotatedName, type KeysRotateOptions } from '../../../src/commands/keys/rotate.js';
-import type { Cli } from '../../../src/cli/deps.js';
+import type { CommandDeps } from '../../../src/cli/deps.js';
 import { envFor, runCli, tempDir, type RunOptions } from '../../helpers/cli.js';
 import { startRecordingProxy } from '../../helpers/recording-proxy.js';
 import { addUserWithKey, http } from '../../helpers/service.js';
@@ -202,8 +202,8 @@ describe('keys rotate options (the register seam, no network)', () => {
   const parse = async (args: string[]): Promise<KeysRotateOptions> => {
     const program = new Command().exitOverride();
     let got: KeysRotateOptions | undefined;
-    const cli = { ctx: { now } as Cli['ctx'], runtimeOf: () => ({}) as ReturnType<Cli['runtimeOf']> };
-    registerKeysRotate(program, cli, async (o) => void (got = o));
+    const deps = { ctx: { now } as CommandDeps['ctx'], runtimeOf: () => ({}) as ReturnType<CommandDeps['runtimeOf']> };
+    registerKeysRotate(program, deps, async (o) => void (got = o));
     await program.parseAsync(['rotate', ...args], { from: 'user' });
     return got!;
   };

@@ -239,8 +239,8 @@ describe('log list usage errors (exit 2, naming the flag and the allowed values)
   it.each([
     [['--sort', 'level:up'], /--sort.*unknown sort direction "up" for level; allowed: asc, desc/],
     [
-      ['--sort', 'colour'],
-      /--sort.*unknown field "colour" of log entries; fields: id, message, messageTemplate, level, timeStamp, exception, properties/,
+      ['--sort', 'color'],
+      /--sort.*unknown field "color" of log entries; fields: id, message, messageTemplate, level, timeStamp, exception, properties/,
     ],
     [['--fields', 'id,,message'], /--fields.*expected comma-separated field names/],
     [['--fields', 'id,secret'], /--fields.*unknown field "secret"/],

@@ -110,7 +110,7 @@ describe('log purge --where', () => {
   });
 
   it("a bad --where fails at the count with the service's message (exit 1), nothing deleted", async () => {
-    const r = await runCli(['log', 'purge', '--where', 'Colour = "red"'], { env, tty: true });
+    const r = await runCli(['log', 'purge', '--where', 'Color = "red"'], { env, tty: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/HTTP 400/);
     expect(r.prompts).toEqual([]);

@@ -1,10 +1,9 @@
 /** `lic assemblies list` through the list machinery: --name, --public-key-token, --all, formats (seed demo). */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
 
 import { dataCell } from '../../../src/cli/list/format.js';
-import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
-import { useService } from '../../helpers/fixtures.js';
+import { csvRows, fullList, ids, itRejects, listed, ok, type Rec, requests } from './lists.js';
+import { ndjson, useService } from '../../helpers/fixtures.js';
 
 let all: Rec[];
 const LIST = ['assemblies', 'list'];
@@ -63,14 +62,7 @@ describe('assemblies list friendly flags: exactly the records a filter over the 
     );
     const want = all.filter((a) => a.name === 'Folio.Pdf' && a.publicKeyToken === '0bbe75556158122f' && a.version !== '8.1.0.0');
     expect(want).toHaveLength(1);
-    expect(
-      ids(
-        r.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l)),
-      ),
-    ).toEqual(ids(want));
+    expect(ids(ndjson(r.stdout))).toEqual(ids(want));
     expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe(
       '(Name = "Folio.Pdf") and (PublicKeyToken = "0bbe75556158122f") and (Version != "8.1.0.0")',
     );
@@ -80,10 +72,7 @@ describe('assemblies list friendly flags: exactly the records a filter over the 
 describe('assemblies list --all and formats', () => {
   it('--all -o ndjson: every assembly exactly once, over pages by id', async () => {
     const r = await ok([...LIST, '--all', '--take', '4', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Rec);
+    const recs = ndjson<Rec>(r.stdout);
     expect(ids(recs)).toEqual(ids(all));
     expect(new Set(ids(recs)).size).toBe(all.length);
     expect(requests(r.stderr).length).toBeGreaterThan(3);
@@ -109,15 +98,12 @@ describe('assemblies list --all and formats', () => {
 });
 
 describe('assemblies list bad flag values: exit 2 naming the flag', () => {
-  it.each([
+  itRejects(() => LIST, env, [
     [['--public-key-token', 'b77a5c56'], '--public-key-token'],
     [['--public-key-token', 'zz7a5c561934e089'], '--public-key-token'],
     [['--name', ''], '--name'],
     [['--fields', 'name,token'], '--fields'],
     [['--sort', 'version:sideways'], '--sort'],
     [['--skip', 'x'], '--skip'],
-  ])('%j', async (args, flag) => {
-    const r = await runCli([...LIST, ...args], { env });
-    expectUsage(r, flag);
-  });
+  ]);
 });

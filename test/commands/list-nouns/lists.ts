@@ -1,6 +1,6 @@
 /** Shared steps of the list-noun tests: run a list verb in-process and read its output back. */
 import { parse as parseCsv } from 'csv-parse/sync';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCli, type RunResult } from '../../helpers/cli.js';
 import { ndjson } from '../../helpers/fixtures.js';
 
@@ -48,4 +48,16 @@ export function expectUsage(r: RunResult, flag: string): void {
   expect(r.stdout).toBe('');
   expect(r.stderr).toContain(flag);
   expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+/**
+ * One test per bad command line: `list()` (the verb with its required flags) and the args,
+ * run with --verbose: exit 2 naming the flag (expectUsage), and no request sent.
+ */
+export function itRejects(list: () => string[], env: Record<string, string>, cases: [args: string[], flag: string][]): void {
+  it.each(cases)('%j', async (args, flag) => {
+    const r = await runCli([...list(), ...args, '--verbose'], { env });
+    expectUsage(r, flag);
+    expect(requests(r.stderr)).toEqual([]);
+  });
 }

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
 import { reply, startFake } from '../../helpers/fake-server.js';
 
-import { csvRows, expectUsage, fullList, ids, listed, ok, requests, type Rec } from './lists.js';
-import { useService } from '../../helpers/fixtures.js';
+import { csvRows, fullList, ids, itRejects, listed, ok, type Rec, requests } from './lists.js';
+import { ndjson, useService } from '../../helpers/fixtures.js';
 
 /** The select the default columns send (RESOURCE_COLUMN_FIELDS). */
 const COLUMN_SELECT = 'id, name, type, dataFormat, code, dataSize, updatedAt, description';
@@ -66,14 +66,7 @@ describe('resources list friendly flags: exactly the records a filter over the f
     const r = await ok([...LIST, '--type', 'email', '--format', 'html', '--where', 'Id > 1', '--verbose', '-o', 'ndjson'], env);
     const want = all.filter((x) => x.type === 'email' && x.dataFormat === 'html' && (x.id as number) > 1);
     expect(want.length).toBeGreaterThan(1);
-    expect(
-      ids(
-        r.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l)),
-      ),
-    ).toEqual(ids(want));
+    expect(ids(ndjson(r.stdout))).toEqual(ids(want));
     expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('(Type = "email") and (DataFormat = "html") and (Id > 1)');
   });
 });
@@ -81,10 +74,7 @@ describe('resources list friendly flags: exactly the records a filter over the f
 describe('resources list --all and formats', () => {
   it('--all -o ndjson: every resource exactly once, in id order, over several pages by id', async () => {
     const r = await ok([...LIST, '--all', '--take', '3', '-o', 'ndjson', '--verbose'], env);
-    const recs = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Rec);
+    const recs = ndjson<Rec>(r.stdout);
     const db = svc.db.prepare('SELECT id FROM resources ORDER BY id').pluck().all();
     expect(ids(recs)).toEqual(db);
     expect(new Set(ids(recs)).size).toBe(recs.length);
@@ -95,10 +85,7 @@ describe('resources list --all and formats', () => {
 
   it('never the data or the password in list output', async () => {
     const r = await ok([...LIST, '--all', '-o', 'ndjson'], env);
-    for (const rec of r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Rec)) {
+    for (const rec of ndjson<Rec>(r.stdout)) {
       expect(rec.password ?? '').toBe('');
     }
   });
@@ -175,13 +162,7 @@ describe("resources list without --fields: the columns' fields only for table, t
   it.each([['json'], ['ndjson']])('-o %s: no select, so the records come whole, data included', async (format) => {
     const r = await ok([...LIST, '--take', '1000', '-o', format, '--verbose'], env);
     expect(requests(r.stderr)[0]!.searchParams.has('select')).toBe(false);
-    const recs =
-      format === 'json'
-        ? ((JSON.parse(r.stdout) as Rec).resources as Rec[])
-        : r.stdout
-            .trim()
-            .split('\n')
-            .map((l) => JSON.parse(l) as Rec);
+    const recs = format === 'json' ? ((JSON.parse(r.stdout) as Rec).resources as Rec[]) : ndjson<Rec>(r.stdout);
     const want = sizes();
     expect(recs).toHaveLength(want.size);
     for (const rec of recs) {
@@ -241,7 +222,7 @@ describe('resources list against a service that refuses dataSize in select', () 
 });
 
 describe('resources list bad flag values: exit 2 naming the flag, nothing sent', () => {
-  it.each([
+  itRejects(() => LIST, env, [
     [['--type', ''], '--type'],
     [['--format', ''], '--format'],
     [['--name-contains', ''], '--name-contains'],
@@ -252,11 +233,7 @@ describe('resources list bad flag values: exit 2 naming the flag, nothing sent',
     [['--sort', 'password:desc'], '--sort'],
     [['--take', '1001'], '--take'],
     [['--limit', '-1'], '--limit'],
-  ])('%j', async (args, flag) => {
-    const r = await runCli([...LIST, ...args, '--verbose'], { env });
-    expectUsage(r, flag);
-    expect(requests(r.stderr)).toEqual([]);
-  });
+  ]);
 
   it('--sort on a select-only field says which fields cannot be sorted', async () => {
     const r = await runCli([...LIST, '--sort', 'Data'], { env });

@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketCount, bucketFloor, buckets, registerLogStats, type LogStatsOptions } from '../../../src/commands/log/stats.js';
 import { drawChart, splitCells } from '../../../src/commands/log/stats-chart.js';
-import type { Cli } from '../../../src/cli/deps.js';
+import type { CommandDeps } from '../../../src/cli/deps.js';
 import { displayWidth } from '../../../src/cli/table.js';
 import { writeLog } from '../../../src/server/log-writer.js';
 import { envFor, runCli, type RunOptions } from '../../helpers/cli.js';
@@ -177,7 +177,7 @@ describe('log stats', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('on a terminal: a coloured stacked bar per bucket, fitted to the width, and a legend with totals', async () => {
+  it('on a terminal: a colored stacked bar per bucket, fitted to the width, and a legend with totals', async () => {
     const r = await lic(['log', 'stats', ...RANGE], { tty: true, env: { COLUMNS: '60' } });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
@@ -224,8 +224,8 @@ describe('log stats options (the register seam, no network)', () => {
   const parse = async (args: string[]): Promise<LogStatsOptions> => {
     const program = new Command().exitOverride();
     let got: LogStatsOptions | undefined;
-    const cli = { ctx: { now } as Cli['ctx'], runtimeOf: () => ({}) as ReturnType<Cli['runtimeOf']> };
-    registerLogStats(program, cli, async (o) => void (got = o));
+    const deps = { ctx: { now } as CommandDeps['ctx'], runtimeOf: () => ({}) as ReturnType<CommandDeps['runtimeOf']> };
+    registerLogStats(program, deps, async (o) => void (got = o));
     await program.parseAsync(['stats', ...args], { from: 'user' });
     return got!;
   };

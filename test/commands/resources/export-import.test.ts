@@ -288,7 +288,7 @@ describe('bad bundles: exit 2 naming the line, nothing sent', () => {
     { what: 'a missing code', text: `${good.replace('"code":"ok-1",', '')}\n`, message: 'line 1: field code is missing' },
     { what: 'an empty code', text: `${good.replace('"ok-1"', '""')}\n`, message: 'line 1: field code:' },
     { what: 'a wrong type', text: `${good.replace('"name":"ok"', '"name":7')}\n`, message: 'line 1: field name: must be string' },
-    { what: 'an unknown field', text: `${good.replace('{', '{"colour":"red",')}\n`, message: 'line 1: unknown field colour' },
+    { what: 'an unknown field', text: `${good.replace('{', '{"color":"red",')}\n`, message: 'line 1: unknown field color' },
     {
       what: 'a password',
       text: `${good.replace('{', '{"password":"hunter2",')}\n`,

@@ -1,11 +1,11 @@
 /**
  * Option parsing of `resources export`, `resources import` and `assemblies import`
- * through the verb seam (registerX(parent, cli, run)): each command line → the options
+ * through the verb seam (registerX(parent, deps, run)): each command line → the options
  * object the run function receives, or the usage error commander raises. No network.
  */
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { Cli } from '../../../src/cli/deps.js';
+import type { CommandDeps } from '../../../src/cli/deps.js';
 import type { Runtime } from '../../../src/cli/runtime.js';
 import { registerAssembliesImport } from '../../../src/commands/assemblies/import.js';
 import { registerResourcesExport } from '../../../src/commands/resources/export.js';
@@ -16,12 +16,15 @@ async function parse(argv: string[]): Promise<{ opts?: unknown; error?: string }
   let got: unknown;
   const record = async (o: unknown) => void (got = o);
   const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  const cli = { ctx: { now: () => new Date('2030-01-02T03:04:05Z') } as Cli['ctx'], runtimeOf: () => ({}) as Runtime } as Cli;
+  const deps = {
+    ctx: { now: () => new Date('2026-01-10T12:00:00Z') } as CommandDeps['ctx'],
+    runtimeOf: () => ({}) as Runtime,
+  } as CommandDeps;
   const resources = program.command('resources').exitOverride();
   const assemblies = program.command('assemblies').exitOverride();
-  registerResourcesExport(resources, cli, record);
-  registerResourcesImport(resources, cli, record);
-  registerAssembliesImport(assemblies, cli, record);
+  registerResourcesExport(resources, deps, record);
+  registerResourcesImport(resources, deps, record);
+  registerAssembliesImport(assemblies, deps, record);
   for (const c of [...resources.commands, ...assemblies.commands]) c.exitOverride();
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -223,8 +223,8 @@ describe('validation first', () => {
   };
 
   it('an unknown field is exit 2 naming the line and the field, nothing sent', async () => {
-    const err = await bad('unknown.yaml', 'version: 1\nkeys:\n  - name: ci\n    ownerId: admin\n    permissions: 3\n    colour: blue\n');
-    expect(err).toContain('unknown.yaml:6: keys[0].colour: unknown field');
+    const err = await bad('unknown.yaml', 'version: 1\nkeys:\n  - name: ci\n    ownerId: admin\n    permissions: 3\n    color: blue\n');
+    expect(err).toContain('unknown.yaml:6: keys[0].color: unknown field');
   });
 
   it('a value outside the schema is exit 2 naming line and field', async () => {

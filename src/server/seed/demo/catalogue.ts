@@ -3,6 +3,7 @@
  * products with their releases, editions and features, the editions' prices and terms,
  * twenty customers around the world, exchange rates and the names of licensees.
  */
+import products from './products.json' with { type: 'json' };
 
 /** An edition of a product: what a license template sells. */
 export type Edition = 'Standard' | 'Professional' | 'Enterprise' | 'Floating' | 'Trial';
@@ -25,144 +26,8 @@ export interface ProductSpec {
   features: [id: string, name: string, description: string][];
 }
 
-/** The vendor's five products; their index + 1 is their id in the dataset. */
-export const PRODUCTS: ProductSpec[] = [
-  {
-    code: 'SHROUD',
-    name: 'ShroudIL Obfuscator',
-    slug: 'shroudil',
-    description:
-      'Obfuscation and tamper protection for .NET assemblies: symbol renaming, control-flow scrambling, string and resource encryption.',
-    price: 599,
-    currency: 'USD',
-    releases: [
-      ['3.4.0', 905],
-      ['4.0.0', 612],
-      ['4.1.0', 331],
-      ['4.2.0', 52],
-    ],
-    editions: ['Standard', 'Professional', 'Enterprise', 'Trial'],
-    licenseFileName: 'ShroudIL.licenses',
-    components: ['ShroudIL.Engine', 'ShroudIL.MSBuild', 'ShroudIL.Console', 'ShroudIL.VisualStudio'],
-    assemblies: [
-      ['ShroudIL.Engine', ''],
-      ['ShroudIL.MSBuild', ''],
-    ],
-    features: [
-      ['F-RENAME', 'Renaming', 'Renames types, methods and fields to meaningless short names'],
-      ['F-CFLOW', 'ControlFlow', 'Scrambles method bodies into equivalent but unreadable control flow'],
-      ['F-STRENC', 'StringEncryption', 'Encrypts string literals and decrypts them on first use'],
-      ['F-RESENC', 'ResourceEncryption', 'Compresses and encrypts embedded resources'],
-      ['F-TAMPER', 'TamperDetection', 'Detects modified assemblies at start-up'],
-      ['F-MSIL', 'MsilEncryption', 'Encrypts selected method bodies and compiles them just in time'],
-    ],
-  },
-  {
-    code: 'LEDGERLINE',
-    name: 'Ledgerline Reports',
-    slug: 'ledgerline',
-    description: 'Report designer and rendering engine for WinForms, WPF and ASP.NET Core, exporting to PDF, Excel, Word and HTML.',
-    price: 899,
-    currency: 'USD',
-    releases: [
-      ['6.0.0', 802],
-      ['6.1.0', 468],
-      ['7.0.0', 118],
-    ],
-    editions: ['Standard', 'Professional', 'Enterprise', 'Trial'],
-    licenseFileName: 'Ledgerline.lic',
-    components: ['Ledgerline.Designer', 'Ledgerline.Viewer.WinForms', 'Ledgerline.Viewer.Wpf', 'Ledgerline.Web'],
-    assemblies: [
-      ['Ledgerline.Reporting', ''],
-      ['Ledgerline.Reporting.Wpf', ''],
-    ],
-    features: [
-      ['F-DESIGN', 'Designer', 'End-user report designer control'],
-      ['F-PDF', 'PdfExport', 'Export of rendered reports to PDF/A'],
-      ['F-XLSX', 'ExcelExport', 'Export to Excel workbooks with formulas'],
-      ['F-WEB', 'WebViewer', 'Browser-based viewer for ASP.NET Core'],
-      ['F-SCHED', 'ScheduledDelivery', 'Scheduled rendering and e-mail delivery'],
-    ],
-  },
-  {
-    code: 'TESSERA',
-    name: 'Tessera Licensing SDK',
-    slug: 'tessera',
-    description: 'Library and server for issuing, validating and activating software licenses, with hardware locking and floating seats.',
-    price: 1290,
-    currency: 'USD',
-    releases: [
-      ['5.0.0', 761],
-      ['5.1.0', 259],
-    ],
-    editions: ['Standard', 'Professional', 'Floating', 'Trial'],
-    licenseFileName: 'Tessera.license',
-    components: ['Tessera.Licensing', 'Tessera.Activation', 'Tessera.FloatingServer'],
-    assemblies: [['Tessera.Licensing', '']],
-    features: [
-      ['F-VALIDATE', 'LicenseValidation', 'Offline validation of signed license files'],
-      ['F-HWLOCK', 'HardwareLocking', 'Binds licenses to a machine fingerprint'],
-      ['F-ACTIVATE', 'OnlineActivation', 'Online activation and deactivation of machines'],
-      ['F-FLOAT', 'FloatingLicenses', 'Concurrent-use licenses leased from a license server'],
-      ['F-SERVER', 'LicenseServer', 'Self-hosted license server with usage reports'],
-    ],
-  },
-  {
-    code: 'FOLIO',
-    name: 'Folio PDF Toolkit',
-    slug: 'folio',
-    description: 'Create, edit, merge, sign and render PDF documents from .NET without external dependencies.',
-    price: 749,
-    currency: 'EUR',
-    releases: [
-      ['7.2.0', 851],
-      ['7.3.0', 539],
-      ['8.0.0', 204],
-      ['8.1.0', 19],
-    ],
-    editions: ['Standard', 'Professional', 'Enterprise', 'Trial'],
-    licenseFileName: 'Folio.Pdf.lic',
-    components: ['Folio.Pdf', 'Folio.Pdf.Rendering', 'Folio.Pdf.Forms'],
-    assemblies: [
-      ['Folio.Pdf', ''],
-      ['Folio.Pdf.Rendering', ''],
-    ],
-    features: [
-      ['F-CREATE', 'Create', 'Create documents with text, images and vector graphics'],
-      ['F-EDIT', 'Edit', 'Edit and merge existing documents'],
-      ['F-SIGN', 'DigitalSignatures', 'Sign and verify documents (PAdES)'],
-      ['F-RENDER', 'Rendering', 'Render pages to bitmaps and print'],
-      ['F-PDFA', 'PdfA', 'Validate and convert to PDF/A-2b and PDF/A-3'],
-    ],
-  },
-  {
-    code: 'PLOTWISE',
-    name: 'Plotwise Charts',
-    slug: 'plotwise',
-    description: 'Interactive 2D and 3D charting controls for desktop and web dashboards, fast enough for live data.',
-    price: 449,
-    currency: 'USD',
-    releases: [
-      ['11.0.0', 779],
-      ['11.1.0', 402],
-      ['12.0.0', 88],
-    ],
-    editions: ['Standard', 'Professional', 'Enterprise', 'Trial'],
-    licenseFileName: 'Plotwise.lic',
-    components: ['Plotwise.Charts', 'Plotwise.Charts.Wpf', 'Plotwise.Charts.Blazor'],
-    assemblies: [
-      ['Plotwise.Charts', ''],
-      ['Plotwise.Charts.resources', 'de'],
-    ],
-    features: [
-      ['F-2D', 'Charts2D', 'Line, bar, area, pie and scatter charts'],
-      ['F-3D', 'Charts3D', 'Surface and 3D scatter charts'],
-      ['F-LIVE', 'RealTime', 'Streaming data at 60 frames per second'],
-      ['F-DASH', 'Dashboards', 'Dashboard layouts with linked filters'],
-      ['F-EXPORT', 'Export', 'Export charts to PNG, SVG and PDF'],
-    ],
-  },
-];
+/** The vendor's five products (./products.json, data only); their index + 1 is their id in the dataset. */
+export const PRODUCTS = products as ProductSpec[];
 
 interface EditionSpec {
   /** factor over the product's list price (0: free) */
