@@ -15,13 +15,24 @@ const CHUNK = 1024 * 1024;
  * Reads the file at `path` (a regular file, FIFO or device alike), but at most
  * `maxBytes + 1` bytes: `/dev/zero` or a runaway FIFO can't make the process read
  * gigabytes. A result longer than `maxBytes` means "too large"; the caller says so.
- * stat's size is not trusted (it is 0 for devices and pipes). Throws node:fs errors.
+ * stat's size only sizes the first read, never bounds it (it is 0 for devices and pipes). Throws node:fs errors.
  */
 export async function readFileBounded(path: string, maxBytes: number): Promise<Buffer> {
   const fh = await open(path, 'r');
   try {
     const chunks: Buffer[] = [];
     let total = 0;
+    // a regular file's size, if stat tells one, sizes the first read: a file of MiBs (a
+    // resource's data) is then read into one Buffer, not chunks copied into another
+    const hint = Math.min((await fh.stat()).size, maxBytes) + 1;
+    if (hint > CHUNK) {
+      const buf = Buffer.allocUnsafe(hint);
+      let filled = 0;
+      for (let n = -1; n !== 0 && filled < hint; filled += n) n = (await fh.read(buf, filled, hint - filled, null)).bytesRead;
+      if (filled < hint) return buf.subarray(0, filled);
+      chunks.push(buf);
+      total = filled;
+    }
     while (total <= maxBytes) {
       const buf = Buffer.allocUnsafe(Math.min(maxBytes + 1 - total, CHUNK));
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);

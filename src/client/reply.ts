@@ -25,8 +25,8 @@ export interface Attempt {
   /** the path as the caller gave it, for messages and errors (no query) */
   path: string;
   headers: Record<string, string>;
-  /** the JSON body, serialised */
-  payload?: string;
+  /** the JSON body, serialised (json-body.ts: bytes when it holds long strings) */
+  payload?: string | Buffer;
   /** deadline of the whole attempt (connect, headers, body) in ms */
   timeoutMs: number;
   /** bodies larger than this many bytes are refused */

@@ -13,6 +13,7 @@ import { interpret, readPrefix, sendOnce } from './reply.js';
 import { withRetries } from './retry.js';
 import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './settings.js';
 import { createDispatcher, originAndPath, type ProxySettings } from './transport.js';
+import { jsonBody } from './json-body.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -121,7 +122,7 @@ export class ApiClient {
       url,
       path,
       headers: requestHeaders(this.opts, o),
-      payload: o.body !== undefined ? JSON.stringify(o.body) : undefined,
+      payload: o.body !== undefined ? jsonBody(o.body) : undefined,
       timeoutMs: this.timeoutMs,
       maxReplyBytes: this.opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
       signal: o.signal,
