@@ -61,16 +61,28 @@ async function all<R>(
   return out;
 }
 
-/** A UsageError naming records of the service that share an identity a state file needs to be unique. */
+/**
+ * The service's records can't be written as a state file (two share the identity a file
+ * names them by, or an assembly's mapping resource has no code): the command line is fine,
+ * so not a UsageError. Exit code 1 (src/cli/errors.ts: any other error); nothing was written.
+ */
+export class ServiceStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServiceStateError';
+  }
+}
+
+/** A ServiceStateError naming records of the service that share an identity a state file needs to be unique. */
 function duplicates(what: string, by: string, groups: Map<string, number[]>, fix: string): void {
   const dup = [...groups].filter(([, ids]) => ids.length > 1);
   if (!dup.length) return;
   const list = dup.map(([k, ids]) => `"${k}" (ids ${ids.join(', ')})`).join('; ');
-  throw new UsageError(`the service has ${what} that share a ${by}, which a state file names them by: ${list}; ${fix}; nothing was sent`);
+  throw new ServiceStateError(`the service has ${what} that share a ${by}, which a state file names them by: ${list}; ${fix}; nothing was sent`);
 }
 
 /**
- * Reads the `nouns` of the service (keys, resources, assemblies). Throws UsageError (exit 2)
+ * Reads the `nouns` of the service (keys, resources, assemblies). Throws ServiceStateError (exit 1)
  * when two API keys share a name, two resources a code, or two assemblies an identity —
  * naming them — since a state file could not tell them apart; ApiError, NetworkError as
  * the client throws them.

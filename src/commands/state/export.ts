@@ -6,7 +6,7 @@ import { describeFsError, writeFileAtomic } from '../../cli/files.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
-import { readService, resourceData } from './current.js';
+import { readService, resourceData, ServiceStateError } from './current.js';
 import { collectAfterLargeRecord } from '../../cli/memory.js';
 import { assemblyIdentity, STATE_NOUNS, STATE_VERSION, type StateNoun } from './file.js';
 
@@ -49,7 +49,7 @@ const byString =
  * their key, resources without their password (PKCS #12 ones named on stderr). Written
  * record by record, each resource's data fetched alone, so memory stays flat; with
  * --data-dir each resource's bytes go to a file there (mode 0600: a signing key's private
- * half) named in `dataFile`. UsageError for another -o, or for an assembly whose mapping
+ * half) named in `dataFile`. UsageError for another -o; ServiceStateError (exit 1) for an assembly whose mapping
  * resource has no code.
  */
 async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<void> {
@@ -138,7 +138,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
         if (a.mappingFileId) {
           const code = have.resourceCode.get(a.mappingFileId);
           if (code === '')
-            throw new UsageError(
+            throw new ServiceStateError(
               `assembly ${a.id} (${assemblyIdentity(a)}) names mapping resource ${a.mappingFileId}, which has no code; give it one (lic resources update ${a.mappingFileId} --code CODE) and export again`,
             );
           if (code === undefined)

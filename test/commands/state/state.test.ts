@@ -249,13 +249,13 @@ describe('validation first', () => {
     expect(await bad('nov.yaml', 'keys: []\n')).toContain('version: expected 1 (missing)');
   });
 
-  it('two keys of one name on the service are exit 2 naming both', async () => {
+  it('two keys of one name on the service are exit 1 naming both', async () => {
     const { id } = keysOf(src).find((k) => k.name === 'Sales demo key')!;
     const other = keysOf(src).find((k) => k.name === 'Customer demo key')!.id;
     src.db.prepare('UPDATE api_keys SET name = ? WHERE id = ?').run('Sales demo key', other);
     try {
       const r = await fromSrc(['state', 'export', '--nouns', 'keys']);
-      expect(r.code).toBe(2);
+      expect(r.code).toBe(1);
       expect(r.stderr).toContain(`"Sales demo key" (ids ${Math.min(id, other)}, ${Math.max(id, other)})`);
       expect(r.stdout).toBe('');
     } finally {
