@@ -10,7 +10,6 @@ import { listApiKeys } from '../../client/endpoints/api-keys.js';
 import { listAssemblies } from '../../client/endpoints/assemblies.js';
 import { listResources } from '../../client/endpoints/resources.js';
 import type { ApiClient } from '../../client/request.js';
-import { UsageError } from '../../cli/errors.js';
 import { intKey, listRecords, normalizeRecord, pages, planList, type ListDef } from '../../cli/list/index.js';
 import type { ListQuery, Resource } from '../../wire.js';
 import { API_KEY_LIST } from '../keys/list.js';
@@ -78,7 +77,9 @@ function duplicates(what: string, by: string, groups: Map<string, number[]>, fix
   const dup = [...groups].filter(([, ids]) => ids.length > 1);
   if (!dup.length) return;
   const list = dup.map(([k, ids]) => `"${k}" (ids ${ids.join(', ')})`).join('; ');
-  throw new ServiceStateError(`the service has ${what} that share a ${by}, which a state file names them by: ${list}; ${fix}; nothing was sent`);
+  throw new ServiceStateError(
+    `the service has ${what} that share a ${by}, which a state file names them by: ${list}; ${fix}; nothing was sent`,
+  );
 }
 
 /**
