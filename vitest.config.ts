@@ -13,5 +13,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // every core: vitest's default leaves one free (1 worker on a 2-core CI machine), and the
+    // tests mostly wait on the processes and services they start (docs/installing.md: CI minutes)
+    maxWorkers: '100%',
   },
 });
