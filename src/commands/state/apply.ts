@@ -46,15 +46,17 @@ const keyFileName = (name: string) => `${name.replace(/[^A-Za-z0-9._-]/g, '_').r
 
 /**
  * `--key-dir` must be a directory that can be written, checked before anything is sent: one
- * that does not exist is made (mode 0700, parents too) unless `dryRun`. UsageError naming the
+ * that does not exist is made (mode 0700, parents too), or in a dry run left unmade. UsageError naming the
  * flag otherwise (a file, no permission).
  */
 async function checkKeyDir(dir: string, dryRun: boolean): Promise<void> {
   try {
     const st = await stat(dir).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== 'ENOENT' || dryRun) throw e;
+      if (e.code !== 'ENOENT') throw e;
       return undefined;
     });
+    // a dry run makes nothing: a folder it would make is fine
+    if (!st && dryRun) return;
     if (!st) await mkdir(dir, { recursive: true, mode: 0o700 });
     else if (!st.isDirectory()) throw new UsageError(`--key-dir ${dir}: not a directory`);
     await access(dir, constants.W_OK);

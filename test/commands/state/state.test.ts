@@ -7,7 +7,7 @@
  * failure midway stops, says what was done, and a re-run finishes; the default-stripping
  * style of service reads the same.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -126,8 +126,11 @@ describe('export, apply to a second service, diff', () => {
     const from = proxy.seen.length;
     const r = await toDst(['apply', '-f', file]);
     expect(r.code, r.stderr).toBe(0);
-    const dry = await toDst(['apply', '-f', file, '--dry-run']);
+    // a --key-dir that does not exist is fine in a dry run, and stays unmade
+    const unmade = join(tempDir('lic-keys-'), 'not-yet');
+    const dry = await toDst(['apply', '-f', file, '--dry-run', '--key-dir', unmade]);
     expect(dry.code, dry.stderr).toBe(0);
+    expect(existsSync(unmade)).toBe(false);
     expect(dry.stdout).toBe('');
     expect(dry.stderr).toContain('No changes');
     expect(proxy.seen.length).toBeGreaterThan(from);
