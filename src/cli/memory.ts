@@ -23,7 +23,7 @@ let pending = 0;
  * context), since lic's executable is not started with flags. About 10 ms a call on lic's
  * heap; the request for a record takes longer.
  */
-export function collectAfterLargeRecord(bytes: number): void {
+export function collectAfterRecordData(bytes: number): void {
   pending += bytes;
   if (pending < BATCH) return;
   pending = 0;

@@ -5,7 +5,7 @@
  */
 import type { Static } from 'typebox';
 import { UsageError } from '../../cli/errors.js';
-import { collectAfterLargeRecord } from '../../cli/memory.js';
+import { collectAfterRecordData } from '../../cli/memory.js';
 import { MAX_DATA_BYTES } from './input.js';
 
 /** Names and codes at most 256 characters (contract §9). */
@@ -151,7 +151,7 @@ export async function checkBundle(lines: AsyncIterable<BundleLine>, source: stri
       continue;
     }
     seen.set(r.code, line);
-    collectAfterLargeRecord(bytes.length);
+    collectAfterRecordData(bytes.length);
   }
   if (problems.length) {
     const more = problems.length > 5 ? `\n  … and ${problems.length - 5} more` : '';

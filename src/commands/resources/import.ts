@@ -8,7 +8,7 @@ import { createResource, listResources, updateResource, type ResourceInput } fro
 import { ApiError, ProtocolError } from '../../client/errors.js';
 import { messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
-import { collectAfterLargeRecord } from '../../cli/memory.js';
+import { collectAfterRecordData } from '../../cli/memory.js';
 import type { ApiClient } from '../../client/request.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -136,9 +136,9 @@ async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Pr
       if (!want) continue;
       // the line's bytes and text are garbage now, the record's request not yet made: collect
       // both before the request's body is built, and that body once it is sent
-      collectAfterLargeRecord(size);
+      collectAfterRecordData(size);
       items.push(await importOne(client, want, read.line));
-      collectAfterLargeRecord(size);
+      collectAfterRecordData(size);
     }
   } finally {
     await bundle.close();

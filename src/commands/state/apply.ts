@@ -12,7 +12,7 @@ import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
 import { MAX_STATE_BYTES, readData, readStateFile } from './file.js';
-import { collectAfterLargeRecord } from '../../cli/memory.js';
+import { collectAfterRecordData } from '../../cli/memory.js';
 import { describeItem, makePlan, printPlan, type Plan, type Step } from './plan.js';
 
 interface ApplyOptions {
@@ -111,7 +111,7 @@ async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
     try {
       const sent = await runStep(client, step, plan, newKeys, keyDir);
       done.push(step);
-      collectAfterLargeRecord(sent);
+      collectAfterRecordData(sent);
       if (step.noun === 'resources' && step.action !== 'delete' && step.data && needsPassword(step.send as { dataFormat: string })) {
         rt.out.warn(
           `lic: resource ${step.item} has new data and no password from the file: set it with \`lic resources update ${step.id ?? 'ID'} --password-prompt\``,

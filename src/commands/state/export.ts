@@ -7,7 +7,7 @@ import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
 import { readService, resourceData, ServiceStateError } from './current.js';
-import { collectAfterLargeRecord } from '../../cli/memory.js';
+import { collectAfterRecordData } from '../../cli/memory.js';
 import { assemblyIdentity, STATE_NOUNS, STATE_VERSION, type StateNoun } from './file.js';
 
 interface StateExportOptions {
@@ -100,7 +100,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
           // the bytes of the resource before: let go before the next one is fetched
           let last = 0;
           for (const r of recs) {
-            collectAfterLargeRecord(last);
+            collectAfterRecordData(last);
             const bytes = await resourceData(client, r.id);
             last = bytes?.length ?? 0;
             if (!bytes) continue;

@@ -11,7 +11,7 @@ import { permissionLetters } from '../../cli/parse.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { fingerprint, readService, resourceData, type ServiceAssembly, type ServiceKey, type ServiceState } from './current.js';
 import { assemblyIdentity, assemblyKey, matchKey, readData, STATE_NOUNS, type DataRef, type DesiredState, type StateNoun } from './file.js';
-import { collectAfterLargeRecord } from '../../cli/memory.js';
+import { collectAfterRecordData } from '../../cli/memory.js';
 
 /** One field that changes: its value on the service (null for a create) and in the file. Resource data shows as a fingerprint. */
 interface FieldChange {
@@ -114,7 +114,7 @@ async function planResources(client: ApiClient, want: DesiredState, have: Servic
   // the bytes compared for the record before: let go before the next one is read
   let compared = 0;
   for (const { line, rec } of want.resources!) {
-    collectAfterLargeRecord(compared);
+    collectAfterRecordData(compared);
     const cur = have.resources!.get(rec.code);
     const fields = COMPARED.resources;
     const wantRec = rec as unknown as Record<string, unknown>;
