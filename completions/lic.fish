@@ -132,7 +132,7 @@ complete -c lic -n '__fish_seen_subcommand_from show' -l wide -d 'terminal table
 complete -c lic -n '__fish_seen_subcommand_from show' -l utc -d 'terminal tables: times in UTC (2026-11-23 06:44Z), not local time'
 complete -c lic -n '__fish_seen_subcommand_from show' -l help -d 'display help'
 complete -c lic -n '__fish_seen_subcommand_from migrate' -l to -x -a 'keyring file' -d 'where the keys go'
-complete -c lic -n '__fish_seen_subcommand_from migrate' -l dry-run -d 'print what would move and check the keyring answers; change nothing'
+complete -c lic -n '__fish_seen_subcommand_from migrate' -l dry-run -d 'print what would move and check the keyring would take it (a probe entry, stored and deleted); change no profile'
 complete -c lic -n '__fish_seen_subcommand_from migrate' -l profile -x -a '(lic profile list -o tsv 2>/dev/null | tail -n +2 | cut -f1)' -d 'profile to use (env LIC_PROFILE; default: the default profile)'
 complete -c lic -n '__fish_seen_subcommand_from migrate' -l base-url -r -d 'service URL, overriding the profile (env LIC_BASE_URL)'
 complete -c lic -n '__fish_seen_subcommand_from migrate' -s o -l output -x -a 'table json ndjson csv tsv' -d 'output format'

@@ -227,6 +227,20 @@ describe.skipIf(missing.length > 0)('no usable keyring', () => {
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/^lic: the keyring refused to store the API key: /);
       expect(existsSync(join(dir, 'profiles.json'))).toBe(false);
+
+      // a key in the file (--insecure-storage): migrate --dry-run asks the keyring to store a probe, and says what the real run meets
+      expect((await add('f', svc.adminKey, { ...ss.env, LIC_CONFIG_DIR: dir }, ['--insecure-storage'])).code).toBe(0);
+      const before = storeText(dir);
+      const dry = await spawnLic(['profile', 'migrate', '--dry-run'], { env: { ...ss.env, LIC_CONFIG_DIR: dir } });
+      expect(dry.code).toBe(3);
+      expect(dry.stdout).toBe('');
+      expect(dry.stderr).toMatch(
+        /^lic: the keyring refused to store the API key: .*; unlock it \(or create a default keyring\) and try again\n$/,
+      );
+      const real = await spawnLic(['profile', 'migrate'], { env: { ...ss.env, LIC_CONFIG_DIR: dir } });
+      expect(real.code).toBe(3);
+      expect(real.stderr).toBe(dry.stderr);
+      expect(storeText(dir)).toBe(before);
     } finally {
       await ss.close();
     }
@@ -245,10 +259,19 @@ describe.skipIf(missing.length > 0)('no usable keyring', () => {
       );
       expect(store(dir).profiles.p).toEqual({ baseUrl: svc.url, apiKey: svc.adminKey });
       expect((await spawnLic(['keys', 'list'], { env })).code).toBe(0);
-      // moving needs a keyring: exit 3, the file as it was
+      // moving needs a keyring: exit 3, the file as it was; the dry run says so too
       const m = await spawnLic(['profile', 'migrate'], { env });
       expect(m.code).toBe(3);
       expect(store(dir).profiles.p).toEqual({ baseUrl: svc.url, apiKey: svc.adminKey });
+      const dry = await spawnLic(['profile', 'migrate', '--dry-run'], { env });
+      expect(dry.code).toBe(3);
+      expect(dry.stderr).toBe(m.stderr);
+      // where the key has to be in the file, doctor notes it and passes (exit 0), without suggesting a move that can't work
+      const doctor = await spawnLic(['doctor', '-o', 'json'], { env });
+      expect(doctor.code, doctor.stdout).toBe(0);
+      const storage = JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === 'key storage');
+      expect(storage).toMatchObject({ ok: true, level: 'note', detail: expect.stringContaining('no keyring on this machine') });
+      expect(storage.fix).not.toContain('migrate');
     } finally {
       await ss.close();
     }

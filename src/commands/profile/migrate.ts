@@ -60,7 +60,7 @@ export function registerProfileMigrate(parent: Command, deps: CommandDeps, run =
     .description("Move API keys between the operating system's keyring and the profile file")
     .argument('[names...]', 'profiles to move (default: all)')
     .addOption(new Option('--to <store>', 'where the keys go').choices(STORES).default('keyring'))
-    .option('--dry-run', 'print what would move and check the keyring answers; change nothing')
+    .option('--dry-run', 'print what would move and check the keyring would take it (a probe entry, stored and deleted); change no profile')
     .addHelpText(
       'after',
       '\nKeys saved before lic used the keyring, or while none was reachable, are in the profile file;\n`--to keyring` moves them there. `--to file` is the way back, for a machine that loses its keyring.\nProfiles already where asked are left alone, so running it again changes nothing.\n\nExamples:\n  lic profile migrate --dry-run\n  lic profile migrate --to keyring\n  lic profile migrate --to file ci',
