@@ -137,7 +137,7 @@ export async function removeProfileKey(
  * KeyringUnavailableError or KeyringError (the keyring's words); the probe is deleted whenever
  * it was stored.
  */
-export async function probeKeyring(kr: Keyring, storeFile: string): Promise<void> {
+async function probeKeyring(kr: Keyring, storeFile: string): Promise<void> {
   const secret = `probe-${randomBytes(12).toString('hex')}`;
   const account = keyringAccount(`(probe ${randomBytes(4).toString('hex')})`, storeFile);
   await kr.set(account, secret);

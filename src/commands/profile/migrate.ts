@@ -46,7 +46,7 @@ async function runProfileMigrate(opts: ProfileMigrateOptions, rt: Runtime): Prom
   const moved = results.filter((r) => r.result === 'moved' || r.result === 'would move').length;
   const where = opts.to === 'keyring' ? 'the keyring' : `the profile file ${store.path}`;
   if (opts.dryRun) rt.out.info(`Dry run: ${moved} key(s) would move into ${where}; nothing was changed.`);
-  else rt.out.info(moved ? `Moved ${moved} key(s) into ${where}.` : `Nothing to move: every key is already in ${where}.`);
+  else rt.out.note(moved ? `Moved ${moved} key(s) into ${where}.` : `Nothing to move: every key is already in ${where}.`);
   for (const r of results) {
     if (r.leftover)
       rt.out.warn(`lic: the key of profile "${r.profile}" is in the file now, but its keyring entry was not deleted (${r.leftover}).`);

@@ -268,7 +268,7 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
     });
     expect(add.code, add.stderr).toBe(0);
     // chosen on purpose: no fallback notice
-    expect(add.stderr).toBe(`Added profile "sales" (${proxy.url}; key in the profile file), the default.\n`);
+    expect(add.stderr).toBe('');
     const r = await runCli(['doctor', '-o', 'json'], { configDir: dir });
     expect(r.code, r.stdout).toBe(0);
     expect((JSON.parse(r.stdout) as Report).checks.find((c) => c.name === 'key storage')).toEqual({
