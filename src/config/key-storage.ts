@@ -148,6 +148,22 @@ async function probeKeyring(kr: Keyring, storeFile: string): Promise<void> {
   }
 }
 
+/**
+ * Why no keyring is reachable on this machine (no session bus, nothing providing the Secret
+ * Service, no binding for the platform: KeyringUnavailableError's reason), or undefined when
+ * one answers, even with a refusal (locked: it is there). Only reads profile `name`'s entry of
+ * the store `storeFile`: nothing is written. For advice that fits the machine (`lic doctor`,
+ * `lic profile show`): where there is no keyring, `profile migrate --to keyring` can't work.
+ */
+export async function noKeyringReason(keyring: () => Promise<Keyring>, name: string, storeFile: string): Promise<string | undefined> {
+  try {
+    await (await keyring()).get(keyringAccount(name, storeFile));
+    return undefined;
+  } catch (e) {
+    return e instanceof KeyringUnavailableError ? e.reason : undefined;
+  }
+}
+
 /** One profile's part in `lic profile migrate`. */
 export interface MoveResult {
   profile: string;

@@ -229,21 +229,6 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
 }
 
 /**
- * Why no keyring is reachable on this machine (no session bus, nothing providing the Secret
- * Service, no binding for the platform), or undefined when one answers, even with a refusal
- * (locked: it is there). A read of the profile's own entry: nothing is written to the keyring.
- */
-async function noKeyringReason(rt: Runtime, profile: string, file: string): Promise<string | undefined> {
-  const { keyringAccount, KeyringUnavailableError } = await import('../../config/keyring.js');
-  try {
-    await (await rt.ctx.keyring()).get(keyringAccount(profile, file));
-    return undefined;
-  } catch (e) {
-    return e instanceof KeyringUnavailableError ? e.reason : undefined;
-  }
-}
-
-/**
  * `key storage`: where the key in use is kept. The keyring or the environment pass; a key in
  * the profile file passes unless the probes found it is an Administrator's (it can create and
  * delete keys and purge the log): then, where a keyring is reachable, a warning with the
@@ -256,7 +241,9 @@ async function keyStorageCheck(rt: Runtime, t: Target, role: string | null, file
   if (t.keyFrom === 'LIC_API_KEY') return pass('key storage', 'from LIC_API_KEY: nothing stored by lic');
   if (t.keyFrom === 'keyring') return pass('key storage', `profile ${t.profileName}: in the keyring`);
   if (role === 'Administrator') {
-    const noKeyring = await noKeyringReason(rt, t.profileName!, file);
+    // loaded here, not at start: every command module is initialised when the program is built
+    const { noKeyringReason } = await import('../../config/key-storage.js');
+    const noKeyring = await noKeyringReason(rt.ctx.keyring, t.profileName!, file);
     if (noKeyring !== undefined)
       return note(
         'key storage',

@@ -169,8 +169,16 @@ describe('profile list, use, remove, show', () => {
       insecureHttpFrom: 'default',
       store: storeFile(dir),
     });
-    // a key in the file: one warning, with the command that moves it
-    expect(r.stderr).toBe(
+    // a key in the file and no keyring on this machine (the test context has none): a note, shown on a terminal, with advice that works here
+    expect(r.stderr).toBe('');
+    const onTty = await runCli(['profile', 'show', '-o', 'json'], { configDir: dir, stderrTTY: true });
+    expect(onTty.stderr).toBe(
+      `lic: the API key of profile "one" is in plain text in ${storeFile(dir)} (mode 0600): there is no keyring on this machine (no keyring in this test context); keep the file private to this account, or pass the key as LIC_API_KEY from your secret store.\n`,
+    );
+    // where a keyring answers: one warning, with the command that moves the key there
+    const keyring = { get: async () => undefined, set: async () => undefined, delete: async () => false };
+    const withKeyring = await runCli(['profile', 'show', '-o', 'json'], { configDir: dir, keyring });
+    expect(withKeyring.stderr).toBe(
       `lic: the API key of profile "one" is in plain text in ${storeFile(dir)}, readable by every program you run; an Administrator key can delete everything: move it to the keyring with \`lic profile migrate --to keyring\` (\`lic doctor\` tells the key's role).\n`,
     );
     const piped = await runCli(['profile', 'show'], { configDir: dir, env: { LIC_API_KEY: s2.adminKey }, tty: false });
