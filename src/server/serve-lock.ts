@@ -57,6 +57,8 @@ function startTime(pid: number): string | undefined {
 
 /** Whether the process the lock names still runs (and is the same process, where its start time tells). */
 function alive(info: LockInfo, path: string): boolean {
+  // 0 (an unreadable lock) would signal our own process group, a negative id another group
+  if (!Number.isInteger(info.pid) || info.pid <= 0) return false;
   if (info.pid === process.pid) return held.has(path);
   try {
     process.kill(info.pid, 0);
