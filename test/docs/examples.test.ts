@@ -1,0 +1,242 @@
+/**
+ * Every command example of README.md and docs/*.md (not the generated reference) runs here,
+ * as written, through bash, with this build's `lic` first on the PATH, against a fresh
+ * `lic serve --seed demo` per page (docs/contributing.md, "The docs' examples are tests"):
+ * each must exit as the page implies, and print what the page shows where it shows output.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAssembly, ECMA_KEY, MODULE_ROW } from '../helpers/dotnet-assembly.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { BIN, LIC_NODE } from '../helpers/spawn.js';
+import { tempDir } from '../helpers/temp.js';
+import { readStrongNameKey } from '../../src/dotnet/strong-name.js';
+import { compareOutput, examplesOf, MarkerError, type Example } from './examples.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md') && f !== 'reference.md')
+  .sort()
+  .map((f) => `docs/${f}`)];
+
+/** Every page's examples; a page whose markers are wrong gives its error instead. */
+const parsed = PAGES.map((doc) => {
+  try {
+    return { doc, examples: examplesOf(readFileSync(join(ROOT, doc), 'utf8'), doc) };
+  } catch (e) {
+    if (e instanceof MarkerError) return { doc, examples: [] as Example[], error: e.message };
+    throw e;
+  }
+});
+
+/** A third party's strong-name public key blob (any bytes: the token is their hash), for the assembly that no demo key signed. */
+const OTHER_KEY = Uint8Array.from({ length: 160 }, (_, i) => (i * 37 + 11) & 0xff);
+
+/** The files the examples name, as a reader would have them, in the reader's home (the working directory). */
+function writeFixtures(home: string): void {
+  const assets = join(ROOT, 'src/server/seed/assets');
+  const snk = readFileSync(join(assets, 'demo-signing-key.snk'));
+  const demoKey = readStrongNameKey(snk).publicKey;
+  copyFileSync(join(assets, 'demo-signing-key.snk'), join(home, 'Keys.snk'));
+  copyFileSync(join(assets, 'new-license-email.html'), join(home, 'new-license-email.html'));
+  // an API key kept in a file, to give to `lic profile add --api-key-stdin`
+  writeFileSync(join(home, 'key.txt'), 'api_0123456789abcdefghijklmnopqrstuv\n', { mode: 0o600 });
+  // a PKCS #12 file's bytes: lic stores them as given (only RSA/SNK data is read)
+  writeFileSync(join(home, 'key.pfx'), Buffer.from('3082', 'hex'));
+  const dll = (name: string, version: [number, number, number, number], publicKey?: Uint8Array, culture?: string) =>
+    buildAssembly({ name, version, publicKey, culture, tables: { before: { 0: MODULE_ROW } } });
+  mkdirSync(join(home, 'bin/Release'), { recursive: true });
+  writeFileSync(join(home, 'bin/Release/MyLib.dll'), dll('MyLib', [1, 0, 0, 0], demoKey));
+  writeFileSync(join(home, 'MyLib.dll'), dll('MyLib', [1, 1, 0, 0], demoKey));
+  writeFileSync(join(home, 'Contoso.Widgets.dll'), dll('Contoso.Widgets', [3, 2, 0, 0], OTHER_KEY));
+  const rel = join(home, 'release/net8.0');
+  mkdirSync(join(rel, 'de'), { recursive: true });
+  writeFileSync(join(rel, 'Contoso.Widgets.dll'), dll('Contoso.Widgets', [3, 2, 0, 0], OTHER_KEY));
+  writeFileSync(join(rel, 'de/Contoso.Widgets.dll'), dll('Contoso.Widgets', [3, 2, 0, 0], OTHER_KEY));
+  writeFileSync(join(rel, 'System.Xml.Linq.dll'), dll('System.Xml.Linq', [4, 0, 0, 0], ECMA_KEY));
+  writeFileSync(join(rel, 'MyApp.deps.json'), '{}\n');
+  writeFileSync(join(rel, 'libnative.dll'), Buffer.from('\x7fELF\x02\x01\x01\0', 'latin1'));
+  writeFileSync(
+    join(home, 'broken.ndjson'),
+    [
+      { name: 'New license', type: 'email', code: 'email-new-license', description: '', source: '', dataFormat: 'html', data: 'PGgxPg==' },
+      { name: 'Copy', type: 'email', code: 'email-new-license', description: '', source: '', dataFormat: 'html', data: 'PGgxPg==' },
+    ]
+      .map((r) => JSON.stringify(r))
+      .concat(['{"name": "cut off'])
+      .join('\n') + '\n',
+  );
+}
+
+/** The `lic` a reader has on the PATH: this build on the Node that runs the tests. */
+function shimDir(): string {
+  const dir = tempDir('lic-docs-bin-');
+  writeFileSync(join(dir, 'lic'), `#!/bin/sh\nexec '${LIC_NODE}' '${BIN}' "$@"\n`);
+  chmodSync(join(dir, 'lic'), 0o755);
+  return dir;
+}
+
+interface Outcome {
+  code: number | null;
+  output: string;
+}
+
+/** Runs one example through bash (or `script`'s pseudo-terminal), stdout and stderr in one stream as a terminal shows them. */
+function run(e: Example, env: Record<string, string>, cwd: string): Promise<Outcome> {
+  const script = e.ttyCols
+    ? ['script', ['-qefc', `stty cols ${e.ttyCols} rows 50; ${e.command}`, '/dev/null']]
+    : ['bash', ['-c', `exec 2>&1\n${e.command}`]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(script[0] as string, script[1] as string[], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+    const kill = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, sig);
+      } catch {
+        /* gone already */
+      }
+    };
+    const timers = [setTimeout(() => kill('SIGKILL'), 30_000)];
+    if (e.interruptAfter !== undefined) {
+      // Ctrl-C as a reader would press it: once something was printed, after a moment more
+      const started = Date.now();
+      const poll = setInterval(() => {
+        if (output === '' && Date.now() - started < 15_000) return;
+        clearInterval(poll);
+        timers.push(setTimeout(() => kill('SIGINT'), e.interruptAfter! * 1000));
+      }, 50);
+      timers.push(poll);
+    }
+    child.on('error', reject);
+    child.on('close', (code) => {
+      for (const t of timers) clearTimeout(t);
+      resolve({ code, output });
+    });
+  });
+}
+
+interface PageRun {
+  home: string;
+  results: Map<Example, Outcome>;
+}
+
+const runs = new Map<string, PageRun>();
+const services: TestService[] = [];
+
+/** Runs one page's examples in order against its own demo service (and an empty one as profile `prod`). */
+async function runPage(doc: string, examples: Example[], bin: string, cacheDir: string): Promise<void> {
+  const demo = await startTestService({ seed: 'demo' });
+  const empty = await startTestService();
+  services.push(demo, empty);
+  const home = tempDir('lic-docs-home-');
+  writeFixtures(home);
+  const configDir = join(home, '.config/lic');
+  mkdirSync(configDir, { recursive: true, mode: 0o700 });
+  const profile = (svc: TestService) => ({ baseUrl: svc.url, apiKey: svc.adminKey });
+  writeFileSync(
+    join(configDir, 'profiles.json'),
+    JSON.stringify({ profiles: { local: profile(demo), staging: profile(demo), prod: profile(empty) }, defaultProfile: 'local' }),
+    { mode: 0o600 },
+  );
+  const customer = demo.issuedKeys.find((k) => k.role === 'Customer')!.key;
+  const env: Record<string, string> = {
+    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    SHELL: '/bin/bash',
+    TERM: 'xterm',
+    LANG: 'C.UTF-8',
+    LIC_CONFIG_DIR: configDir,
+    LIC_CACHE_DIR: cacheDir,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    // what the pages ask the reader to have at hand
+    CUSTOMER_KEY: customer,
+    KEY: demo.adminKey,
+    PFX_PASSWORD: 'pfx-password',
+  };
+  const results = new Map<Example, Outcome>();
+  runs.set(doc, { home, results });
+  for (const e of examples) if (!e.skip) results.set(e, await run(e, env, home));
+  // LIC_DOCS_EXAMPLES_OUT=DIR: what each example printed, to update a page from (docs/contributing.md)
+  const dump = process.env.LIC_DOCS_EXAMPLES_OUT;
+  if (dump) {
+    const text = [...results].map(([e, r]) => `== ${e.doc}:${e.line} (exit ${r.code}, page: ${e.exit})\n$ ${e.command}\n${r.output.replace(/\r/g, '')}`);
+    mkdirSync(dump, { recursive: true });
+    writeFileSync(join(dump, doc.replace(/\//g, '_') + '.txt'), text.join('\n'));
+  }
+}
+
+const all = parsed.flatMap((p) => p.examples);
+
+beforeAll(async () => {
+  const bin = shimDir();
+  const cacheDir = tempDir('lic-docs-cache-');
+  const queue = parsed.filter((p) => p.examples.some((e) => !e.skip));
+  // two pages at a time: each runs its examples one after another, as a reader would
+  const worker = async () => {
+    for (let p = queue.shift(); p; p = queue.shift()) await runPage(p.doc, p.examples, bin, cacheDir);
+  };
+  await Promise.all([worker(), worker()]);
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all(services.map((s) => s.close()));
+  const count = (key: 'skip' | 'fails') => {
+    const by = new Map<string, number>();
+    for (const e of all) if (e[key] && (key === 'skip' || !e.skip)) by.set(e[key]!, (by.get(e[key]!) ?? 0) + 1);
+    return [...by].map(([reason, n]) => `    ${n} × ${reason}`).join('\n');
+  };
+  const ran = all.filter((e) => !e.skip);
+  console.log(
+    `doc examples: ${ran.length} ran (${ran.filter((e) => e.output !== undefined && !e.outputVaries).length} with their output compared), ` +
+      `${all.length - ran.length} marked not to run, ${ran.filter((e) => e.fails).length} expected to fail for now\n` +
+      `  marked, by reason:\n${count('skip')}\n  expected to fail, by defect:\n${count('fails')}`,
+  );
+});
+
+/** Why an example's run is not what its page says, or undefined when it is. */
+function mismatch(e: Example, r: Outcome, home: string): string | undefined {
+  if (r.code !== e.exit) return `exit ${r.code}, the page implies ${e.exit}; it printed:\n${r.output}`;
+  if (e.output !== undefined && !e.outputVaries) {
+    const diff = compareOutput(e.output, r.output, home);
+    if (diff) return `${diff}\nit printed:\n${r.output}`;
+  }
+  return undefined;
+}
+
+describe('the pages and their markers', () => {
+  it.each(parsed)('$doc: every marker names a reason and a command of its block', ({ error }) => {
+    expect(error).toBeUndefined();
+  });
+
+  it('finds the examples of every page that has any', () => {
+    for (const doc of ['README.md', 'docs/commands.md', 'docs/state.md', 'docs/configuration.md', 'docs/output-and-scripts.md'])
+      expect(parsed.find((p) => p.doc === doc)!.examples.length, doc).toBeGreaterThan(3);
+  });
+});
+
+for (const { doc, examples } of parsed.filter((p) => p.examples.length)) {
+  describe(doc, () => {
+    for (const e of examples) {
+      const name = `${e.line}: ${e.command.split('\n')[0]}`;
+      if (e.skip) it.skip(`${name} (marked: ${e.skip})`, () => {});
+      else if (e.fails) {
+        it.fails(`${name} (expected to fail for now: ${e.fails})`, () => {
+          const { home, results } = runs.get(doc)!;
+          expect(mismatch(e, results.get(e)!, home)).toBeUndefined();
+        });
+      } else {
+        it(name, () => {
+          const { home, results } = runs.get(doc)!;
+          expect(mismatch(e, results.get(e)!, home)).toBeUndefined();
+        });
+      }
+    }
+  });
+}
