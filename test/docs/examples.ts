@@ -28,6 +28,8 @@ export interface Example {
   fails?: string;
   /** run, its output not compared, and why (an `output-varies` marker) */
   outputVaries?: string;
+  /** files the page shows (a `file NAME` marker before a block) to write into the working directory before this example runs */
+  files?: { name: string; content: string }[];
 }
 
 /** A marker that names no reason, or names a command the block lacks: the page is wrong. */
@@ -39,7 +41,7 @@ export class MarkerError extends Error {
 const SHELL = new Set(['sh', 'bash', 'shell', 'console']);
 
 interface Marker {
-  kind: 'skip' | 'fails' | 'output-varies' | 'tty' | 'interrupt';
+  kind: 'skip' | 'fails' | 'output-varies' | 'tty' | 'interrupt' | 'file';
   /** commands containing this text, or every command of the block */
   match?: string;
   reason: string;
@@ -53,7 +55,9 @@ interface Marker {
  */
 function parseMarker(body: string, doc: string, line: number): Marker {
   const at = `${doc}:${line}`;
-  let m = /^tty (\d+)$/.exec(body);
+  let m = /^file ([\w.-]+)$/.exec(body);
+  if (m) return { kind: 'file', reason: m[1]!, line, used: true };
+  m = /^tty (\d+)$/.exec(body);
   if (m) return { kind: 'tty', reason: m[1]!, line, used: true };
   m = /^interrupt(?: "([^"]+)")? after (\d+(?:\.\d+)?) ?s$/.exec(body);
   if (m) return { kind: 'interrupt', match: m[1], reason: m[2]!, line, used: !m[1] };
@@ -133,9 +137,16 @@ const isTranscript = (b: Block): boolean => b.lines.find((l) => l.trim() !== '')
 export function examplesOf(text: string, doc: string): Example[] {
   const blocks = blocksOf(text, doc);
   const out: Example[] = [];
+  let files: Example['files'] = [];
   for (let bi = 0; bi < blocks.length; bi++) {
     const b = blocks[bi]!;
     const transcript = isTranscript(b);
+    const file = b.markers.find((m) => m.kind === 'file');
+    if (file) {
+      // a file the page shows (a state file, say): written before the page's next example runs
+      files.push({ name: file.reason, content: b.lines.join('\n') + '\n' });
+      continue;
+    }
     // a console block without a `$ ` line shows output only (an error, say), as a text block does
     if ((!SHELL.has(b.lang) || b.lang === 'console') && !transcript) {
       if (b.markers.length) throw new MarkerError(`${doc}:${b.markers[0]!.line}: an example marker before a block that holds no commands`);
@@ -181,19 +192,28 @@ export function examplesOf(text: string, doc: string): Example[] {
         else e.interruptAfter = Number(m.reason);
       }
     }
+    if (found.length && files.length) {
+      found[0]!.files = files;
+      files = [];
+    }
     out.push(...found);
   }
+  if (files.length) throw new MarkerError(`${doc}: a file marker with no example after it`);
   return out;
 }
 
 /**
- * Output as compared: colour codes and carriage returns dropped, API keys (`api_…`, whole,
+ * Output as compared: colour codes dropped, a line rewritten after a carriage return kept as rewritten, API keys (`api_…`, whole,
  * masked or cut to their prefix), RFC 3339 times, dates and local times, ports of
  * 127.0.0.1/localhost and the reader's home directory (`home` as `/home/me`) made
  * placeholders, runs of blanks one space, trailing blanks and blank lines at the end dropped.
  */
 export function normaliseOutput(s: string, home?: string): string {
-  let t = s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+  // a terminal's carriage return rewrites its line (a progress bar): what stays is the text after the last one
+  let t = s
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .replace(/\r+\n/g, '\n')
+    .replace(/^.*\r/gm, '');
   if (home) t = t.split(home).join('/home/me');
   return t
     .replace(/api_[A-Za-z0-9•]+…?/g, 'api_…')
