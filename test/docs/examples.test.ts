@@ -17,10 +17,13 @@ import { readStrongNameKey } from '../../src/dotnet/strong-name.js';
 import { compareOutput, examplesOf, MarkerError, type Example } from './examples.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs'))
-  .filter((f) => f.endsWith('.md') && f !== 'reference.md')
-  .sort()
-  .map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md') && f !== 'reference.md')
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 /** Every page's examples; a page whose markers are wrong gives its error instead. */
 const parsed = PAGES.map((doc) => {
@@ -170,7 +173,9 @@ async function runPage(doc: string, examples: Example[], bin: string, cacheDir: 
   // LIC_DOCS_EXAMPLES_OUT=DIR: what each example printed, to update a page from (docs/contributing.md)
   const dump = process.env.LIC_DOCS_EXAMPLES_OUT;
   if (dump) {
-    const text = [...results].map(([e, r]) => `== ${e.doc}:${e.line} (exit ${r.code}, page: ${e.exit})\n$ ${e.command}\n${r.output.replace(/\r/g, '')}`);
+    const text = [...results].map(
+      ([e, r]) => `== ${e.doc}:${e.line} (exit ${r.code}, page: ${e.exit})\n$ ${e.command}\n${r.output.replace(/\r/g, '')}`,
+    );
     mkdirSync(dump, { recursive: true });
     writeFileSync(join(dump, doc.replace(/\//g, '_') + '.txt'), text.join('\n'));
   }

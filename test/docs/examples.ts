@@ -46,7 +46,6 @@ interface Marker {
   match?: string;
   reason: string;
   line: number;
-  used: boolean;
 }
 
 /**
@@ -56,16 +55,17 @@ interface Marker {
 function parseMarker(body: string, doc: string, line: number): Marker {
   const at = `${doc}:${line}`;
   let m = /^file ([\w.-]+)$/.exec(body);
-  if (m) return { kind: 'file', reason: m[1]!, line, used: true };
+  if (m) return { kind: 'file', reason: m[1]!, line };
   m = /^tty (\d+)$/.exec(body);
-  if (m) return { kind: 'tty', reason: m[1]!, line, used: true };
+  if (m) return { kind: 'tty', reason: m[1]!, line };
   m = /^interrupt(?: "([^"]+)")? after (\d+(?:\.\d+)?) ?s$/.exec(body);
-  if (m) return { kind: 'interrupt', match: m[1], reason: m[2]!, line, used: !m[1] };
+  if (m) return { kind: 'interrupt', match: m[1], reason: m[2]!, line };
   m = /^(skip|fails|output-varies)(?: "([^"]+)")?:\s*(.*)$/.exec(body);
-  if (!m) throw new MarkerError(`${at}: unknown example marker "${body}" (skip, fails, output-varies, tty, interrupt: docs/contributing.md)`);
+  if (!m)
+    throw new MarkerError(`${at}: unknown example marker "${body}" (skip, fails, output-varies, tty, interrupt: docs/contributing.md)`);
   const reason = m[3]!.trim();
   if (reason.length < 8) throw new MarkerError(`${at}: the marker "${body}" gives no reason; say why the example can't run as written`);
-  return { kind: m[1] as Marker['kind'], match: m[2], reason, line, used: !m[2] };
+  return { kind: m[1] as Marker['kind'], match: m[2], reason, line };
 }
 
 /** Splits a command line's trailing shell comment off (an unquoted ` #`). */
@@ -208,7 +208,7 @@ export function examplesOf(text: string, doc: string): Example[] {
  * 127.0.0.1/localhost and the reader's home directory (`home` as `/home/me`) made
  * placeholders, runs of blanks one space, trailing blanks and blank lines at the end dropped.
  */
-export function normaliseOutput(s: string, home?: string): string {
+function normaliseOutput(s: string, home?: string): string {
   // a terminal's carriage return rewrites its line (a progress bar): what stays is the text after the last one
   let t = s
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')

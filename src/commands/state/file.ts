@@ -299,7 +299,8 @@ function checkRecord(
     for (const e of Value.Errors(schema, v)) {
       const field = e.instancePath.replace(/^\//, '').split('/')[0] ?? '';
       const got = v[field];
-      const hint = typeof got === 'number' || typeof got === 'boolean' ? ` (quote it: ${quoted(field, written?.(field) ?? String(got))})` : '';
+      const hint =
+        typeof got === 'number' || typeof got === 'boolean' ? ` (quote it: ${quoted(field, written?.(field) ?? String(got))})` : '';
       problems.push(`${at(field || undefined)}: ${e.message}${hint}`);
       break;
     }
