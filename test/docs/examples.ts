@@ -28,6 +28,8 @@ export interface Example {
   fails?: string;
   /** run, its output not compared, and why (an `output-varies` marker) */
   outputVaries?: string;
+  /** what the reader types at the command's prompt (an `answer` marker; runs it on an 80-column pseudo-terminal), Enter added */
+  answer?: string;
   /** files the page shows (a `file NAME` marker before a block) to write into the working directory before this example runs */
   files?: { name: string; content: string }[];
 }
@@ -41,7 +43,7 @@ export class MarkerError extends Error {
 const SHELL = new Set(['sh', 'bash', 'shell', 'console']);
 
 interface Marker {
-  kind: 'skip' | 'fails' | 'output-varies' | 'tty' | 'interrupt' | 'file';
+  kind: 'skip' | 'fails' | 'output-varies' | 'tty' | 'interrupt' | 'file' | 'answer';
   /** commands containing this text, or every command of the block */
   match?: string;
   reason: string;
@@ -50,7 +52,8 @@ interface Marker {
 
 /**
  * Parses one marker: `skip: REASON`, `skip "TEXT": REASON`, `fails "TEXT": DEFECT`,
- * `output-varies: REASON`, `tty COLS`, `interrupt "TEXT" after N s`.
+ * `output-varies: REASON`, `tty COLS`, `interrupt "TEXT" after N s`, `answer "TEXT": INPUT`,
+ * `file NAME`.
  */
 function parseMarker(body: string, doc: string, line: number): Marker {
   const at = `${doc}:${line}`;
@@ -60,6 +63,8 @@ function parseMarker(body: string, doc: string, line: number): Marker {
   if (m) return { kind: 'tty', reason: m[1]!, line };
   m = /^interrupt(?: "([^"]+)")? after (\d+(?:\.\d+)?) ?s$/.exec(body);
   if (m) return { kind: 'interrupt', match: m[1], reason: m[2]!, line };
+  m = /^answer "([^"]+)": (.+)$/.exec(body);
+  if (m) return { kind: 'answer', match: m[1], reason: m[2]!, line };
   m = /^(skip|fails|output-varies)(?: "([^"]+)")?:\s*(.*)$/.exec(body);
   if (!m)
     throw new MarkerError(`${at}: unknown example marker "${body}" (skip, fails, output-varies, tty, interrupt: docs/contributing.md)`);
@@ -189,6 +194,10 @@ export function examplesOf(text: string, doc: string): Example[] {
         else if (m.kind === 'fails') e.fails = m.reason;
         else if (m.kind === 'output-varies') e.outputVaries = m.reason;
         else if (m.kind === 'tty') e.ttyCols = Number(m.reason);
+        else if (m.kind === 'answer') {
+          e.answer = m.reason;
+          e.ttyCols ??= 80;
+        }
         else e.interruptAfter = Number(m.reason);
       }
     }
