@@ -4,14 +4,14 @@
  * `lic serve --seed demo` per page (docs/contributing.md, "The docs' examples are tests"):
  * each must exit as the page implies, and print what the page shows where it shows output.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAssembly, ECMA_KEY, MODULE_ROW } from '../helpers/dotnet-assembly.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { BIN, LIC_NODE } from '../helpers/spawn.js';
+import { BIN, hasScript, LIC_NODE } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp.js';
 import { readStrongNameKey } from '../../src/dotnet/strong-name.js';
 import { compareOutput, examplesOf, MarkerError, type Example } from './examples.js';
@@ -24,6 +24,23 @@ const PAGES = [
     .sort()
     .map((f) => `docs/${f}`),
 ];
+
+/** Whether `jq` (which some examples pipe to) is on this machine. */
+const hasJq = (() => {
+  try {
+    execFileSync('jq', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** What this machine lacks to run an example as written (it is then skipped, saying so), or undefined. */
+function missingTool(e: Example): string | undefined {
+  if (e.ttyCols && !hasScript) return 'util-linux `script` (the pseudo-terminal) is not installed';
+  if (/\bjq\b/.test(e.command) && !hasJq) return '`jq` is not installed';
+  return undefined;
+}
 
 /** Every page's examples; a page whose markers are wrong gives its error instead. */
 const parsed = PAGES.map((doc) => {
@@ -180,7 +197,7 @@ async function runPage(doc: string, examples: Example[], bin: string, cacheDir: 
   runs.set(doc, { home, env, results });
   for (const e of examples) {
     for (const f of e.files ?? []) writeFileSync(join(home, f.name), f.content);
-    if (!e.skip) results.set(e, await run(e, env, home));
+    if (!e.skip && !missingTool(e)) results.set(e, await run(e, env, home));
   }
   // LIC_DOCS_EXAMPLES_OUT=DIR: what each example printed, to update a page from (docs/contributing.md)
   const dump = process.env.LIC_DOCS_EXAMPLES_OUT;
@@ -208,16 +225,19 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(services.map((s) => s.close()));
-  const count = (key: 'skip' | 'fails') => {
+  const tally = (reasons: (string | undefined)[]) => {
     const by = new Map<string, number>();
-    for (const e of all) if (e[key] && (key === 'skip' || !e.skip)) by.set(e[key]!, (by.get(e[key]!) ?? 0) + 1);
-    return [...by].map(([reason, n]) => `    ${n} × ${reason}`).join('\n');
+    for (const r of reasons) if (r) by.set(r, (by.get(r) ?? 0) + 1);
+    return [...by].map(([reason, n]) => `    ${n} × ${reason}`).join('\n') || '    none';
   };
-  const ran = all.filter((e) => !e.skip);
+  const ran = all.filter((e) => !e.skip && !missingTool(e));
+  const missing = all.filter((e) => !e.skip && missingTool(e));
   console.log(
     `doc examples: ${ran.length} ran (${ran.filter((e) => e.output !== undefined && !e.outputVaries).length} with their output compared), ` +
-      `${all.length - ran.length} marked not to run, ${ran.filter((e) => e.fails).length} expected to fail for now\n` +
-      `  marked, by reason:\n${count('skip')}\n  expected to fail, by defect:\n${count('fails')}`,
+      `${all.length - ran.length - missing.length} marked not to run, ${ran.filter((e) => e.fails).length} expected to fail for now` +
+      (missing.length ? `, ${missing.length} not run for want of a tool` : '') +
+      `\n  marked, by reason:\n${tally(all.map((e) => e.skip))}\n  expected to fail, by defect:\n${tally(ran.map((e) => e.fails))}` +
+      (missing.length ? `\n  not run here:\n${tally(missing.map(missingTool))}` : ''),
   );
 });
 
@@ -283,6 +303,7 @@ for (const { doc, examples } of parsed.filter((p) => p.examples.length)) {
     for (const e of examples) {
       const name = `${e.line}: ${e.command.split('\n')[0]}`;
       if (e.skip) it.skip(`${name} (marked: ${e.skip})`, () => {});
+      else if (missingTool(e)) it.skip(`${name} (not run here: ${missingTool(e)})`, () => {});
       else if (e.fails) {
         it.fails(`${name} (expected to fail for now: ${e.fails})`, () => {
           const { home, results } = runs.get(doc)!;
