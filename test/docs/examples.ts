@@ -197,8 +197,7 @@ export function examplesOf(text: string, doc: string): Example[] {
         else if (m.kind === 'answer') {
           e.answer = m.reason;
           e.ttyCols ??= 80;
-        }
-        else e.interruptAfter = Number(m.reason);
+        } else e.interruptAfter = Number(m.reason);
       }
     }
     if (found.length && files.length) {
