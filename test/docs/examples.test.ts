@@ -159,10 +159,13 @@ interface PageRun {
 }
 
 const runs = new Map<string, PageRun>();
+/** Wall time of each page's run, for the summary line (a figure, never asserted). */
+const seconds = new Map<string, number>();
 const services: TestService[] = [];
 
 /** Runs one page's examples in order against its own demo service (and an empty one as profile `prod`). */
 async function runPage(doc: string, examples: Example[], bin: string, cacheDir: string): Promise<void> {
+  const started = Date.now();
   const demo = await startTestService({ seed: 'demo' });
   const empty = await startTestService();
   services.push(demo, empty);
@@ -199,6 +202,7 @@ async function runPage(doc: string, examples: Example[], bin: string, cacheDir: 
     for (const f of e.files ?? []) writeFileSync(join(home, f.name), f.content);
     if (!e.skip && !missingTool(e)) results.set(e, await run(e, env, home));
   }
+  seconds.set(doc, (Date.now() - started) / 1000);
   // LIC_DOCS_EXAMPLES_OUT=DIR: what each example printed, to update a page from (docs/contributing.md)
   const dump = process.env.LIC_DOCS_EXAMPLES_OUT;
   if (dump) {
@@ -237,7 +241,8 @@ afterAll(async () => {
       `${all.length - ran.length - missing.length} marked not to run, ${ran.filter((e) => e.fails).length} expected to fail for now` +
       (missing.length ? `, ${missing.length} not run for want of a tool` : '') +
       `\n  marked, by reason:\n${tally(all.map((e) => e.skip))}\n  expected to fail, by defect:\n${tally(ran.map((e) => e.fails))}` +
-      (missing.length ? `\n  not run here:\n${tally(missing.map(missingTool))}` : ''),
+      (missing.length ? `\n  not run here:\n${tally(missing.map(missingTool))}` : '') +
+      `\n  seconds per page: ${[...seconds].map(([doc, t]) => `${doc} ${t.toFixed(1)}`).join(', ')}`,
   );
 });
 
