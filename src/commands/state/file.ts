@@ -196,6 +196,11 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
     }
     return 1;
   };
+  /** The text a value was written as (`1.0`, `0000000000000012`): what a hint to quote it must keep. */
+  const written = (p: (string | number)[]): string | undefined => {
+    const node = doc.getIn(p, true) as { range?: [number, number, number] } | undefined;
+    return node && typeof node === 'object' && node.range ? text.slice(node.range[0], node.range[1]) : undefined;
+  };
   const root: unknown = doc.toJS();
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw invalid([`${source}:1: expected a mapping with version and the sections ${STATE_NOUNS.join(', ')}`]);
@@ -222,7 +227,7 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
     list.forEach((item: unknown, i) => {
       const at = (field?: string) =>
         `${source}:${nodeLine(field ? [noun, i, field] : [noun, i])}: ${noun}[${i}]${field ? `.${field}` : ''}`;
-      const rec = checkRecord(Value, noun, item, at, base, problems);
+      const rec = checkRecord(Value, noun, item, at, base, problems, (f) => written([noun, i, f]));
       if (!rec) return;
       const key = matchKey(noun, rec);
       const before = seen.get(key);
@@ -251,6 +256,18 @@ function invalid(problems: string[]): UsageError {
 /** TypeBox's value checker (typebox/value). */
 type TypeBoxValue = typeof import('typebox/value').Value;
 
+/**
+ * The quoted form a hint suggests for a value YAML read as a number or boolean: the text as
+ * written (`'1.0'`, not the number's `'1'`; a token's leading zeros kept), and for an assembly
+ * `version` of fewer than four parts the a.b.c.d it means (`1.0` → `'1.0.0.0'`), which is what
+ * the file's version rule accepts.
+ */
+function quoted(field: string, text: string): string {
+  let t = text.trim();
+  if (field === 'version' && /^\d+(\.\d+){0,3}$/.test(t)) while (t.split('.').length < 4) t += '.0';
+  return `'${t}'`;
+}
+
 /** One record checked against its schema and rules; its problems pushed with `at(field)` naming file, line and field. */
 function checkRecord(
   Value: TypeBoxValue,
@@ -259,6 +276,7 @@ function checkRecord(
   at: (field?: string) => string,
   base: string,
   problems: string[],
+  written?: (field: string) => string | undefined,
 ): KeyState | ResourceState | AssemblyState | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     problems.push(`${at()}: expected a mapping (one record)`);
@@ -281,7 +299,8 @@ function checkRecord(
     for (const e of Value.Errors(schema, v)) {
       const field = e.instancePath.replace(/^\//, '').split('/')[0] ?? '';
       const got = v[field];
-      const hint = typeof got === 'number' || typeof got === 'boolean' ? ` (quote it: '${String(got)}')` : '';
+      const hint =
+        typeof got === 'number' || typeof got === 'boolean' ? ` (quote it: ${quoted(field, written?.(field) ?? String(got))})` : '';
       problems.push(`${at(field || undefined)}: ${e.message}${hint}`);
       break;
     }
