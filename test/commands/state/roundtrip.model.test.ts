@@ -12,7 +12,8 @@
  * Both services are reused: between sequences their records are deleted straight in SQLite
  * (the bootstrap key and the users stay). A failure shrinks (fast-check) and is reported as
  * the lic command lines that made it. LIC_ROUNDTRIP_RUNS sets the number of sequences
- * (default 200), LIC_ROUNDTRIP_SEED a seed to replay.
+ * (default 200), LIC_ROUNDTRIP_SEED a seed to replay, LIC_ROUNDTRIP_STATS=1 prints how
+ * often each command ran and how it ended (to see what the generators reach).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,7 +59,8 @@ afterAll(async () => {
 // ---- the commands -------------------------------------------------------------------------
 
 /** Small pools, so that sequences meet the same names, codes and identities often. */
-const KEY_NAMES = ['ci', 'Sales demo key', 'ci-2026-01-05', ''];
+/** Names YAML could read as something else (a date, null, a number, a comment) are in the pools too. */
+const KEY_NAMES = ['ci', 'Sales demo key', 'ci-2026-01-05', '', '2026-11-27', 'null', "# it's"];
 const PERMS = ['read', '7', 'rw', 'read,write,delete', '0', 'delete'];
 const EXPIRES = [
   ['--expires', '90d'],
@@ -67,7 +69,7 @@ const EXPIRES = [
   ['--expires', '2020-01-01', '--force'],
 ];
 const RES_NAMES = ['r1', 'r2', 'Welcome e-mail'];
-const CODES = ['email-welcome', 'map-1', ''];
+const CODES = ['email-welcome', 'map-1', '', '007'];
 const ASM_NAMES = ['Folio.Pdf', 'ShroudIL.Engine'];
 const VERSIONS = ['1.0.0.0', '4.2.0.0'];
 
@@ -93,7 +95,7 @@ const keysCreate = fc
     perm: fc.constantFrom(...PERMS),
     owner: flag('--owner', fc.constantFrom('admin', 'alice')),
     expires: opt(fc.constantFrom(...EXPIRES)),
-    description: flag('--description', fc.constantFrom('CI pipeline', '')),
+    description: flag('--description', fc.constantFrom('CI pipeline', '', 'yes', 'a: b')),
   })
   .map((o): Cmd => ({ argv: ['keys', 'create', ...o.name, '--perm', o.perm, ...o.owner, ...(o.expires ?? []), ...o.description] }));
 
@@ -106,10 +108,14 @@ const keysUpdate = fc
     revoke: fc.constantFrom([], ['--revoke'], ['--unrevoke']),
     description: flag('--description', fc.constantFrom('changed', '')),
   })
-  .map((o): Cmd => ({
-    argv: ['keys', 'update', '{key}', ...o.name, ...o.perm, ...(o.expires ?? []), ...o.revoke, ...o.description],
-    ref: { kind: 'key', index: o.index },
-  }));
+  .map((o): Cmd => {
+    const flags = [...o.name, ...o.perm, ...(o.expires ?? []), ...o.revoke, ...o.description];
+    // `keys update ID` with no flag is a usage error: change the description then
+    return {
+      argv: ['keys', 'update', '{key}', ...(flags.length ? flags : ['--description', 'changed'])],
+      ref: { kind: 'key', index: o.index },
+    };
+  });
 
 const keysRotate = fc
   .record({ index: idx, grace: fc.constantFrom('0', '1h', '7d'), expires: fc.constantFrom([], ['--expires', '90d']) })
@@ -200,7 +206,7 @@ const asmCreate = fc
     culture: flag('--culture', fc.constantFrom('neutral', 'de', 'DE', 'Neutral')),
     token: flag('--public-key-token', fc.constantFrom('null', '0bbe75556158122f', '0BBE75556158122F')),
     mapping: opt(fc.oneof(fc.constant(-1), idx)),
-    debug: flag('--debug-symbols-key', fc.constantFrom('abc123', '')),
+    debug: flag('--debug-symbols-key', fc.constantFrom('abc123', '', '1e3')),
   })
   .map((o): Cmd => ({
     argv: [
@@ -306,8 +312,10 @@ function resolveArgv(cmd: Cmd, svc: TestService): string[] | undefined {
   return cmd.argv.map((a) => (a === '{key}' || a === '{res}' || a === '{asm}' ? ref! : a === '{map}' ? map! : a === '{file}' ? file! : a));
 }
 
-const onSrc = (argv: string[], stdin?: string) => runCli(argv, { env: envFor(src, src.adminKey), stdin });
-const onDst = (argv: string[]) => runCli(argv, { env: envFor(proxy, dst.adminKey) });
+// one profile and data folder for every run (the environment names the service and key; nothing is written there)
+const home = { configDir: tempDir('lic-roundtrip-config-'), dataDir: tempDir('lic-roundtrip-data-') };
+const onSrc = (argv: string[]) => runCli(argv, { ...home, env: envFor(src, src.adminKey) });
+const onDst = (argv: string[]) => runCli(argv, { ...home, env: envFor(proxy, dst.adminKey) });
 
 /** What a failed check reports: the sequence as command lines, then what went wrong. */
 class RoundTripFailure extends Error {}
