@@ -158,9 +158,13 @@ export async function readService(client: ApiClient, nouns: readonly StateNoun[]
         culture: a.culture.toLowerCase() === 'neutral' ? '' : a.culture,
         publicKeyToken: a.publicKeyToken.toLowerCase(),
       };
+      // grouped by the key a file matches by (culture and token in any case), named by the first one's identity:
+      // `de` and `DE` are one culture, and two of them in one map would leave one out unseen
       const k = assemblyKey(norm);
-      groups.set(assemblyIdentity(norm), [...(groups.get(assemblyIdentity(norm)) ?? []), a.id]);
-      byKey.set(k, norm);
+      const first = byKey.get(k);
+      const shown = assemblyIdentity(first ?? norm);
+      groups.set(shown, [...(groups.get(shown) ?? []), a.id]);
+      if (!first) byKey.set(k, norm);
     }
     duplicates('assemblies', 'name, version, culture and public key token', groups, (_, ids) =>
       ids

@@ -128,3 +128,21 @@ describe('an assembly whose mapping resource has no code', () => {
     expect(r.stderr).toContain(`lic resources update ${resId} --code CODE`);
   });
 });
+
+describe('two assemblies whose identity differs only in the case of the culture', () => {
+  it('make export refuse in one line naming both ids and the command that fixes it', async () => {
+    const ids: number[] = [];
+    for (const culture of ['de', 'DE']) {
+      const r = await lic(['assemblies', 'create', '--name', 'Folio.Pdf', '--version', '1.0.0.0', '--culture', culture, '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      ids.push(JSON.parse(r.stdout).assemblyId);
+    }
+    const r = await lic(['state', 'export']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      new RegExp(`^lic: the service has assemblies that share .*\\(ids ${ids[0]}, ${ids[1]}\\).*lic assemblies delete ${ids[1]}.*\\n$`),
+    );
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

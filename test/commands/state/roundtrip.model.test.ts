@@ -8,7 +8,9 @@
  *   - `lic diff -f` of the file against the same service finds nothing (with --prune too:
  *     what the file leaves out is never pruned);
  *   - `lic apply -f` to a second service with the same users succeeds, after which `lic diff
- *     --prune --exit-code` there is 0 and a second apply sends no write (a recording proxy).
+ *     --prune --exit-code` there is 0, its records (read from SQLite, not through lic) are
+ *     those of the first that a file can name, and a second apply sends no write (a
+ *     recording proxy).
  * Both services are reused: between sequences their records are deleted straight in SQLite
  * (the bootstrap key and the users stay). A failure shrinks (fast-check) and is reported as
  * the lic command lines that made it. LIC_ROUNDTRIP_RUNS sets the number of sequences
@@ -244,6 +246,7 @@ const asmImport = fc
     name: fc.constantFrom(...ASM_NAMES),
     version: fc.constantFrom<[number, number, number, number][]>([1, 0, 0, 0], [4, 2, 0, 0]),
     signed: fc.boolean(),
+    culture: fc.constantFrom('', 'de', 'DE'),
   })
   .map((o): Cmd => ({
     argv: ['assemblies', 'import', '{file}'],
@@ -252,6 +255,7 @@ const asmImport = fc
         name: o.name,
         version: o.version,
         publicKey: o.signed ? ECMA_KEY : undefined,
+        culture: o.culture,
         tables: { before: { 0: MODULE_ROW } },
       }),
       ext: 'dll',
@@ -270,9 +274,9 @@ const command = fc.oneof(
   { arbitrary: resUpdate, weight: 2 },
   { arbitrary: resDelete, weight: 1 },
   { arbitrary: resImport, weight: 1 },
-  { arbitrary: asmCreate, weight: 2 },
+  { arbitrary: asmCreate, weight: 3 },
   { arbitrary: asmUpdate, weight: 1 },
-  { arbitrary: asmImport, weight: 1 },
+  { arbitrary: asmImport, weight: 2 },
   { arbitrary: asmDelete, weight: 1 },
 );
 
@@ -316,6 +320,26 @@ function resolveArgv(cmd: Cmd, svc: TestService): string[] | undefined {
 const home = { configDir: tempDir('lic-roundtrip-config-'), dataDir: tempDir('lic-roundtrip-data-') };
 const onSrc = (argv: string[]) => runCli(argv, { ...home, env: envFor(src, src.adminKey) });
 const onDst = (argv: string[]) => runCli(argv, { ...home, env: envFor(proxy, dst.adminKey) });
+
+/**
+ * What a state file can carry of a service, read straight from its database (an oracle that
+ * does not go through lic): the named keys, the resources with a code (data as hex), and
+ * every assembly with its mapping resource's code ("" for none or a deleted one), culture
+ * and token in lower case (they match in any case). After an apply, the second service's
+ * must equal the first's: nothing lost, nothing made up.
+ */
+function content(svc: TestService): string {
+  const all = (sql: string) => svc.db.prepare(sql).all();
+  return JSON.stringify({
+    keys: all(`SELECT name, owner_id AS ownerId, permissions, description, expire_date AS expireDate, revoked
+                 FROM api_keys WHERE name <> '' ORDER BY name`),
+    resources: all(`SELECT code, name, type, description, source, data_format AS dataFormat, hex(data) AS data
+                      FROM resources WHERE code <> '' ORDER BY code`),
+    assemblies: all(`SELECT a.name, a.version, lower(a.culture) AS culture, lower(a.public_key_token) AS token,
+                         a.debug_symbols_key AS debugSymbolsKey, coalesce(r.code, '') AS mappingFile
+                       FROM assemblies a LEFT JOIN resources r ON r.id = a.mapping_file_id ORDER BY 1, 2, 3, 4`),
+  });
+}
 
 /** What a failed check reports: the sequence as command lines, then what went wrong. */
 class RoundTripFailure extends Error {}
@@ -366,6 +390,9 @@ async function roundTrip(cmds: Cmd[]): Promise<{ refused?: string }> {
   log.push('LIC_BASE_URL=<second service> lic diff -f state.yaml --prune --exit-code');
   const after = await onDst(['diff', '-f', file, '--prune', '--exit-code']);
   if (after.code !== 0) fail(log, 'the second service does not match the file after apply', after);
+  const want = content(src);
+  const got = content(dst);
+  if (got !== want) fail(log, `the second service holds other records than the first:\n  first:  ${want}\n  second: ${got}`, applied);
   const from = proxy.seen.length;
   log.push('LIC_BASE_URL=<second service> lic apply -f state.yaml');
   const again = await onDst(['apply', '-f', file]);
