@@ -117,7 +117,8 @@ interface RotateResult {
 
 /**
  * `lic keys rotate ID`: reads the key (404-like NotFoundError, exit 4, when absent), POSTs
- * a new key with its owner, permissions and description (name suffixed with the date),
+ * a new key with its owner, permissions and description (named rotatedName: the date, and
+ * `-2`, `-3`… when another key has that name, looked up with `Name.StartsWith`),
  * prints the secret once (or writes it to `--key-file`, mode 0600, via write-file-atomic),
  * then PUTs the old key's `expireDate` = now + grace (grace 0: also `revoked`). When the
  * PUT fails, the new key is still printed, stderr says what state each key is in and the
