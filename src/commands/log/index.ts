@@ -4,6 +4,7 @@ import { registerLogList } from './list.js';
 import { registerLogPurge } from './purge.js';
 import { registerLogStats } from './stats.js';
 import { registerLogTail } from './tail.js';
+import { registerLogTop } from './top.js';
 
 /** `lic log`: the audit and transaction log (contract §6). */
 export function registerLog(program: Command, deps: CommandDeps): void {
@@ -18,4 +19,5 @@ export function registerLog(program: Command, deps: CommandDeps): void {
   registerLogTail(log, deps);
   registerLogPurge(log, deps);
   registerLogStats(log, deps);
+  registerLogTop(log, deps);
 }
