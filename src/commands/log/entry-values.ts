@@ -50,7 +50,11 @@ function xmlText(s: string): string {
   return s
     .replace(/<[^>]*>/g, '')
     .replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (_, e: string) =>
-      e.startsWith('#x') ? String.fromCodePoint(parseInt(e.slice(2), 16)) : e.startsWith('#') ? String.fromCodePoint(Number(e.slice(1))) : XML_ENTITIES[e]!,
+      e.startsWith('#x')
+        ? String.fromCodePoint(parseInt(e.slice(2), 16))
+        : e.startsWith('#')
+          ? String.fromCodePoint(Number(e.slice(1)))
+          : XML_ENTITIES[e]!,
     );
 }
 

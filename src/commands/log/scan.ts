@@ -36,7 +36,13 @@ export type ScannedEntry = Record<string, unknown>;
  * filters are (contract §5).
  */
 export function templateMatcher(pattern: string): (template: unknown) => boolean {
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    's',
+  );
   return (t) => typeof t === 'string' && re.test(t);
 }
 
@@ -64,7 +70,12 @@ export function selectionClauses(sel: LogSelection): (string | undefined)[] {
  * total. Returns the number of entries read. Ctrl-C throws InterruptedError (exit 130);
  * ApiError, NetworkError, ProtocolError as the list's.
  */
-export async function scanLog(rt: Runtime, sel: LogSelection, fields: readonly string[], onEntry: (e: ScannedEntry) => void): Promise<number> {
+export async function scanLog(
+  rt: Runtime,
+  sel: LogSelection,
+  fields: readonly string[],
+  onEntry: (e: ScannedEntry) => void,
+): Promise<number> {
   const select = new Set(fields);
   const matches = sel.template?.includes('*') ? templateMatcher(sel.template) : undefined;
   if (matches) select.add('messageTemplate');

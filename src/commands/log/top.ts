@@ -65,7 +65,11 @@ export interface TopResult {
  * streamed pass (scanLog). Entries without a value for every field are counted in
  * `entries` only.
  */
-export async function countTop(rt: Runtime, opts: LogTopOptions, span = daySpan(Date.parse(opts.since), Date.parse(opts.until))): Promise<TopResult> {
+export async function countTop(
+  rt: Runtime,
+  opts: LogTopOptions,
+  span = daySpan(Date.parse(opts.since), Date.parse(opts.until)),
+): Promise<TopResult> {
   const reader = new EntryReader();
   const counter = new ValueCounter(span);
   let entries = 0;
@@ -113,14 +117,12 @@ async function runLogTop(opts: LogTopOptions, rt: Runtime): Promise<void> {
     first = terminalWidth(rt.ctx.stdout.columns, rt.ctx.env) >= WIDE_TABLE;
   }
   const columns: Column<TopRecord>[] = [
-    ...opts.fields.map(
-      (f): Column<TopRecord> => ({
-        header: terminal ? f.toUpperCase() : f,
-        get: (r) => r[f],
-        kind: f === 'level' ? 'label' : f === 'template' || f === 'message' ? 'text' : 'name',
-        priority: 3,
-      }),
-    ),
+    ...opts.fields.map((f): Column<TopRecord> => ({
+      header: terminal ? f.toUpperCase() : f,
+      get: (r) => r[f],
+      kind: f === 'level' ? 'label' : f === 'template' || f === 'message' ? 'text' : 'name',
+      priority: 3,
+    })),
     { header: terminal ? 'COUNT' : 'count', get: (r) => r.count, kind: 'number', priority: 3 },
     {
       header: terminal ? 'SHARE' : 'share',
@@ -174,13 +176,21 @@ export function registerLogTop(parent: Command, deps: CommandDeps, run = runLogT
   const time = (v: string) => parseTime(v, at());
   parent
     .command('top')
-    .argument('<field>', 'template, level, exception, message, or a property name (LicenseId, …); comma-separated: their combination', parseTopFields)
+    .argument(
+      '<field>',
+      'template, level, exception, message, or a property name (LicenseId, …); comma-separated: their combination',
+      parseTopFields,
+    )
     .description('The most frequent values of a field (event type, level, exception, property) with counts and trend')
     .option('--since <time>', 'from this time (RFC 3339, date, or 30m/24h/7d ago; default 7d)', time)
     .option('--until <time>', 'up to this time, exclusive (same forms; default now)', time)
     .option('--level <levels>', `only these levels, comma-separated: ${LOG_LEVELS.join(', ')}`, parseLevels)
     .option('--where <expr>', `filter expression in the service's query language; e.g. 'Message.Contains("LIC-")'`)
-    .option('--template <text>', "only entries of this message template (event type); * matches any text, e.g. 'Activation refused*'", parseFilterValue)
+    .option(
+      '--template <text>',
+      "only entries of this message template (event type); * matches any text, e.g. 'Activation refused*'",
+      parseFilterValue,
+    )
     .option('--limit <n>', 'this many values, most frequent first (default 10)', parseCount)
     .addHelpText(
       'after',
