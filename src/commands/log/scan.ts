@@ -9,6 +9,7 @@ import { InterruptedError } from '../../cli/errors.js';
 import { ABORTED, unlessAborted } from '../../cli/list/abort.js';
 import { containsClause, equalsClause, pages, planList } from '../../cli/list/index.js';
 import type { FetchPage } from '../../cli/list/plan.js';
+import { collectAfterRecordData } from '../../cli/memory.js';
 import { startProgress } from '../../cli/progress.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { LogLevel } from '../../wire.js';
@@ -90,10 +91,18 @@ export async function scanLog(
   try {
     for await (const page of pages<ScannedEntry>(LOG_LIST as never, plan, fetch, ac.signal)) {
       if (page.total !== undefined) progress.setTotal(page.total);
+      let bytes = 0;
       for (const e of page.records) {
+        for (const f of select) {
+          const v = e[f];
+          if (typeof v === 'string') bytes += v.length;
+        }
         if (matches && !matches(e.messageTemplate)) continue;
         onEntry(e);
       }
+      // a page is garbage once counted: collected every few MiB so the heap (and RSS) stays flat (bench/log-top.md);
+      // what counting makes of it (parsed properties, captures) weighs a few times the text
+      collectAfterRecordData(bytes * 4);
       read += page.records.length;
       progress.update(read);
     }

@@ -25,7 +25,7 @@ export type TopRecord = Record<string, string | number | number[]>;
 const SEP = '\u001f';
 
 /** Terminal columns from which the table shows FIRST as well as LAST. */
-const WIDE_TABLE = 120;
+const WIDE_TABLE = 100;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
