@@ -32,9 +32,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The API's total for `filter` over the period: GET /v1/log?take=0. */
 async function apiCount(filter?: string): Promise<number> {
-  const r = await http(svc, 'GET', `/v1/log${query({ take: 0, startDate: SINCE, endDate: NOW.toISOString(), ...(filter ? { filter } : {}) })}`, {
-    key: svc.adminKey,
-  });
+  const r = await http(
+    svc,
+    'GET',
+    `/v1/log${query({ take: 0, startDate: SINCE, endDate: NOW.toISOString(), ...(filter ? { filter } : {}) })}`,
+    {
+      key: svc.adminKey,
+    },
+  );
   expect(r.status).toBe(200);
   return r.body.totalLogEntriesCount as number;
 }
@@ -77,7 +82,8 @@ function chromium(args: string[]): Promise<{ code: number | null; stdout: string
 const consoleLines = (stderr: string) => stderr.split('\n').filter((l) => /:CONSOLE[(:]/.test(l));
 
 /** What in the page's source could load something: scripts, src/href attributes, CSS url() or @import. */
-const loaders = (html: string) => html.match(/<script|<link|<iframe|<object|<embed|\s(?:src|href|srcset)\s*=|url\(|@import|@font-face/gi) ?? [];
+const loaders = (html: string) =>
+  html.match(/<script|<link|<iframe|<object|<embed|\s(?:src|href|srcset)\s*=|url\(|@import|@font-face/gi) ?? [];
 
 /** `data-metric="NAME"` numbers of a page (`3,000` → 3000). */
 function metrics(dom: string): Record<string, number> {
@@ -89,8 +95,13 @@ function metrics(dom: string): Record<string, number> {
 /** `data-<kind>="KEY">N` cells of a page. */
 function cells(dom: string, kind: string): Map<string, number> {
   const out = new Map<string, number>();
-  const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-  for (const m of dom.matchAll(new RegExp(`data-${kind}="([^"]+)">([\\d,]+)<`, 'g'))) out.set(unescape(m[1]!), Number(m[2]!.replace(/,/g, '')));
+  const unescape = (s: string) =>
+    s
+      .replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&');
+  for (const m of dom.matchAll(new RegExp(`data-${kind}="([^"]+)">([\\d,]+)<`, 'g')))
+    out.set(unescape(m[1]!), Number(m[2]!.replace(/,/g, '')));
   return out;
 }
 
@@ -102,7 +113,9 @@ describe('lic log report', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     const html = readFileSync(page, 'utf8');
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    );
     expect(loaders(html)).toEqual([]);
     expect((html.match(/<svg/g) ?? []).length).toBeGreaterThan(20);
 
@@ -117,7 +130,9 @@ describe('lic log report', () => {
     expect(report.managementCalls.count).toBe(await apiCount('MessageTemplate.StartsWith("{Method} {Path} by API key")'));
     for (const c of report.managementCalls.byUserAndVerb) {
       expect(c.count, `${c.user} ${c.verb}`).toBe(
-        await apiCount(`MessageTemplate.StartsWith("{Method} {Path} by API key") and Message.StartsWith(${filterString(`"${c.verb}" `)}) and Message.Contains(${filterString(`of user "${c.user}"`)})`),
+        await apiCount(
+          `MessageTemplate.StartsWith("{Method} {Path} by API key") and Message.StartsWith(${filterString(`"${c.verb}" `)}) and Message.Contains(${filterString(`of user "${c.user}"`)})`,
+        ),
       );
     }
     writeFileSync(join(dir, 'report.json'), j.stdout);

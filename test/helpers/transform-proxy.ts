@@ -64,7 +64,8 @@ function rewriteProperties(v: unknown, strip: boolean): unknown {
       if (strip) continue;
       const props = JSON.parse(x) as Record<string, unknown>;
       const items = Object.entries(props).map(
-        ([name, value]) => `<property key='${xmlEscape(name)}'>${xmlEscape(typeof value === 'string' ? value : JSON.stringify(value))}</property>`,
+        ([name, value]) =>
+          `<property key='${xmlEscape(name)}'>${xmlEscape(typeof value === 'string' ? value : JSON.stringify(value))}</property>`,
       );
       out[k] = `<properties>${items.join('')}</properties>`;
     } else out[k] = rewriteProperties(x, strip);

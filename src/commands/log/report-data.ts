@@ -12,7 +12,7 @@ import { EntryReader, exceptionType } from './entry-values.js';
 import { scanLog } from './scan.js';
 
 /** A counted value as the report prints it: times RFC 3339, a count per day. */
-export interface ReportRow {
+interface ReportRow {
   count: number;
   first: string;
   last: string;
@@ -43,7 +43,7 @@ export interface LogReport {
 }
 
 /** How many rows each part of the report lists. */
-export const REPORT_LIMITS = { eventTypes: 10, problems: 10, properties: 8, propertyValues: 5, exceptions: 10, users: 20 };
+const REPORT_LIMITS = { eventTypes: 10, problems: 10, properties: 8, propertyValues: 5, exceptions: 10, users: 20 };
 
 /** Properties every entry of a service carries or that say nothing about a problem. */
 const IGNORED_PROPERTIES = new Set(['SourceContext', 'EventId', 'RequestId', 'RequestPath', 'ConnectionId', 'ThreadId', 'MachineName']);

@@ -9,7 +9,7 @@ import { DAY } from '../../time.js';
 import { gatherReport } from './report-data.js';
 
 /** `log report` after parsing: the period and where the page goes. */
-export interface LogReportOptions {
+interface LogReportOptions {
   /** RFC 3339, inclusive */
   since: string;
   /** RFC 3339, exclusive */
@@ -41,7 +41,7 @@ async function runLogReport(opts: LogReportOptions, rt: Runtime): Promise<void> 
   try {
     await writeFileAtomic(opts.html!, page);
   } catch (e) {
-    throw new Error(`--html: cannot write ${opts.html}: ${describeFsError(e)}`);
+    throw new Error(`--html: cannot write ${opts.html}: ${describeFsError(e)}`, { cause: e });
   }
   rt.out.info(`wrote ${opts.html}: ${report.entries.toLocaleString('en-US')} log entries, ${report.days.length} days`);
 }

@@ -12,14 +12,14 @@ import { scanLog, type LogSelection } from './scan.js';
 import { parseLevels } from './stats.js';
 
 /** `log top` after parsing: the fields to group by, the selection, how many values to print. */
-export interface LogTopOptions extends LogSelection {
+interface LogTopOptions extends LogSelection {
   /** `template`, `level`, `exception`, `message` or property names; several group by their combination */
   fields: string[];
   limit: number;
 }
 
 /** One row of `log top`: the value of each field, then the figures. */
-export type TopRecord = Record<string, string | number | number[]>;
+type TopRecord = Record<string, string | number | number[]>;
 
 /** Between the parts of a combination's key: a character no log value carries. */
 const SEP = '\u001f';
@@ -51,7 +51,7 @@ export function parseTopFields(value: string): string[] {
 }
 
 /** The result of a count: what was selected and the top values. */
-export interface TopResult {
+interface TopResult {
   entries: number;
   counted: number;
   distinct: number;
@@ -65,7 +65,7 @@ export interface TopResult {
  * streamed pass (scanLog). Entries without a value for every field are counted in
  * `entries` only.
  */
-export async function countTop(
+async function countTop(
   rt: Runtime,
   opts: LogTopOptions,
   span = daySpan(Date.parse(opts.since), Date.parse(opts.until)),

@@ -43,9 +43,14 @@ const SINCE_7D = new Date(NOW.getTime() - 7 * DAY).toISOString();
 
 /** The API's total for `filter` in [since, now): GET /v1/log?take=0. */
 async function apiCount(filter: string | undefined, since: string): Promise<number> {
-  const r = await http(svc, 'GET', `/v1/log${query({ take: 0, startDate: since, endDate: NOW.toISOString(), ...(filter ? { filter } : {}) })}`, {
-    key: svc.adminKey,
-  });
+  const r = await http(
+    svc,
+    'GET',
+    `/v1/log${query({ take: 0, startDate: since, endDate: NOW.toISOString(), ...(filter ? { filter } : {}) })}`,
+    {
+      key: svc.adminKey,
+    },
+  );
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.totalLogEntriesCount as number;
 }
@@ -91,7 +96,10 @@ describe('lic log top on the demo log', () => {
     expect(top.counted).toBe(top.entries);
     for (const v of top.values) {
       expect(v.count, v.LicenseId).toBe(
-        await apiCount(`MessageTemplate.StartsWith("Activation refused") and Message.Contains(${q(`license "${v.LicenseId}" on`)})`, SINCE_7D),
+        await apiCount(
+          `MessageTemplate.StartsWith("Activation refused") and Message.Contains(${q(`license "${v.LicenseId}" on`)})`,
+          SINCE_7D,
+        ),
       );
     }
     expect(top.values[0]!.count).toBeGreaterThanOrEqual(5);
@@ -104,7 +112,10 @@ describe('lic log top on the demo log', () => {
     expect(top.counted).toBe(await apiCount('Level = "Error" and MessageTemplate.StartsWith("License validation failed")', SINCE_7D));
     for (const v of top.values) {
       expect(v.count, `${v.Reason} ${v.CustomerCode}`).toBe(
-        await apiCount(`Level = "Error" and Message.Contains(${q(`of "${v.CustomerCode}" on`)}) and Message.EndsWith(${q(`: "${v.Reason}"`)})`, SINCE_7D),
+        await apiCount(
+          `Level = "Error" and Message.Contains(${q(`of "${v.CustomerCode}" on`)}) and Message.EndsWith(${q(`: "${v.Reason}"`)})`,
+          SINCE_7D,
+        ),
       );
     }
   });
@@ -225,7 +236,10 @@ describe('reading values out of an entry', () => {
     expect(m('Activation refused for {X}')).toBe(true);
     expect(m('Not Activation refused')).toBe(false);
     expect(templateMatcher('*failed*{Reason}')('License validation failed for {L}: {Reason}')).toBe(true);
-    expect(selectionClauses({ since: '', until: '', template: 'A*b"c' })).toEqual([undefined, 'MessageTemplate.Contains("A") and MessageTemplate.Contains("b\\"c")']);
+    expect(selectionClauses({ since: '', until: '', template: 'A*b"c' })).toEqual([
+      undefined,
+      'MessageTemplate.Contains("A") and MessageTemplate.Contains("b\\"c")',
+    ]);
     expect(selectionClauses({ since: '', until: '', template: 'exact', levels: ['Error', 'Fatal'] })).toEqual([
       'Level = "Error" or Level = "Fatal"',
       'MessageTemplate = "exact"',
