@@ -14,7 +14,7 @@ export function registerLog(program: Command, deps: CommandDeps): void {
     .description('Read, follow and purge the audit and transaction log')
     .addHelpText(
       'after',
-      '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log tail -f --level Error\n  lic log top template --since 30d\n  lic log report --since 7d --html weekly.html\n  lic log purge --before 90d --yes',
+      '\nExamples:\n  lic log list --level Warning --since 24h\n  lic log tail -f --level Error\n  lic log purge --before 90d --yes',
     );
   registerLogList(log, deps);
   registerLogTail(log, deps);
