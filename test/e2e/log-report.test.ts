@@ -138,6 +138,24 @@ describe('lic log report', () => {
     writeFileSync(join(dir, 'report.json'), j.stdout);
   });
 
+  it('without --html or -o json, with both, or to a file it cannot write: one line and its exit code, no file', async () => {
+    const env = envFor(svc, svc.adminKey);
+    const neither = await spawnLic(['log', 'report', ...PERIOD], { env });
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toBe('lic: log report writes an HTML page (--html FILE, - for stdout) or JSON (-o json); give one of them\n');
+    const both = await spawnLic(['log', 'report', ...PERIOD, '--html', join(dir, 'x.html'), '-o', 'json'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^lic: --html and -o json both choose the output/);
+    const missing = join(dir, 'no-such-dir', 'r.html');
+    const unwritable = await spawnLic(['log', 'report', ...PERIOD, '--html', missing], { env, timeoutMs: 60_000 });
+    expect(unwritable.code).toBe(1);
+    expect(unwritable.stderr).toBe(`lic: --html: cannot write ${missing}: no such file\n`);
+    expect(existsSync(missing)).toBe(false);
+    const stdout = await spawnLic(['log', 'report', ...PERIOD, '--html', '-'], { env, timeoutMs: 60_000 });
+    expect(stdout.code).toBe(0);
+    expect(stdout.stdout).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/);
+  });
+
   it.runIf(CHROMIUM)('Chromium shows it with no console message, nothing fetched, and the API numbers', async () => {
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as LogReport;
     const r = await chromium(['--dump-dom', `file://${page}`]);
