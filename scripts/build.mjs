@@ -81,6 +81,9 @@ const VENDOR = [
   'typebox',
   'pe-library',
   'yaml',
+  // `log report` only: the charts of its HTML page
+  '@observablehq/plot',
+  'linkedom',
 ];
 const packageOf = (spec) =>
   spec
