@@ -1,67 +1,168 @@
 // ESLint flat config: typescript-eslint's type-aware checks over src, test, bench and
 // scripts (`npm run lint`, part of `npm test`). Formatting is Prettier's job, not ESLint's.
 import js from '@eslint/js';
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
-/** `@typescript-eslint/no-restricted-imports` patterns: a folder of src/ (any depth of ../) and the message saying why. */
-const folder = (name, why) => ({ group: [`**/${name}/**`, `./${name}/**`], message: why });
-const TERMINAL = ['commander', 'chalk', 'cli-table3', 'prompts', 'node:tty', 'node:readline'].map((name) => ({
-  name,
-  message: 'only src/cli and src/commands know the terminal and the command line',
-}));
+// The layers of src/ (docs/architecture.md, "The layers", states the same table in words).
+// Each layer names the folders of src/ and the packages it must not load, by any means: a
+// static `import`/`export … from`, a dynamic `import()`, a `require()` (of `createRequire`).
+// test/docs/layers.test.ts lints planted violations with these very blocks (`layerBlocks`,
+// below) and expects each to fail.
+
+/** The terminal: only src/cli draws on it (src/commands may name its types). */
+const TERMINAL = ['chalk', '@inquirer/*', 'string-width', 'wrap-ansi', 'cli-table3', 'node:tty', 'node:readline'];
+/** The command line: src/cli and src/commands. */
+const COMMAND_LINE = ['commander'];
+/** Node's built-ins by their bare names: everywhere they are imported as `node:name`. */
+const BARE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_') && !m.startsWith('node:'));
+/** The files that may make a `require` (createRequire): the SQLite driver, a native CommonJS module, loaded by a computed name. */
+const REQUIRE_FILES = ['src/commands/serve/driver.ts', 'src/server/log/purge.ts'];
+/** The one file that touches the real process (environment, streams, signals, cwd); bin/ is outside src. */
+const PROCESS_FILES = ['src/cli/system.ts'];
+/** What any file may read of `process`: which Node and machine this is (constants, not the outside world a test replaces). */
+const PROCESS_FACTS = ['platform', 'arch', 'version', 'versions'];
+
+/** `s` as a regular expression matching it literally. */
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A module specifier that names package `name` (`@scope/*`: any package of the scope) or one of its files. */
+const packageRe = (name) => (name.endsWith('/*') ? `^${escape(name.slice(0, -1))}[^/]+(/|$)` : `^${escape(name)}(/|$)`);
+/** A specifier that names a file in (or under) folder `name` of src/, from any depth of ../ */
+const folderRe = (name) => `(^|/)${escape(name)}/`;
 
 /**
- * One config block per layer of src/. Leaves (schema, wire, time, dotnet, local-files) import
- * nothing of ours but each other; server stands alone (its own files, the leaves);
- * client knows HTTP, not the terminal; config knows the wire types; only src/cli/program.ts
- * imports the commands, and a command reaches the service only through src/server/index.ts.
+ * The rules for one layer: `folders` (of src/) and `packages` it must not load, each with why.
+ * `typesOnly`: a folder or package this layer may name the types of (erased at build), not load.
+ * `lazy`: a specifier (regular expression source) this layer may load by `import()` though a folder rule forbids it.
+ * `require`: may import createRequire; `processAllowed`: may touch `process`.
+ */
+function layerRules({ folders = [], packages = [], typesOnly = [], lazy, require = false, processAllowed = false }) {
+  const patterns = folders.map(({ name, why }) => ({
+    group: [`**/${name}/**`, `./${name}/**`],
+    message: why,
+    ...(typesOnly.includes(name) ? { allowTypeImports: true } : {}),
+  }));
+  const paths = [];
+  for (const { name, why } of packages) {
+    const allowTypeImports = typesOnly.includes(name) || undefined;
+    if (name.endsWith('/*')) patterns.push({ group: [name, `${name}/**`], message: why, allowTypeImports });
+    else paths.push({ name, message: why, allowTypeImports });
+  }
+  for (const name of BARE_BUILTINS) paths.push({ name, message: `import Node's built-in as 'node:${name}'` });
+  paths.push({ name: 'node:process', message: 'only src/cli/system.ts touches the process; take it from the Context' });
+  if (!require) {
+    paths.push({
+      name: 'node:module',
+      importNames: ['createRequire'],
+      message: `only ${REQUIRE_FILES.join(' and ')} make a require (the SQLite driver); import the module`,
+    });
+  }
+
+  // the same specifiers, as a dynamic import() or a require() names them
+  const forbidden = [
+    ...folders.map(({ name, why }) => ({ re: folderRe(name), why })),
+    ...packages.map(({ name, why }) => ({ re: packageRe(name), why })),
+    { re: `^(${BARE_BUILTINS.map(escape).join('|')})$`, why: "name Node's built-in as 'node:…'" },
+  ];
+  const syntax = [];
+  for (const { re, why } of forbidden) {
+    const value = `/${re.replace(/\//g, '\\/')}/`;
+    const except = lazy ? `:not([source.value=/${lazy.replace(/\//g, '\\/')}/])` : '';
+    syntax.push(
+      { selector: `ImportExpression[source.value=${value}]${except}`, message: why },
+      { selector: `ImportExpression > TemplateLiteral.source[quasis.0.value.cooked=${value}]`, message: why },
+      { selector: `CallExpression[callee.name='require'][arguments.0.value=${value}]`, message: why },
+      { selector: `CallExpression[callee.property.name='resolve'][arguments.0.value=${value}]`, message: why },
+      { selector: `CallExpression[callee.callee.name='createRequire'][arguments.0.value=${value}]`, message: why },
+    );
+  }
+  return {
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns, paths }],
+    'no-restricted-syntax': ['error', ...syntax],
+    ...(processAllowed
+      ? {}
+      : {
+          'no-restricted-properties': [
+            'error',
+            {
+              object: 'process',
+              allowProperties: PROCESS_FACTS,
+              message: 'only src/cli/system.ts touches the process (env, streams, cwd, signals); take it from the Context',
+            },
+          ],
+        }),
+  };
+}
+
+/**
+ * The layer blocks (files → layerRules), one per row of docs/architecture.md's table and one
+ * per file of a named exception; then the `node:` rule for the files outside src.
  */
 function layers() {
-  const notCli = folder('cli', 'this layer must not import the CLI (src/cli): the CLI imports it');
-  const notCommands = folder('commands', 'only src/cli/program.ts imports the commands');
-  const notServer = folder('server', 'only `lic serve` (src/commands/serve) loads the service, through src/server/index.ts');
-  const notClient = folder('client', 'this layer must not import the HTTP client (src/client)');
-  const notConfig = folder('config', 'this layer must not import the profile store (src/config)');
-  const rule = (patterns, paths = []) => ['error', { patterns, paths }];
-  return [
-    {
-      files: ['src/schema/**/*.ts', 'src/wire.ts', 'src/time.ts', 'src/dotnet/**/*.ts', 'src/local-files.ts'],
-      rules: { '@typescript-eslint/no-restricted-imports': rule([notCli, notCommands, notServer, notClient, notConfig], TERMINAL) },
-    },
-    {
-      files: ['src/server/**/*.ts'],
-      rules: { '@typescript-eslint/no-restricted-imports': rule([notCli, notCommands, notClient, notConfig], TERMINAL) },
-    },
-    {
-      files: ['src/client/**/*.ts'],
-      rules: { '@typescript-eslint/no-restricted-imports': rule([notCli, notCommands, notServer, notConfig], TERMINAL) },
-    },
-    {
-      files: ['src/config/**/*.ts'],
-      rules: { '@typescript-eslint/no-restricted-imports': rule([notCli, notCommands, notServer, notClient], TERMINAL) },
-    },
-    {
-      files: ['src/cli/**/*.ts'],
-      ignores: ['src/cli/program.ts'],
-      rules: { '@typescript-eslint/no-restricted-imports': rule([notCommands, notServer]) },
-    },
+  const notCli = { name: 'cli', why: 'this layer must not import the CLI (src/cli): the CLI imports it' };
+  const notCommands = { name: 'commands', why: 'only src/cli/program.ts imports the commands' };
+  const notServer = { name: 'server', why: 'only `lic serve` (src/commands/serve) loads the service, through src/server/index.ts, lazily' };
+  const notClient = { name: 'client', why: 'this layer must not import the HTTP client (src/client)' };
+  const notConfig = { name: 'config', why: 'this layer must not import the profile store (src/config)' };
+  const terminal = (why) => TERMINAL.map((name) => ({ name, why }));
+  const noTerminal = [
+    ...terminal('only src/cli knows the terminal'),
+    ...COMMAND_LINE.map((name) => ({ name, why: 'only src/cli and src/commands know the command line' })),
+  ];
+  const leaves = ['src/schema/**/*.ts', 'src/wire.ts', 'src/time.ts', 'src/dotnet/**/*.ts', 'src/local-files.ts'];
+  const rows = [
+    { files: leaves, folders: [notCli, notCommands, notServer, notClient, notConfig], packages: noTerminal },
+    { files: ['src/server/**/*.ts'], folders: [notCli, notCommands, notClient, notConfig], packages: noTerminal },
+    { files: ['src/client/**/*.ts'], folders: [notCli, notCommands, notServer, notConfig], packages: noTerminal },
+    { files: ['src/config/**/*.ts'], folders: [notCli, notCommands, notServer, notClient], packages: noTerminal },
+    { files: ['src/cli/**/*.ts'], ignores: ['src/cli/program.ts'], folders: [notCommands, notServer] },
+    { files: ['src/cli/program.ts'], folders: [notServer] },
     {
       files: ['src/commands/**/*.ts'],
-      rules: {
-        // types only (erased at build): a command may name the service's types, not load it
-        '@typescript-eslint/no-restricted-imports': rule([{ ...notServer, allowTypeImports: true }]),
-        // `lic serve` loads the service lazily, and only through its entry point
-        'no-restricted-syntax': [
-          'error',
-          {
-            selector: 'ImportExpression[source.value=/\\/server\\/(?!index\\.js$)/]',
-            message: 'a command reaches the service only through src/server/index.ts',
-          },
-        ],
-      },
+      folders: [notServer],
+      packages: terminal('only src/cli knows the terminal: a command draws through the Renderer and rt.confirm'),
+      // types only (erased at build): a command may name the service's types and chalk's colour names
+      typesOnly: ['server', ...TERMINAL],
     },
   ];
+  // the named exceptions (the table's footnotes): a row's rules with one thing allowed
+  const exceptions = [
+    // `lic serve` loads the service lazily, and only through its entry point
+    { files: ['src/commands/serve/**/*.ts'], lazy: '^(\\.\\./)+server/index\\.js$' },
+    { files: REQUIRE_FILES, require: true },
+    { files: PROCESS_FILES, processAllowed: true },
+  ];
+  const prefix = (glob) => glob.replace(/\*\*\/\*\.ts$/, '');
+  const within = (file, glob) => file.startsWith(prefix(glob));
+  const blocks = [];
+  for (const row of rows) {
+    // each exception inside this row, in order (a narrower one after a wider one), with the wider ones it lies in
+    const mine = exceptions
+      .map((x) => ({ ...x, files: x.files.filter((f) => row.files.some((g) => within(f, g)) && !(row.ignores ?? []).includes(f)) }))
+      .filter((x) => x.files.length);
+    blocks.push({ files: row.files, ignores: [...(row.ignores ?? []), ...mine.flatMap((x) => x.files)], rules: layerRules(row) });
+    for (const x of mine) {
+      for (const f of x.files) {
+        const all = mine.filter((y) => y.files.some((g) => within(f, g)));
+        blocks.push({ files: [f], rules: layerRules(Object.assign({}, row, ...all)) });
+      }
+    }
+  }
+  blocks.push({
+    // outside src: Node's built-ins by their `node:` names too (the blocks above say it for src)
+    files: ['test/**', 'bench/**', 'scripts/**', 'bin/**', '*.ts', '*.js', '*.mjs'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: BARE_BUILTINS.map((name) => ({ name, message: `import Node's built-in as 'node:${name}'` })) },
+      ],
+    },
+  });
+  return blocks;
 }
+
+/** The import rules of this config, as they are in it (test/docs/layers.test.ts lints with these objects). */
+export const layerBlocks = layers();
 
 export default tseslint.config(
   { ignores: ['dist/**', 'completions/**', 'node_modules/**', 'coverage/**'] },
@@ -89,7 +190,8 @@ export default tseslint.config(
   },
   // The layers (docs/architecture.md): what each folder of src/ may import. A deliberate
   // violation fails `npm run lint` (test/docs/layers.test.ts proves it).
-  ...layers(),
+  ...layerBlocks,
+
   {
     // tests read loosely typed JSON replies (`body: any` from test/helpers/service.ts http()) on purpose
     files: ['test/**/*.ts'],

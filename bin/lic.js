@@ -68,8 +68,8 @@ function nodeRefusal(version, node) {
 /** Loads dist/cli.cjs with Node's compile cache, then runs the command line. */
 async function start() {
   // undici parses HTTP with a WebAssembly build of llhttp. V8 tiers that module up with
-  // background compile jobs that a short-lived process must wait for at exit (~150 ms per
-  // command, measured on Node 20; bench/startup.md has the figures on 22, 24 and 26); baseline (Liftoff) code is plenty for a CLI's few replies.
+  // background compile jobs that a short-lived process must wait for at exit
+  // (bench/startup.md has the figures); baseline (Liftoff) code is plenty for a CLI's few replies.
   // The flag is set before anything is compiled: Node keeps a compile cache per set of V8
   // flags. Help sends no request and skips node:v8. Set only on the V8s known to have it (an
   // unknown flag makes V8 print an error line): a newer Node simply runs without it.

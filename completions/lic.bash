@@ -21,11 +21,13 @@ _lic() {
     'keys update') subs='' ;;
     'keys delete') subs='' ;;
     'keys rotate') subs='' ;;
-    'log') subs='list tail purge stats' ;;
+    'log') subs='list tail purge stats top report' ;;
     'log list') subs='' ;;
     'log tail') subs='' ;;
     'log purge') subs='' ;;
     'log stats') subs='' ;;
+    'log top') subs='' ;;
+    'log report') subs='' ;;
     'resources') subs='list get create update delete export import' ;;
     'resources list') subs='' ;;
     'resources get') subs='' ;;
@@ -65,6 +67,7 @@ _lic() {
     'log tail|--level') COMPREPLY=($(compgen -W 'Verbose Debug Information Warning Error Fatal' -- "$cur")); return ;;
     'log stats|--by') COMPREPLY=($(compgen -W 'hour day week' -- "$cur")); return ;;
     'log stats|--level') COMPREPLY=($(compgen -W 'Verbose Debug Information Warning Error Fatal' -- "$cur")); return ;;
+    'log top|--level') COMPREPLY=($(compgen -W 'Verbose Debug Information Warning Error Fatal' -- "$cur")); return ;;
     'api|--method'|'api|-X') COMPREPLY=($(compgen -W 'GET POST PUT DELETE' -- "$cur")); return ;;
     *'|--profile') COMPREPLY=($(compgen -W "$(lic profile list -o tsv 2>/dev/null | tail -n +2 | cut -f1)" -- "$cur")); return ;;
     *'|--output'|*'|-o') COMPREPLY=($(compgen -W 'table json ndjson csv tsv' -- "$cur")); return ;;
@@ -84,11 +87,13 @@ _lic() {
     'keys update') words='--perm --name --description --expires --force --revoke --unrevoke --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'keys delete') words='--yes --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'keys rotate') words='--grace --key-file --expires --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
-    'log') words='list tail purge stats --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'log') words='list tail purge stats top report --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'log list') words='--level --since --until --contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'log tail') words='--follow --lines --level --contains --where --interval --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'log purge') words='--all --id --before --since --until --where --yes --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'log stats') words='--since --until --by --level --where --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'log top') words='--since --until --level --where --template --limit --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'log report') words='--since --until --html --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'resources') words='list get create update delete export import --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'resources list') words='--type --format --name-contains --fields --limit --where --sort --take --skip --all --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'resources get') words='--data-out --clobber --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;

@@ -1,7 +1,7 @@
 // Bundles the CLI and every pure-JS dependency into dist/ with esbuild, so a start reads a
 // few files instead of resolving hundreds in node_modules. Only the native addons stay
 // external: better-sqlite3 and @napi-rs/keyring (loaded when a key is read from the keyring). The output is CommonJS, not ES modules: Node starts a CommonJS
-// file without its ES module loader (~20 ms, measured), and bin/lic.js keeps V8's code of
+// file without its ES module loader (bench/startup.md), and bin/lic.js keeps V8's code of
 // every file in Node's compile cache (module.enableCompileCache).
 //   dist/cli.cjs          lic itself: commander, every verb, the renderer, the client. Our
 //                         own modules that a short command does not run (the HTTP client,
@@ -19,11 +19,11 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Built-in modules that cost milliseconds to load (measured: fs/promises ~5 ms with the
- * streams it pulls in, crypto ~3 ms, child_process ~2 ms) but that most commands never
+ * Built-in modules that cost milliseconds to load (fs/promises with the streams it pulls in,
+ * crypto, child_process: bench/startup.md) but that most commands never
  * call: commander requires child_process for executable subcommands we do not use, and
  * `serve`, `resources get`, `doctor` import crypto or fs/promises for their own work; tty
- * (~3 ms: it loads net) only when stdin's terminal-ness is asked. Each
+ * (it loads net) only when stdin's terminal-ness is asked. Each
  * import of one of these resolves to a stand-in whose exports are getters that require the
  * real module (process.getBuiltinModule) on first use, so the cost is paid by the command that calls it, not by all.
  */
@@ -52,7 +52,7 @@ const lazyBuiltins = {
       const names = Object.keys(real).filter((n) => n !== 'default' && !(args.path === 'http2' && n === 'constants'));
       // undici's HTTP/2 client destructures http2.constants (header names such as ':authority',
       // fixed by RFC 9113, and nghttp2 codes) when it loads: a copy taken at build time keeps
-      // that from loading http2, tls and crypto (~10 ms) in every run that speaks HTTP/1.1
+      // that from loading http2, tls and crypto in every run that speaks HTTP/1.1
       const eager = args.path === 'http2' ? `  constants: ${JSON.stringify(real.constants)},\n` : '';
       const getters = names.map((n) => `  get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; },`).join('\n');
       return {
@@ -81,6 +81,9 @@ const VENDOR = [
   'typebox',
   'pe-library',
   'yaml',
+  // `log report` only: the charts of its HTML page
+  '@observablehq/plot',
+  'linkedom',
 ];
 const packageOf = (spec) =>
   spec

@@ -44,6 +44,7 @@ function inertContext(sink: { text: string }): Context {
     stdin: { isTTY: false, readAll: () => Promise.resolve(Buffer.alloc(0)), chunks: async function* () {} },
     prompter: { confirm: () => Promise.resolve(false), secret: () => Promise.resolve('') },
     now: () => new Date(0),
+    cwd: '.',
     dataDir: '~/.local/share/lic',
     onInterrupt: () => () => {},
     sleep: () => Promise.resolve(),

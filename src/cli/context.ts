@@ -49,6 +49,8 @@ export interface Context {
   stdin: InStream;
   prompter: Prompter;
   now: () => Date;
+  /** the working directory, what a relative path is relative to (system.ts: the process's) */
+  cwd: string;
   /** profile store directory; undefined = conf's default (the user's config dir) */
   configDir?: string;
   /** where `lic serve` keeps its default database */

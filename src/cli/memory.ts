@@ -20,8 +20,8 @@ let pending = 0;
  * garbage collection, so the memory they held is free before the next record is read (every
  * record of 4 MiB or more; one in about ten of 400 KiB). V8's `gc` is reached the way
  * jest-leak-detector reaches it (`--expose-gc` set at run time, `gc` taken from a new
- * context), since lic's executable is not started with flags. About 10 ms a call on lic's
- * heap; the request for a record takes longer.
+ * context), since lic's executable is not started with flags. A call costs less than the
+ * request for a record.
  */
 export function collectAfterRecordData(bytes: number): void {
   pending += bytes;

@@ -97,7 +97,7 @@ export interface DeclareOptions {
   /**
    * Declare every noun even when the command line certainly runs one. By default a command line
    * that names one noun (nounOf) gets only that noun declared: declaring all 42 commands and their
-   * options is ~5 ms of every start. test/cli/lazy-nouns.test.ts compares the two.
+   * options costs every start milliseconds (bench/startup.md). test/cli/lazy-nouns.test.ts compares the two.
    */
   allNouns?: boolean;
 }

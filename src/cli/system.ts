@@ -20,7 +20,7 @@ export function systemContext(): Context {
     stderr: outStream(() => process.stderr, 2),
     stdin: {
       // not process.stdin, which Node makes on first use: on a file or /dev/null it is an
-      // fs.ReadStream, whose module loads fs/promises and the stream machinery (~5 ms)
+      // fs.ReadStream, whose module loads fs/promises and the stream machinery (bench/startup.md)
       get isTTY() {
         return isatty(0);
       },
@@ -52,6 +52,7 @@ export function systemContext(): Context {
       },
     },
     now: () => new Date(),
+    cwd: process.cwd(),
     configDir: env.LIC_CONFIG_DIR || undefined,
     dataDir: env.LIC_DATA_DIR || defaultDataDir(),
     keyring: () => (keyring ??= import('../config/keyring.js').then((m) => m.systemKeyring())),

@@ -25,9 +25,9 @@ export class ApiError extends Error {
 /**
  * What kind of network failure: `refused` (nothing reached the service: safe to retry any
  * method), `dns`, `timeout`, `reset`, `closed` (the body ended before its Content-Length),
- * `tls` (certificate not trusted: not retried), `other`.
+ * `tls` (certificate not trusted: not retried), `proxy` (the forward proxy refused to open a
+ * CONNECT tunnel: a setting to fix, so never retried), `other`.
  */
-/** `proxy`: the forward proxy refused to open a CONNECT tunnel (a setting to fix, so never retried). */
 export type NetworkErrorKind = 'refused' | 'dns' | 'timeout' | 'reset' | 'closed' | 'tls' | 'proxy' | 'other';
 
 /** No connection, reset, DNS failure, TLS failure or timeout. */

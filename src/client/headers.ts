@@ -28,16 +28,15 @@ export function reservedHeaderReason(name: string): string | undefined {
  * The headers of one request, lower-case names: `user-agent` (the client's, `lic/<version>`),
  * `accept: application/json`, `content-type: application/json` when `o.body` is given, then
  * the caller's `o.headers` (`lic api -H`: names lower-cased; they may replace those three;
- * RESERVED_HEADERS are dropped), then `x-api-key` when the client has a key and the request
- * is not `anonymous`. undici adds host, connection and content-length itself.
+ * RESERVED_HEADERS are dropped), then `x-api-key` when the client has a key. undici adds host, connection and content-length itself.
  */
 export function requestHeaders(
   client: { userAgent: string; apiKey?: string },
-  o: { body?: unknown; anonymous?: boolean; headers?: Record<string, string> },
+  o: { body?: unknown; headers?: Record<string, string> },
 ): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': client.userAgent, accept: 'application/json' };
   if (o.body !== undefined) headers['content-type'] = 'application/json';
   for (const [k, v] of Object.entries(o.headers ?? {})) if (!RESERVED_HEADERS.has(k.toLowerCase())) headers[k.toLowerCase()] = v;
-  if (!o.anonymous && client.apiKey) headers['x-api-key'] = client.apiKey;
+  if (client.apiKey) headers['x-api-key'] = client.apiKey;
   return headers;
 }

@@ -49,8 +49,6 @@ export interface ClientOptions {
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
-  /** skip the API key (no endpoint needs this today) */
-  anonymous?: boolean;
   /** extra request headers (`lic api -H`), lower-case names; they may replace accept/content-type/user-agent, never x-api-key */
   headers?: Record<string, string>;
   /**
@@ -115,7 +113,7 @@ export class ApiClient {
    * aborted, or close() called while the request was in flight: no retry, no notice).
    */
   async request<T = Record<string, unknown>>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
-    if (!o.anonymous && !this.opts.apiKey) {
+    if (!this.opts.apiKey) {
       throw new AuthError('no API key: run `lic profile add`, or set LIC_API_KEY');
     }
     const url = buildUrl(this.opts.baseUrl, path, o.query);

@@ -3,7 +3,7 @@
  * `conf` in the user's config directory (or `LIC_CONFIG_DIR`) with file mode 0600. A key
  * is in the operating system's keyring (`"keyStore": "keyring"`, the key itself not in the
  * file: src/config/key-storage.ts) or, as before the keyring, in this file (`apiKey`).
- * Validated here rather than by conf's `schema` option, which costs ~80 ms a start (ajv).
+ * Validated here rather than by conf's `schema` option, which loads ajv at every start (bench/startup.md).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -94,7 +94,7 @@ function loadStore(path: string, dir?: string): StoreShape {
 }
 
 /**
- * Reads the store without loading conf (whose import costs ~100 ms: it brings ajv), for
+ * Reads the store without loading conf (whose import brings ajv: bench/startup.md has its cost), for
  * the many commands that only need the current profile. Writes go through ProfileStore
  * (conf), which reads with the same loadStore.
  */

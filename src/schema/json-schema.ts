@@ -3,7 +3,7 @@
  * the dialect fastify's ajv and @fastify/swagger read), typed `as const` so that TypeBox's
  * `Static` infers their TypeScript types with no TypeBox code at run time. Importing a
  * schema module costs the CLI nothing but the objects themselves (TypeBox's builder costs
- * ~280 ms to import, against ~70 ms for all of `node -e 0`: measured on this 2-core machine).
+ * several times `node -e 0` to import; bench/startup.md has the figures).
  */
 
 /** Largest int32, the bound of every id (contract §2). */

@@ -30,8 +30,8 @@ export const BODY_LIMIT = 10 * 1024 * 1024;
 const MAX_PARAM_LENGTH = 1024;
 
 export interface AppOptions extends Omit<ServiceContext, 'invalidateKeys' | 'write'> {
-  /** fastify request logging (pino): `true` for stderr, or a sink; off by default */
-  logger?: boolean | LogSink;
+  /** fastify request logging (pino) into this sink (`lic serve --log-requests`: its stderr); off when absent or false */
+  logger?: false | LogSink;
   /**
    * one line for the operator (stderr of `lic serve`) about what the service's own log may
    * not hold: the database locked by another process (when it begins and ends), an error
@@ -258,7 +258,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // start); the option is typed for ajv-compiler's own builders, hence the cast
     schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never } },
     // pino writes to stdout unless told otherwise; stdout is for data (the URL), so logs go to the sink or stderr
-    logger: opts.logger ? { level: 'info', stream: typeof opts.logger === 'object' ? opts.logger : process.stderr } : false,
+    logger: opts.logger ? { level: 'info', stream: opts.logger } : false,
     bodyLimit: BODY_LIMIT,
     // path parameters up to contract §9's 256-character codes, plus room for a too-long id to reach its 400
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },

@@ -34,7 +34,8 @@ export interface StartOptions {
   seed?: string;
   now?: () => Date;
   generateKey?: () => string;
-  logger?: boolean | LogSink;
+  /** fastify request logging (pino) into this sink; off when absent or false (AppOptions.logger) */
+  logger?: false | LogSink;
   /** one line for the operator (stderr) about what the service's own log may not hold (AppOptions.warn) */
   warn?: (line: string) => void;
   /** the failed-authentication guard; default 5 failures per 60 s, limit 0 = off */

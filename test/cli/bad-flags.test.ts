@@ -57,6 +57,8 @@ const BAD: Record<string, { value: string; accepts: RegExp }> = {
   '--payment-status': { value: '', accepts: /a non-empty value/ },
   '--payment-type': { value: '', accepts: /a non-empty value/ },
   '--currency': { value: '', accepts: /a non-empty value/ },
+  '--template': { value: '', accepts: /a non-empty value/ },
+  field: { value: 'a b', accepts: /template, level, exception, message or a property name/ },
 };
 
 /** Options for which any text is a valid value (names, paths, free text, the query language the service parses); `VERB PATH --flag` for one verb's. */
@@ -91,6 +93,7 @@ const FREE = new Set<string>([
   '--file',
   '--data-dir',
   '--key-dir',
+  '--html',
 ]);
 
 interface Case {

@@ -1,5 +1,5 @@
 /**
- * Options parsing per verb, table-driven and without a network (docs/architecture.md, §12): each verb
+ * Options parsing per verb, table-driven and without a network (docs/architecture.md, "Adding a verb"): each verb
  * is registered alone with a `run` that records what it was called with (its seam,
  * `registerX(parent, deps, run)`), and main() runs the command line. A good command line
  * must reach `run` with exactly the options object in the table; a bad one must exit 2

@@ -50,7 +50,6 @@ describe('a dry run shows the headers the real request sends', () => {
         },
       },
     ],
-    ['anonymous: no key', 'GET', { anonymous: true }],
   ];
 
   it.each(cases)('%s', async (_name, method, o) => {
@@ -61,9 +60,9 @@ describe('a dry run shows the headers the real request sends', () => {
       await client.request(method, '/v1/things', o);
       const received = fake.requests[0]!.headers;
       expect(asPlanned(received)).toEqual(plan.headers);
-      // the plan never carries the key, the wire always does (unless anonymous)
+      // the plan never carries the key, the wire always does
       expect(JSON.stringify(plan)).not.toContain(KEY);
-      expect(received['x-api-key']).toBe(o.anonymous ? undefined : KEY);
+      expect(received['x-api-key']).toBe(KEY);
       // nothing a caller passed overrides what the transport frames
       expect(received.host).toBe(new URL(fake.url).host);
       expect(received['transfer-encoding']).toBeUndefined();

@@ -155,6 +155,7 @@ export function testContext(o: TestContextOptions = {}): TestContext {
       },
     },
     now: o.now ?? (() => new Date()),
+    cwd: process.cwd(),
     configDir: o.configDir ?? tempDir('lic-test-'),
     dataDir: o.dataDir ?? tempDir('lic-data-'),
     onInterrupt:

@@ -6,7 +6,6 @@ export interface TestService extends RunningService {
   adminKey: string;
 }
 
-/** Starts the real reference service on 127.0.0.1:0 over an in-memory database (failed-authentication guard off unless `authFailLimit` is given). */
 /** The key test services seal resource passwords with (LIC_SECRET_KEY), so a test can check what was stored. */
 const TEST_SECRET_KEY = Buffer.alloc(32, 0x5a).toString('base64');
 
@@ -15,6 +14,7 @@ export function openStoredSecret(stored: string): string {
   return secretBox(Buffer.from(TEST_SECRET_KEY, 'base64')).open(stored);
 }
 
+/** Starts the real reference service on 127.0.0.1:0 over an in-memory database (failed-authentication guard off unless `authFailLimit` is given). */
 export async function startTestService(
   opts: { seed?: string; now?: () => Date; authFailLimit?: AuthFailLimit } = {},
 ): Promise<TestService> {

@@ -7,14 +7,18 @@
  *   array), recursively, is left out, the way the original service writes JSON
  *   (IgnoreJSonDefaultValues) — including an empty list's array and its zero total;
  * - `int-strings`: integers under id-like keys (`id`, `…Id`, `…Count`, `permissions`,
- *   `dataSize`) are sent as decimal strings, as protobuf JSON writes int64.
+ *   `dataSize`) are sent as decimal strings, as protobuf JSON writes int64;
+ * - `strip-properties`: log entries without `properties`, as a service that stores none
+ *   (the values are then only in the message);
+ * - `xml-properties`: log entries' JSON `properties` rewritten as Serilog's XML
+ *   (`<properties><property key='K'>V</property>…`, the MSSqlServer sink's default).
  *
  * Requests pass through unchanged; only JSON reply bodies are rewritten.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { listenOnFreePort } from './fake-server.js';
 
-export type ProxyMode = 'strip-defaults' | 'int-strings';
+export type ProxyMode = 'strip-defaults' | 'int-strings' | 'strip-properties' | 'xml-properties';
 
 export interface TransformProxy {
   url: string;
@@ -48,6 +52,34 @@ function intsAsStrings(v: unknown): unknown {
   return out;
 }
 
+const xmlEscape = (s: string) => s.replace(/[&<>'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** `v` with every string `properties` field left out (`strip`) or rewritten from JSON to Serilog's XML, recursively. */
+function rewriteProperties(v: unknown, strip: boolean): unknown {
+  if (Array.isArray(v)) return v.map((x) => rewriteProperties(x, strip));
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (k === 'properties' && typeof x === 'string') {
+      if (strip) continue;
+      const props = JSON.parse(x) as Record<string, unknown>;
+      const items = Object.entries(props).map(
+        ([name, value]) =>
+          `<property key='${xmlEscape(name)}'>${xmlEscape(typeof value === 'string' ? value : JSON.stringify(value))}</property>`,
+      );
+      out[k] = `<properties>${items.join('')}</properties>`;
+    } else out[k] = rewriteProperties(x, strip);
+  }
+  return out;
+}
+
+const TRANSFORMS: Record<ProxyMode, (v: unknown) => unknown> = {
+  'strip-defaults': stripDefaults,
+  'int-strings': intsAsStrings,
+  'strip-properties': (v) => rewriteProperties(v, true),
+  'xml-properties': (v) => rewriteProperties(v, false),
+};
+
 /** Starts a proxy to `target` (a base URL) that rewrites JSON replies per `mode`. */
 export async function startTransformProxy(target: string, mode: ProxyMode): Promise<TransformProxy> {
   const upstream = new URL(target);
@@ -64,7 +96,7 @@ export async function startTransformProxy(target: string, mode: ProxyMode): Prom
           const headers = { ...up.headers };
           if (String(up.headers['content-type'] ?? '').includes('json')) {
             const parsed = JSON.parse(body.toString('utf8')) as unknown;
-            body = Buffer.from(JSON.stringify(mode === 'strip-defaults' ? stripDefaults(parsed) : intsAsStrings(parsed)));
+            body = Buffer.from(JSON.stringify(TRANSFORMS[mode](parsed)));
           }
           headers['content-length'] = String(body.length);
           delete headers['transfer-encoding'];

@@ -21,11 +21,6 @@ export function tsvField(s: string): string {
   return s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 }
 
-/** Undoes tsvField (for tests and for readers of our TSV). */
-export function tsvUnescape(s: string): string {
-  return s.replace(/\\([\\tnr])/g, (_m, c: string) => (c === '\\' ? '\\' : c === 't' ? '\t' : c === 'n' ? '\n' : '\r'));
-}
-
 /** One TSV line (with its `\n`) of already-rendered cells. */
 export function tsvLine(cells: string[]): string {
   return `${cells.map(tsvField).join('\t')}\n`;

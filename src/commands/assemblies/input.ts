@@ -101,7 +101,7 @@ async function identityFromDll(path: string): Promise<Required<Pick<AssemblyInpu
     throw new UsageError(`--from-dll ${path}: ${describeFsError(e)}`);
   }
   if (bytes.length > MAX_DLL_BYTES) throw new UsageError(`--from-dll ${path}: more than the limit of ${MAX_DLL_BYTES} bytes (256 MiB)`);
-  // the reader (and pe-library, ~40 ms to import) loads only when a DLL is read
+  // the reader (and pe-library, slow to import: bench/startup.md) loads only when a DLL is read
   const { NotAnAssemblyError, readAssemblyIdentity } = await import('../../dotnet/assembly-identity.js');
   try {
     const id = readAssemblyIdentity(bytes);

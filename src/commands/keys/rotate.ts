@@ -7,7 +7,7 @@ import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/request.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
-import { normalizeRecord } from '../../cli/list/index.js';
+import { filterString, normalizeRecord } from '../../cli/list/index.js';
 import { checkExpiry, parseExpiry, parseId } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -48,14 +48,37 @@ function parseGrace(value: string): number {
   return ms;
 }
 
-/** A trailing `-YYYY-MM-DD` left by an earlier rotation, replaced rather than stacked (`ci-2026-01-05-2026-04-05`). */
-const DATE_SUFFIX = /-\d{4}-\d{2}-\d{2}$/;
+/**
+ * A trailing `-YYYY-MM-DD` left by an earlier rotation, with the `-N` a second rotation the
+ * same day adds, replaced rather than stacked (`ci-2026-01-05-2026-04-05`).
+ */
+const DATE_SUFFIX = /-\d{4}-\d{2}-\d{2}(?:-\d+)?$/;
 
-/** The new key's name: the old name with its date suffix (if any) replaced by `now`'s UTC date; `key-ID-DATE` for an unnamed key. */
-export function rotatedName(old: Pick<ApiKey, 'id' | 'name'>, now: Date): string {
+/**
+ * The new key's name (docs/state.md: a state file names keys by name, so it must be unique):
+ * the old name with its date suffix (if any) replaced by `now`'s UTC date, `key-ID-DATE` for
+ * an unnamed key; when another key already has that name (`taken`), the first free
+ * `NAME-DATE-2`, `-3`, … (a second rotation the same day).
+ */
+export function rotatedName(old: Pick<ApiKey, 'id' | 'name'>, now: Date, taken: ReadonlySet<string> = new Set()): string {
   const date = now.toISOString().slice(0, 10);
-  const base = old.name.replace(DATE_SUFFIX, '') || `key-${old.id}`;
-  return `${base}-${date}`;
+  const base = `${old.name.replace(DATE_SUFFIX, '') || `key-${old.id}`}-${date}`;
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
+}
+
+/** The names of the API keys that start with `prefix` (`Name.StartsWith`, contract §5), every page: the names a rotation must not reuse. */
+async function namesStartingWith(client: ApiClient, prefix: string): Promise<Set<string>> {
+  const names = new Set<string>();
+  const take = 1000;
+  for (let skip = 0; ; skip += take) {
+    const body = await listApiKeys(client, { filter: `Name.StartsWith(${filterString(prefix)})`, sort: 'Id asc', take, skip });
+    const page = Array.isArray(body.apiKeys) ? body.apiKeys : [];
+    for (const k of page) if (typeof k.name === 'string') names.add(k.name);
+    if (page.length < take) return names;
+  }
 }
 
 /** The old key's change: `expireDate` now + grace unless it already expires sooner (a rotation never extends a key's life); grace 0 also sets `revoked`. */
@@ -94,7 +117,8 @@ interface RotateResult {
 
 /**
  * `lic keys rotate ID`: reads the key (404-like NotFoundError, exit 4, when absent), POSTs
- * a new key with its owner, permissions and description (name suffixed with the date),
+ * a new key with its owner, permissions and description (named rotatedName: the date, and
+ * `-2`, `-3`… when another key has that name, looked up with `Name.StartsWith`),
  * prints the secret once (or writes it to `--key-file`, mode 0600, via write-file-atomic),
  * then PUTs the old key's `expireDate` = now + grace (grace 0: also `revoked`). When the
  * PUT fails, the new key is still printed, stderr says what state each key is in and the
@@ -109,7 +133,7 @@ async function runKeysRotate(opts: KeysRotateOptions, rt: Runtime): Promise<void
   const old = await findKey(client, opts.id);
   const now = rt.ctx.now();
   const input: ApiKeyInput = {
-    name: rotatedName(old, now),
+    name: rotatedName(old, now, await namesStartingWith(client, rotatedName(old, now))),
     ownerId: old.ownerId || undefined,
     permissions: old.permissions,
     description: old.description || undefined,

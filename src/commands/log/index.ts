@@ -2,8 +2,10 @@ import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/deps.js';
 import { registerLogList } from './list.js';
 import { registerLogPurge } from './purge.js';
+import { registerLogReport } from './report.js';
 import { registerLogStats } from './stats.js';
 import { registerLogTail } from './tail.js';
+import { registerLogTop } from './top.js';
 
 /** `lic log`: the audit and transaction log (contract §6). */
 export function registerLog(program: Command, deps: CommandDeps): void {
@@ -18,4 +20,6 @@ export function registerLog(program: Command, deps: CommandDeps): void {
   registerLogTail(log, deps);
   registerLogPurge(log, deps);
   registerLogStats(log, deps);
+  registerLogTop(log, deps);
+  registerLogReport(log, deps);
 }

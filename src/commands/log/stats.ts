@@ -60,7 +60,7 @@ export function buckets(since: number, until: number, by: BucketSize): { start: 
 }
 
 /** `--level`: one or more levels, comma-separated, case-insensitive (parseLevel) → canonical names in LOG_LEVELS order, no repeats. */
-function parseLevels(value: string): LogLevel[] {
+export function parseLevels(value: string): LogLevel[] {
   const wanted = new Set(value.split(',').map((v) => parseLevel(v) as LogLevel));
   return LOG_LEVELS.filter((l) => wanted.has(l));
 }

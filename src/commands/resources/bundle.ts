@@ -30,7 +30,7 @@ export const BundleResource = {
   additionalProperties: false,
 } as const;
 // a plain JSON Schema (like src/schema/), checked by TypeBox's Value, which checkBundle
-// imports when it runs: loading TypeBox costs every command ~10 ms
+// imports when it runs: loading TypeBox would cost every command (bench/startup.md)
 export type BundleResource = Static<typeof BundleResource>;
 
 /** The fields of a bundle line, in the order export writes them. */

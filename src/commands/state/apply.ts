@@ -93,7 +93,7 @@ async function bodyOf(step: Step, mappingId: number | string | undefined): Promi
  * request of the plan (redacted) and sends none.
  */
 async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
-  const want = await readStateFile(opts.file, () => rt.ctx.stdin.readAll(MAX_STATE_BYTES));
+  const want = await readStateFile(opts.file, () => rt.ctx.stdin.readAll(MAX_STATE_BYTES), rt.ctx.cwd);
   const keyDir = opts.keyDir === undefined ? undefined : resolve(opts.keyDir);
   if (keyDir) await checkKeyDir(keyDir, rt.globals.dryRun === true);
   const client = await rt.client();

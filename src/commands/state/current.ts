@@ -44,6 +44,18 @@ export interface ServiceState {
   resourceCode: Map<number, string>;
   /** resources without a code: a state file can't name them (left out of export, never pruned) */
   uncoded: { id: number; name: string }[];
+  /** API keys without a name (`keys create` without --name): a state file can't name them (left out of export, never pruned) */
+  unnamed: { id: number }[];
+}
+
+/**
+ * The one note on API keys without a name, which a state file can't name (docs/state.md):
+ * `lic: left out 2 API key(s) without a name, which a state file can't name: 5, 9; …`,
+ * with the command that names one. `done` says what was done with them ("left out" by
+ * export, "left alone" by a prune).
+ */
+export function unnamedNote(done: string, keys: readonly { id: number }[]): string {
+  return `lic: ${done} ${keys.length} API key(s) without a name, which a state file can't name: ${keys.map((k) => k.id).join(', ')}; to manage one as code, name it (lic keys update ${keys[0]?.id ?? 'ID'} --name NAME)`;
 }
 
 /** Every record of a list, paged by id, normalised to `fields` (the service's defaults filled in). */
@@ -72,13 +84,21 @@ export class ServiceStateError extends Error {
   }
 }
 
-/** A ServiceStateError naming records of the service that share an identity a state file needs to be unique. */
-function duplicates(what: string, by: string, groups: Map<string, number[]>, fix: string): void {
+/** `s` as one POSIX shell word: bare when it is plainly safe, else in single quotes. */
+const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:,=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * A ServiceStateError naming records of the service that share an identity a state file
+ * needs to be unique, in one line: each group with its ids, then `fix(identity, ids)`, the
+ * commands that make them unique (all but the first id changed).
+ */
+function duplicates(what: string, by: string, groups: Map<string, number[]>, fix: (identity: string, ids: number[]) => string): void {
   const dup = [...groups].filter(([, ids]) => ids.length > 1);
   if (!dup.length) return;
   const list = dup.map(([k, ids]) => `"${k}" (ids ${ids.join(', ')})`).join('; ');
+  const commands = dup.map(([k, ids]) => fix(k, ids)).join(', ');
   throw new ServiceStateError(
-    `the service has ${what} that share a ${by}, which a state file names them by: ${list}; ${fix}; nothing was sent`,
+    `the service has ${what} that share a ${by}, which a state file names them by: ${list}; make them unique (${commands}) and run it again; nothing was written or sent`,
   );
 }
 
@@ -89,14 +109,26 @@ function duplicates(what: string, by: string, groups: Map<string, number[]>, fix
  * the client throws them.
  */
 export async function readService(client: ApiClient, nouns: readonly StateNoun[]): Promise<ServiceState> {
-  const state: ServiceState = { resourceCode: new Map(), uncoded: [] };
+  const state: ServiceState = { resourceCode: new Map(), uncoded: [], unnamed: [] };
   if (nouns.includes('keys')) {
     const fields = ['id', 'name', 'ownerId', 'permissions', 'description', 'expireDate', 'revoked', 'keyPrefix'];
     const recs = (await all(API_KEY_LIST, (q, s) => listApiKeys(client, q, s), fields)) as unknown as ServiceKey[];
     const groups = new Map<string, number[]>();
-    for (const k of recs) groups.set(k.name, [...(groups.get(k.name) ?? []), k.id]);
-    duplicates('API keys', 'name', groups, 'rename all but one (lic keys update ID --name NEW)');
-    state.keys = new Map(recs.map((k) => [k.name, { ...k, expireDate: k.expireDate ? new Date(k.expireDate).toISOString() : null }]));
+    for (const k of recs) {
+      if (k.name === '') state.unnamed.push({ id: k.id });
+      else groups.set(k.name, [...(groups.get(k.name) ?? []), k.id]);
+    }
+    duplicates('API keys', 'name', groups, (name, ids) =>
+      ids
+        .slice(1)
+        .map((id) => `lic keys update ${id} --name ${shellQuote(`${name}-${id}`)}`)
+        .join(', '),
+    );
+    state.keys = new Map(
+      recs
+        .filter((k) => k.name !== '')
+        .map((k) => [k.name, { ...k, expireDate: k.expireDate ? new Date(k.expireDate).toISOString() : null }]),
+    );
   }
   if (nouns.includes('resources') || nouns.includes('assemblies')) {
     const fields = ['id', 'code', 'name', 'type', 'description', 'source', 'dataFormat'];
@@ -107,7 +139,12 @@ export async function readService(client: ApiClient, nouns: readonly StateNoun[]
       if (r.code === '') state.uncoded.push({ id: r.id, name: r.name });
       else groups.set(r.code, [...(groups.get(r.code) ?? []), r.id]);
     }
-    duplicates('resources', 'code', groups, 'give each its own code (lic resources update ID --code NEW)');
+    duplicates('resources', 'code', groups, (code, ids) =>
+      ids
+        .slice(1)
+        .map((id) => `lic resources update ${id} --code ${shellQuote(`${code}-${id}`)}`)
+        .join(', '),
+    );
     if (nouns.includes('resources')) state.resources = new Map(recs.filter((r) => r.code !== '').map((r) => [r.code, r]));
   }
   if (nouns.includes('assemblies')) {
@@ -121,11 +158,20 @@ export async function readService(client: ApiClient, nouns: readonly StateNoun[]
         culture: a.culture.toLowerCase() === 'neutral' ? '' : a.culture,
         publicKeyToken: a.publicKeyToken.toLowerCase(),
       };
+      // grouped by the key a file matches by (culture and token in any case), named by the first one's identity:
+      // `de` and `DE` are one culture, and two of them in one map would leave one out unseen
       const k = assemblyKey(norm);
-      groups.set(assemblyIdentity(norm), [...(groups.get(assemblyIdentity(norm)) ?? []), a.id]);
-      byKey.set(k, norm);
+      const first = byKey.get(k);
+      const shown = assemblyIdentity(first ?? norm);
+      groups.set(shown, [...(groups.get(shown) ?? []), a.id]);
+      if (!first) byKey.set(k, norm);
     }
-    duplicates('assemblies', 'name, version, culture and public key token', groups, 'delete all but one (lic assemblies delete ID)');
+    duplicates('assemblies', 'name, version, culture and public key token', groups, (_, ids) =>
+      ids
+        .slice(1)
+        .map((id) => `lic assemblies delete ${id}`)
+        .join(', '),
+    );
     state.assemblies = byKey;
   }
   return state;

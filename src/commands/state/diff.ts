@@ -29,7 +29,7 @@ class DriftError extends Error {
  * and field).
  */
 async function runDiff(opts: DiffOptions, rt: Runtime): Promise<void> {
-  const want = await readStateFile(opts.file, () => rt.ctx.stdin.readAll(MAX_STATE_BYTES));
+  const want = await readStateFile(opts.file, () => rt.ctx.stdin.readAll(MAX_STATE_BYTES), rt.ctx.cwd);
   const client = await rt.client();
   const plan = await makePlan(client, want, { prune: opts.prune === true, ownKey: await rt.apiKey() });
   await printPlan(rt, plan, want.source);

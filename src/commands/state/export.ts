@@ -6,7 +6,7 @@ import { describeFsError, writeFileAtomic } from '../../cli/files.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
-import { readService, resourceData, ServiceStateError } from './current.js';
+import { readService, resourceData, ServiceStateError, unnamedNote } from './current.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 import { assemblyIdentity, STATE_NOUNS, STATE_VERSION, type StateNoun } from './file.js';
 
@@ -67,6 +67,16 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
   const yaml = format === 'json' ? undefined : await import('yaml');
   const client = await rt.client();
   const have = await readService(client, opts.nouns);
+  // refused before a byte is written: `lic state export > f.yaml` never leaves half a file
+  if (have.assemblies) {
+    const unnamed = [...have.assemblies.values()].filter((a) => a.mappingFileId && have.resourceCode.get(a.mappingFileId) === '');
+    if (unnamed.length) {
+      const ids = [...new Set(unnamed.map((a) => a.mappingFileId))];
+      throw new ServiceStateError(
+        `${unnamed.map((a) => `assembly ${a.id} (${assemblyIdentity(a)})`).join(', ')} name${unnamed.length > 1 ? '' : 's'} mapping resource(s) ${ids.join(', ')} without a code, which a state file names them by; give ${ids.length > 1 ? 'each' : 'it'} one (${ids.map((id) => `lic resources update ${id} --code CODE`).join(', ')}) and export again; nothing was written`,
+      );
+    }
+  }
   const put = async (text: string) => {
     if (rt.ctx.stdout.write(text) === false && rt.ctx.stdout.drain) await rt.ctx.stdout.drain();
   };
@@ -137,12 +147,10 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
         let mappingFile = '';
         if (a.mappingFileId) {
           const code = have.resourceCode.get(a.mappingFileId);
-          if (code === '')
-            throw new ServiceStateError(
-              `assembly ${a.id} (${assemblyIdentity(a)}) names mapping resource ${a.mappingFileId}, which has no code; give it one (lic resources update ${a.mappingFileId} --code CODE) and export again`,
-            );
           if (code === undefined)
-            rt.out.warn(`lic: assembly ${a.id} names mapping resource ${a.mappingFileId}, which does not exist; exported without one`);
+            rt.out.warn(
+              `lic: assembly ${a.id} names mapping resource ${a.mappingFileId}, which does not exist; exported without one (clear it with lic assemblies update ${a.id} --mapping-file-id 0)`,
+            );
           else mappingFile = code;
         }
         return {
@@ -166,6 +174,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
         revoked: k.revoked,
       }));
       counts.push(`${await section(noun, items)} API key(s)`);
+      if (have.unnamed.length) rt.out.warn(unnamedNote('left out', have.unnamed));
     }
   }
   if (!yaml) await put('\n}\n');

@@ -156,9 +156,11 @@ type Yaml = typeof import('yaml');
  * expireDate, a version a.b.c.d, a 16-hex-digit token, base64 data, a dataFile that
  * exists and is at most MAX_DATA_BYTES, each identity once, and a mappingFile naming a
  * resource of the file or of the service (`serviceCodes`, checked later by the plan).
- * Throws UsageError (exit 2) listing up to 10 problems as `FILE:LINE: section[i].field: …`.
+ * A relative dataFile is relative to the state file's directory, or to `cwd` (the Context's)
+ * for a state file on stdin. Throws UsageError (exit 2) listing up to 10 problems as
+ * `FILE:LINE: section[i].field: …`.
  */
-export async function readStateFile(path: string, readStdin: () => Promise<Buffer>): Promise<DesiredState> {
+export async function readStateFile(path: string, readStdin: () => Promise<Buffer>, cwd: string): Promise<DesiredState> {
   const source = path === '-' ? 'stdin' : path;
   let bytes: Buffer;
   try {
@@ -187,7 +189,7 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
   const lineAt = (offset: number | undefined) => (offset === undefined ? 1 : lines.linePos(offset).line);
   for (const e of doc.errors) problems.push(`${source}:${lineAt(e.pos[0])}: ${e.message.split('\n')[0]}`);
   if (problems.length) throw invalid(problems);
-  const base = path === '-' ? process.cwd() : dirname(resolve(path));
+  const base = path === '-' ? cwd : dirname(resolve(cwd, path));
   const nodeLine = (p: (string | number)[]): number => {
     for (let n = p.length; n >= 0; n--) {
       const node = doc.getIn(p.slice(0, n), true) as { range?: [number, number, number] } | undefined;

@@ -9,7 +9,15 @@ import type { ApiClient } from '../../client/request.js';
 import { UsageError } from '../../cli/errors.js';
 import { permissionLetters } from '../../cli/parse.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { fingerprint, readService, resourceData, type ServiceAssembly, type ServiceKey, type ServiceState } from './current.js';
+import {
+  fingerprint,
+  readService,
+  resourceData,
+  unnamedNote,
+  type ServiceAssembly,
+  type ServiceKey,
+  type ServiceState,
+} from './current.js';
 import { assemblyIdentity, assemblyKey, matchKey, readData, STATE_NOUNS, type DataRef, type DesiredState, type StateNoun } from './file.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 
@@ -68,8 +76,8 @@ const DEFAULTS: Record<string, unknown> = { description: '', source: '', type: '
  * on identities shared on the service), compares each record field by field, resource
  * data as bytes (each fetched and read alone), and with `prune` adds a delete for each
  * record of those nouns that the file lacks — but never for the API key with the prefix
- * of `ownKey` (the key lic runs with), nor for a resource without a code, each named in
- * `notes`. Throws UsageError (exit 2) for a mappingFile that names no resource of the file
+ * of `ownKey` (the key lic runs with), nor for a resource without a code or an API key
+ * without a name (a state file can't name them), each named in `notes`. Throws UsageError (exit 2) for a mappingFile that names no resource of the file
  * or the service.
  */
 export async function makePlan(client: ApiClient, want: DesiredState, o: { prune: boolean; ownKey?: string }): Promise<Plan> {
@@ -94,6 +102,7 @@ export async function makePlan(client: ApiClient, want: DesiredState, o: { prune
         steps.push({ action: 'delete', noun, item, id: rec.id, changes: [], send: {} });
       }
     }
+    if (want.keys && have.unnamed.length) notes.push(unnamedNote('left alone', have.unnamed));
     if (want.resources && have.uncoded.length) {
       notes.push(
         `lic: left alone ${have.uncoded.length} resource(s) without a code, which a state file can't name: ${have.uncoded.map((r) => `${r.id} "${r.name}"`).join(', ')}`,
@@ -180,7 +189,9 @@ function planAssemblies(want: DesiredState, have: ServiceState, steps: Step[]): 
       steps.push({ action: 'create', noun: 'assemblies', item, line, changes, send, mappingFile: rec.mappingFile });
       continue;
     }
-    const curMapping = cur.mappingFileId ? have.resourceCode.get(cur.mappingFileId) || `#${cur.mappingFileId}` : '';
+    // a mapping resource that no longer exists (the service lets it be deleted) is none, as export writes it
+    const curCode = cur.mappingFileId ? have.resourceCode.get(cur.mappingFileId) : undefined;
+    const curMapping = curCode === undefined ? '' : curCode || `#${cur.mappingFileId}`;
     const changes: FieldChange[] = [];
     const send: Record<string, unknown> = {};
     let mappingFile: string | undefined;

@@ -14,7 +14,7 @@ import { PART, compound, ftsTable, logParts, partTable, sumPerPart, wholeIn } fr
 
 /** Entries the background indexer adds per transaction (about 15 µs each in bulk): the longest it holds other requests up. */
 const INDEX_BATCH = 2000;
-/** The background indexer waits this long after a write, so the writes of a while are indexed in one batch (a batch has a cost of its own, ~1 ms). */
+/** The background indexer waits this long after a write, so the writes of a while are indexed in one batch (a batch has a cost of its own). */
 const INDEX_DELAY_MS = 250;
 
 /** FTS5 phrase query of `needle`: a double-quoted string (quotes doubled), which the trigram tokenizer splits into its trigrams. */
@@ -59,7 +59,8 @@ const MAX_RUN = 6;
  * trigrams is common; then the longest run of its other trigrams (at most MAX_RUN, the rarest
  * such run), whose matches are checked with instr. A phrase query reads about every index
  * entry of each of its trigrams: `WS-1234` in the bench's log reads `WS-`, which is in most
- * messages (0.31 ms a partition, against 0.06 ms for `-1234` and its 3 candidates). The
+ * messages (several times the cost of `-1234` and its 3 candidates; bench/results.md has the
+ * query's figures). The
  * trigrams are counted in the newest partition but the head (the head may be new), up to
  * COMMON_SHARE of its entries. Without a common trigram the phrase is the needle's own, whose
  * count needs no entry read.

@@ -28,7 +28,8 @@ import { makeUsers } from './demo/users.js';
  * Customer user belongs to customer 1, which owns 2+ products) with one key each
  * (permissions 7, secret generated at load), 4 resources (RSA/SNK signing key, two
  * html e-mail templates, an xml mapping file), 12 assemblies and 3000 log entries over
- * the last 30 days (600 in the last 24 h, every level present there), oldest first.
+ * the last 30 days (license events, 600 in the last 24 h with every level present there,
+ * and 150 management calls), oldest first.
  * Deterministic: the same (now, seed) give a deep-equal dataset; no Math.random, no clock.
  * The result passes parseDataset. Throws only on a non-finite `now`.
  */
@@ -45,7 +46,7 @@ export function buildDemoDataset(now: Date, seed = 1): Dataset {
   const { users, apiKeys } = makeUsers(customers[0]!.code);
   const market = { customers, owned, releaseInfo };
   const orders = makeOrders(rng('orders'), nowMs, market, users);
-  const log = makeLog(rng('log'), nowMs, market);
+  const log = makeLog(rng('log'), nowMs, market, rng('audit'));
 
   return {
     users,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { JsonListStream, dataCell, ndjsonLines, tsvField, tsvLine, tsvUnescape, type ListShape } from '../../../src/cli/list/format.js';
+import { JsonListStream, dataCell, ndjsonLines, tsvField, tsvLine, type ListShape } from '../../../src/cli/list/format.js';
+import { tsvUnescape } from '../../helpers/tsv.js';
 import { allOf, containsClause, equalsClause, filterString } from '../../../src/cli/list/filter.js';
 import { parseFilter } from '../../../src/server/query/index.js';
 

@@ -30,6 +30,8 @@ async function listed(id: number) {
 
 /** A key to rotate, made over HTTP: owner sales1 (Sales), permissions rw, a description and an expiry a year ahead. */
 async function oldKey(name = 'ci'): Promise<{ id: number; key: string }> {
+  // the new keys of earlier tests' rotations go, so each test's rotation gets the plain `ci-2030-01-01` (not `-2`, `-3`)
+  svc.db.prepare("DELETE FROM api_keys WHERE name LIKE 'ci-2030-01-01%'").run();
   await addUserWithKey(svc, 'sales1', 'Sales', 0);
   const r = await http(svc, 'POST', '/v1/api-keys', {
     key: svc.adminKey,
@@ -224,6 +226,12 @@ describe('rotatedName, oldKeyChange', () => {
     expect(rotatedName({ id: 3, name: 'deploy' }, NOW)).toBe('deploy-2030-01-01');
     expect(rotatedName({ id: 3, name: 'deploy-2029-10-02' }, NOW)).toBe('deploy-2030-01-01');
     expect(rotatedName({ id: 3, name: '' }, NOW)).toBe('key-3-2030-01-01');
+  });
+  it('takes the first free -N when another key has the name (a second rotation the same day), and replaces -DATE-N too', () => {
+    const taken = new Set(['deploy-2030-01-01', 'deploy-2030-01-01-2']);
+    expect(rotatedName({ id: 3, name: 'deploy' }, NOW, taken)).toBe('deploy-2030-01-01-3');
+    expect(rotatedName({ id: 3, name: 'deploy-2030-01-01-2' }, NOW, taken)).toBe('deploy-2030-01-01-3');
+    expect(rotatedName({ id: 3, name: 'deploy-2029-12-31-4' }, NOW)).toBe('deploy-2030-01-01');
   });
   it('sets the expiry to now + grace only when that is sooner; grace 0 also revokes', () => {
     const base = { id: 1, revoked: false };

@@ -5,7 +5,7 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tsvUnescape } from '../../../src/cli/list/format.js';
+import { tsvUnescape } from '../../helpers/tsv.js';
 import { runCli } from '../../helpers/cli.js';
 
 import { testContext, runIn } from '../../helpers/context.js';

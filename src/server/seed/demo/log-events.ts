@@ -43,6 +43,11 @@ interface EventDef {
   values: (c: Ctx) => Values;
   /** concerns a concurrent-use license (picked among licenses with 5+ seats) */
   floating?: true;
+  /**
+   * most of these events concern a few licenses: `leaked` (a key deployed far beyond its
+   * activations) or `saturated` (a floating pool too small for its users)
+   */
+  hot?: 'leaked' | 'saturated';
   exception?: (c: Ctx, v: Values) => string;
 }
 
@@ -215,6 +220,7 @@ export const EVENTS: EventDef[] = [
     weight: 35,
     source: `${SVC}.ActivationService`,
     template: 'Activation refused for license {LicenseId} on {MachineId}: {Activations} of {MaxActivations} activations used',
+    hot: 'leaked',
     values: (c) => {
       const max = c.r.pick([1, 2, 3, 5, 10]);
       return { LicenseId: c.lic.id, MachineId: c.machine, Activations: max, MaxActivations: max };
@@ -226,6 +232,7 @@ export const EVENTS: EventDef[] = [
     source: `${SVC}.FloatingPool`,
     template: 'Floating license request for {LicenseId} by {UserName} denied: all {Seats} seats in use',
     floating: true,
+    hot: 'saturated',
     values: (c) => ({ LicenseId: c.lic.id, UserName: c.user, Seats: c.lic.seats }),
   },
   {
@@ -240,8 +247,8 @@ export const EVENTS: EventDef[] = [
     level: 'Error',
     weight: 50,
     source: 'Halvard.Licensing.Validation.LicenseValidator',
-    template: 'License validation failed for {LicenseId} on {MachineId}: {Reason}',
-    values: (c) => ({ LicenseId: c.lic.id, MachineId: c.machine, Reason: c.r.pick(FAILURES)[0] }),
+    template: 'License validation failed for {LicenseId} of {CustomerCode} on {MachineId}: {Reason}',
+    values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, MachineId: c.machine, Reason: c.r.pick(FAILURES)[0] }),
     exception: (c, v) => FAILURES.find(([reason]) => reason === v.Reason)![1](c),
   },
   {

@@ -35,15 +35,81 @@ function machineName(r: Rng, customerCode: string): string {
   }
 }
 
+/** Who makes the demo's management calls: the user, their key's id (the dataset's order), how often, and what they change. */
+const STAFF: { user: string; keyId: number; weight: number; calls: [method: string, path: (r: Rng) => string, weight: number][] }[] = [
+  {
+    user: 'admin',
+    keyId: 1,
+    weight: 2,
+    calls: [
+      ['POST', () => '/v1/api-keys', 3],
+      ['PUT', () => '/v1/api-keys', 2],
+      ['DELETE', (r) => `/v1/api-keys/${r.int(5, 40)}`, 2],
+      ['POST', () => '/v1/resources', 1],
+    ],
+  },
+  {
+    user: 'license-manager',
+    keyId: 2,
+    weight: 5,
+    calls: [
+      ['POST', (r) => `/v1/products/${r.int(1, 5)}/releases/${r.int(1, 16)}/license-templates`, 4],
+      ['PUT', (r) => `/v1/products/${r.int(1, 5)}/releases/${r.int(1, 16)}/license-templates`, 5],
+      ['DELETE', (r) => `/v1/products/${r.int(1, 5)}/releases/${r.int(1, 16)}/license-templates/${r.int(1, 40)}`, 1],
+      ['POST', () => '/v1/assemblies', 2],
+      ['PUT', () => '/v1/resources', 1],
+    ],
+  },
+  {
+    user: 'sales',
+    keyId: 3,
+    weight: 4,
+    calls: [
+      ['POST', (r) => `/v1/customers/${r.int(1, 20)}/orders`, 6],
+      ['PUT', (r) => `/v1/customers/${r.int(1, 20)}/orders`, 3],
+      ['DELETE', (r) => `/v1/customers/${r.int(1, 20)}/orders/${r.int(1, 300)}`, 1],
+    ],
+  },
+];
+
+/** The audit entry's template of a management call, as the service writes it (docs/contract.md §6). */
+const AUDIT_TEMPLATE = '{Method} {Path} by API key {ApiKeyId} of user {OwnerId}, record {RecordId}';
+
+/**
+ * `count` management calls (the service's audit entries: Information, AUDIT_TEMPLATE) by the
+ * demo's staff over the 30 days before `nowMs`, in working hours; `r` is the `audit` stream.
+ */
+function makeAudit(r: Rng, nowMs: number, count: number): { t: number; e: DatasetLogEntry }[] {
+  const out: { t: number; e: DatasetLogEntry }[] = [];
+  for (let i = 0; i < count; i++) {
+    const who = r.weighted(STAFF.map((s) => [s, s.weight] as const));
+    const [method, path] = r.weighted(who.calls.map((c) => [c, c[2]] as const));
+    const day = Math.floor(nowMs / DAY) * DAY - r.int(0, 29) * DAY;
+    const t = Math.min(nowMs - 1000, day + r.int(7 * 3600, 18 * 3600) * 1000 + r.int(0, 999));
+    const values: Values = { Method: method, Path: path(r), ApiKeyId: who.keyId, OwnerId: who.user, RecordId: r.int(1, 400) };
+    out.push({
+      t,
+      e: {
+        timeStamp: iso(t),
+        level: 'Information',
+        message: render(AUDIT_TEMPLATE, values),
+        messageTemplate: AUDIT_TEMPLATE,
+        properties: JSON.stringify({ ...values, SourceContext: 'Halvard.Licensing.Service.Audit' }),
+      },
+    });
+  }
+  return out;
+}
+
 /**
  * 3000 log entries, oldest first, over the 30 days before `nowMs` (ms since the epoch):
- * 600 in the last 24 hours, the first six of them one per level, so that `--since 24h`
- * shows every level. Each is about one of 1-4 licenses per product a customer owns
- * (`market`), of a release of that product.
- * `r` is the `log` stream.
+ * 2850 license events, 600 of them in the last 24 hours, the first six of those one per
+ * level, so that `--since 24h` shows every level; each is about one of 1-4 licenses per
+ * product a customer owns (`market`), of a release of that product. And 150 management
+ * calls (audit entries) by the demo's staff. `r` is the `log` stream, `audit` the `audit` one.
  */
-export function makeLog(r: Rng, nowMs: number, { customers, owned, releaseInfo }: Market): DatasetLogEntry[] {
-  const TOTAL = 3000;
+export function makeLog(r: Rng, nowMs: number, { customers, owned, releaseInfo }: Market, audit: Rng): DatasetLogEntry[] {
+  const TOTAL = 2850;
   const RECENT = 600; // within the last 24 h
 
   // licenses in the field
@@ -76,6 +142,9 @@ export function makeLog(r: Rng, nowMs: number, { customers, owned, releaseInfo }
   const floating = licenses.filter((l) => l.seats >= 5);
   if (floating.length === 0) floating.push(...licenses);
 
+  // the few licenses most refusals are about: two keys deployed beyond their activations, two floating pools too small
+  const hot = { leaked: [r.pick(licenses), r.pick(licenses)], saturated: [r.pick(floating), r.pick(floating)] };
+
   const levels: LogLevel[] = ['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal'];
   const levelWeights: [LogLevel, number][] = [
     ['Verbose', 8],
@@ -93,7 +162,7 @@ export function makeLog(r: Rng, nowMs: number, { customers, owned, releaseInfo }
     // the first six recent entries cover every level, so `--since 24h` shows all of them
     const level = recent && i < levels.length ? levels[i]! : r.weighted(levelWeights);
     const def = r.weighted(EVENTS.filter((d) => d.level === level).map((d) => [d, d.weight] as const));
-    const lic = r.pick(def.floating ? floating : licenses);
+    const lic = def.hot && r.chance(0.6) ? r.pick(hot[def.hot]) : r.pick(def.floating ? floating : licenses);
     const ctx: Ctx = {
       r,
       lic,
@@ -114,6 +183,7 @@ export function makeLog(r: Rng, nowMs: number, { customers, owned, releaseInfo }
     if (def.exception) entry.exception = def.exception(ctx, values);
     entries.push({ t, e: entry });
   }
+  entries.push(...makeAudit(audit, nowMs, 150));
   entries.sort((a, b) => a.t - b.t);
   return entries.map((x) => x.e);
 }
