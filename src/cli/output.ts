@@ -38,6 +38,8 @@ export interface RenderOptions {
   /** color allowed (TTY, not NO_COLOR, not --no-color; or FORCE_COLOR) */
   color: boolean;
   quiet: boolean;
+  /** `-v/--verbose`: success notes also off a terminal (Renderer.note) */
+  verbose?: boolean;
   /** `--raw`: json prints the service's body untouched (no normalisation) */
   raw?: boolean;
   /** `--json FIELDS`: the field names given (a list checks them like --fields) */
@@ -103,7 +105,10 @@ export interface ListWriterOptions {
 /**
  * The one renderer (docs/architecture.md) of a command's results in the chosen format (`opts`):
  * `list`, `record`, `json`, `raw` and the streaming `openList` write data to stdout;
- * `info` and `warn` write notes to stderr. Writes resolve after stdout's backpressure.
+ * `note`, `info` and `warn` write to stderr, and decide there, once, who hears what
+ * (docs/output-and-scripts.md, "What goes to stderr"): success notes only for a person at a
+ * terminal, status and reports unless --quiet, warnings always. Writes resolve after
+ * stdout's backpressure.
  */
 export class Renderer {
   constructor(
@@ -119,12 +124,12 @@ export class Renderer {
 
   /**
    * The result of a verb that changes one record (update, delete): with `-o json` the
-   * service's reply `body` on stdout, otherwise the one-line `message` on stderr (stdout
-   * stays empty, so a script that pipes the other formats reads nothing it must skip).
+   * service's reply `body` on stdout, otherwise the one-line `message` as a success note
+   * (stdout stays empty, so a script that pipes the other formats reads nothing it must skip).
    */
   done(body: unknown, message: string): void {
     if (this.opts.format === 'json') this.json(body);
-    else this.info(message);
+    else this.note(message);
   }
 
   /**
@@ -277,7 +282,21 @@ export class Renderer {
     this.ctx.stdout.write(data as string);
   }
 
-  /** Progress or notes for people, on stderr; suppressed by --quiet. */
+  /**
+   * A success note (`Exported 12 keys.`, `Updated API key 3.`, `no keys match`): on stderr
+   * only when stderr is a terminal, where a person reads it, or with --verbose; never with
+   * --quiet. Off a terminal a command that worked says nothing (a cron job mails any stderr),
+   * as with gh, whose notes are for a terminal only; lic asks stderr, where its notes go, so
+   * `lic state export > f.yaml` at a prompt still says what it wrote.
+   */
+  note(message: string): void {
+    if (!this.opts.quiet && (this.ctx.stderr.isTTY || this.opts.verbose)) this.ctx.stderr.write(`${message}\n`);
+  }
+
+  /**
+   * Status and reports a command was run for, on stderr: `lic serve`'s start text, `log tail
+   * -f` losing the service, a dry run's summary, a plan's notes; suppressed by --quiet only.
+   */
   info(message: string): void {
     if (!this.opts.quiet) this.ctx.stderr.write(`${message}\n`);
   }

@@ -123,7 +123,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: De
     )
     .option('--raw', "with json: the service's body untouched (not normalised: fields it left out stay out)")
     .option('--no-color', 'no color even on a terminal (also NO_COLOR)')
-    .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted)')
+    .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted); success notes also off a terminal')
     .option('-q, --quiet', 'no progress, notes or retry notices on stderr')
     .option(
       '--timeout <duration>',

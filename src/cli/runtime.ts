@@ -94,6 +94,7 @@ export class Runtime {
       format,
       color: colorEnabled(ctx, globals.color),
       quiet: Boolean(globals.quiet),
+      verbose: Boolean(globals.verbose),
       raw: Boolean(globals.raw),
       jsonFields,
       wide: Boolean(globals.wide),

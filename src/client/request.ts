@@ -57,6 +57,10 @@ export interface RequestOptions {
    * RequestAbortedError, with no retry and no notice.
    */
   signal?: AbortSignal;
+  /** extra attempts for this request, instead of the client's `retries` (`log tail -f` while the service is away: its own backoff decides) */
+  retries?: number;
+  /** retry without the `notice` line per retry (`log tail -f` says once that the service is lost, never per retry) */
+  quietRetries?: boolean;
 }
 
 /** Builds `baseUrl + path + ?query`, dropping undefined values (octokit/request.js style: pure). */
@@ -131,7 +135,11 @@ export class ApiClient {
       method,
       url,
       path,
-      { ...this.opts, retries: this.opts.retries ?? DEFAULT_RETRIES },
+      {
+        ...this.opts,
+        retries: o.retries ?? this.opts.retries ?? DEFAULT_RETRIES,
+        notice: o.quietRetries ? undefined : this.opts.notice,
+      },
       () => sendOnce(attempt),
       () => this.closings !== closings,
       o.signal,

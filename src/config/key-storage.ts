@@ -5,6 +5,7 @@
  * tokens. Keys in files from before the keyring keep working until `lic profile migrate`
  * moves them.
  */
+import { randomBytes } from 'node:crypto';
 import { KEYRING_SERVICE, keyringAccount, KeyringError, KeyringUnavailableError, type Keyring } from './keyring.js';
 import { keyStoreOf, type KeyStore, type Profile, type ProfileStore } from './profiles.js';
 
@@ -128,6 +129,41 @@ export async function removeProfileKey(
   return { removed: true, leftover };
 }
 
+/**
+ * Asks the keyring whether it would take a key now, as `profile migrate --dry-run` must: stores
+ * a probe entry (account `(probe <random>)@<store directory>`, never a profile's, as no profile
+ * name has spaces or parentheses), reads it back and deletes it. A read alone is not enough: a
+ * Secret Service with no default collection answers reads and refuses writes. Throws
+ * KeyringUnavailableError or KeyringError (the keyring's words); the probe is deleted whenever
+ * it was stored.
+ */
+async function probeKeyring(kr: Keyring, storeFile: string): Promise<void> {
+  const secret = `probe-${randomBytes(12).toString('hex')}`;
+  const account = keyringAccount(`(probe ${randomBytes(4).toString('hex')})`, storeFile);
+  await kr.set(account, secret);
+  try {
+    if ((await kr.get(account)) !== secret) throw new KeyringError('the keyring did not give back a probe entry just stored');
+  } finally {
+    await kr.delete(account);
+  }
+}
+
+/**
+ * Why no keyring is reachable on this machine (no session bus, nothing providing the Secret
+ * Service, no binding for the platform: KeyringUnavailableError's reason), or undefined when
+ * one answers, even with a refusal (locked: it is there). Only reads profile `name`'s entry of
+ * the store `storeFile`: nothing is written. For advice that fits the machine (`lic doctor`,
+ * `lic profile show`): where there is no keyring, `profile migrate --to keyring` can't work.
+ */
+export async function noKeyringReason(keyring: () => Promise<Keyring>, name: string, storeFile: string): Promise<string | undefined> {
+  try {
+    await (await keyring()).get(keyringAccount(name, storeFile));
+    return undefined;
+  } catch (e) {
+    return e instanceof KeyringUnavailableError ? e.reason : undefined;
+  }
+}
+
 /** One profile's part in `lic profile migrate`. */
 export interface MoveResult {
   profile: string;
@@ -144,9 +180,11 @@ export interface MoveResult {
  * written and read back before profiles.json loses it (one rewrite, at the end); to the file:
  * each key is read from the keyring, profiles.json is rewritten, then the keyring entries are
  * deleted. Profiles already there are left alone, so running it twice changes nothing.
- * `dryRun`: nothing is written, but the keyring is asked (a read) so a dry run fails where the
- * real one would. Throws KeyringUnavailableError or KeyringError before anything is written
- * to profiles.json.
+ * `dryRun`: profiles.json is not written, but the keyring is asked what the real run would ask
+ * of it, so a dry run fails where the real one would: to the keyring, a probe entry is stored,
+ * read back and deleted (probeKeyring; a keyring that is reachable but has no default
+ * collection, or is locked, refuses here); to the file, each key is read. Throws
+ * KeyringUnavailableError or KeyringError before anything is written to profiles.json.
  */
 export async function migrateKeys(
   store: ProfileStore,
@@ -165,8 +203,8 @@ export async function migrateKeys(
   if (!moving.length) return results;
   const kr = await keyring();
   if (dryRun) {
-    // the keyring must answer as it would for the real run (a read of an entry that may not exist)
-    await kr.get(keyringAccount(moving[0]!.name, store.path));
+    if (to === 'keyring') await probeKeyring(kr, store.path);
+    else for (const { name, profile } of moving) await readProfileKey(async () => kr, store.path, name, profile);
     return results;
   }
   if (to === 'keyring') {

@@ -10,6 +10,8 @@ import { openDatabase, type Db } from './db.js';
 import { describeFsError, readFileBounded, sizeLimitText } from '../local-files.js';
 import { resumeLogWork } from './log/purge.js';
 import { openSecrets, type SecretKeySource } from './secrets.js';
+import { acquireServeLock } from './serve-lock.js';
+import { filesMadeBy } from './made-files.js';
 import { fieldWithLoneSurrogate } from './text.js';
 
 export { buildApp } from './app.js';
@@ -18,6 +20,7 @@ export { writeLogEntries } from './log-writer.js';
 export { indexLog } from './log/fts.js';
 export { generateApiKey, hashApiKey } from './auth.js';
 export { SecretKeyError } from './secrets.js';
+export { DatabaseInUseError } from './serve-lock.js';
 export { seededSummary } from './seed/summary.js';
 export { parseAuthFailLimit, DEFAULT_AUTH_FAIL_LIMIT, type AuthFailLimit } from './auth-guard.js';
 
@@ -136,14 +139,28 @@ async function seedDatabase(
 }
 
 /**
- * Opens the database, listens, then seeds or bootstraps it if empty.
- * Returns the running service; throws SeedError for a bad dataset (nothing loaded),
- * or the listen error (EADDRINUSE…).
+ * Takes the database's lock file (`<db>.lock`, ./serve-lock.ts), opens the database, listens,
+ * then seeds or bootstraps it if empty. Returns the running service; throws
+ * DatabaseInUseError when another live service holds the file, SeedError for a bad dataset
+ * (nothing loaded), or the listen error (EADDRINUSE…). A start that fails removes the
+ * database, key and lock files it made.
  */
 export async function startService(opts: StartOptions): Promise<RunningService> {
   const now = opts.now ?? (() => new Date());
   const generateKey = opts.generateKey ?? generateApiKey;
-  const db = openDatabase(opts.dbPath);
+  const onFile = opts.dbPath !== ':memory:' && opts.dbPath !== '';
+  // one service per database file (./serve-lock.ts): refused before anything is opened
+  const lock = onFile ? acquireServeLock(opts.dbPath) : undefined;
+  // what a failed start removes again: the files it made (./made-files.ts)
+  const made = onFile ? filesMadeBy(opts.dbPath) : undefined;
+  let db: Db;
+  try {
+    db = openDatabase(opts.dbPath);
+  } catch (e) {
+    made?.remove();
+    lock?.release();
+    throw e;
+  }
   let app: FastifyInstance | undefined;
   try {
     resumeLogWork(db);
@@ -164,6 +181,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     const port = typeof addr === 'object' && addr ? addr.port : opts.port;
     const host = opts.host ?? '127.0.0.1';
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    lock?.listening(url);
     let closed = false;
     const running = app;
     return {
@@ -179,11 +197,15 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
         closed = true;
         await running.close();
         db.close();
+        lock?.release();
       },
     };
   } catch (e) {
     await app?.close();
     db.close();
+    // a start that did not get to serve leaves no database or key file behind (a port in use, a bad dataset)
+    made?.remove();
+    lock?.release();
     throw e;
   }
 }

@@ -135,14 +135,20 @@ describe('color: only on a TTY, and NO_COLOR / FORCE_COLOR / --no-color honoured
 });
 
 describe('stdout carries data only', () => {
-  it('notes go to stderr; --quiet silences them, not the data or the warnings', async () => {
+  it('success notes go to stderr on a terminal only (or with -v); --quiet silences them, not the data or the warnings', async () => {
     const created = await lic(['keys', 'create', '--perm', '1', '-o', 'json']);
     const { apiKeyId } = JSON.parse(created.stdout);
     expect(created.stderr).toBe('Store this API key now: it will not be shown again.\n');
-    const upd = await lic(['keys', 'update', String(apiKeyId), '--name', 'x']);
+    const upd = await lic(['keys', 'update', String(apiKeyId), '--name', 'x'], { stderrTTY: true });
     expect(upd.stdout).toBe('');
     expect(upd.stderr).toBe(`Updated API key ${apiKeyId}.\n`);
-    const quiet = await lic(['-q', 'keys', 'delete', String(apiKeyId), '--yes']);
+    // off a terminal a command that worked says nothing; -v brings the note back
+    const piped = await lic(['keys', 'update', String(apiKeyId), '--name', 'y']);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe('');
+    const verbose = await lic(['-v', 'keys', 'update', String(apiKeyId), '--name', 'z']);
+    expect(verbose.stderr).toContain(`Updated API key ${apiKeyId}.\n`);
+    const quiet = await lic(['-q', 'keys', 'delete', String(apiKeyId), '--yes'], { stderrTTY: true });
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).toBe('');
     expect(quiet.stderr).toBe('');

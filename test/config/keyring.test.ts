@@ -49,7 +49,8 @@ describe.skipIf(missing.length > 0)('an unlocked keyring (GNOME Keyring on a ses
   it('profile add: the key goes to the keyring, profiles.json holds no key, keys list works with the profile', async () => {
     const dir = tempDir();
     const env = { ...ss.env, LIC_CONFIG_DIR: dir };
-    const r = await add('prod', svc.adminKey, env);
+    // -v: the success note, which a pipe otherwise leaves out
+    const r = await add('prod', svc.adminKey, env, ['-v']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(`Added profile "prod" (${svc.url}; key in the keyring), the default.\n`);
     expect(store(dir)).toEqual({ profiles: { prod: { baseUrl: svc.url, keyStore: 'keyring' } }, defaultProfile: 'prod' });
@@ -79,7 +80,7 @@ describe.skipIf(missing.length > 0)('an unlocked keyring (GNOME Keyring on a ses
     const env = { ...ss.env, LIC_CONFIG_DIR: dir };
     expect((await add('ci', svc.adminKey, env)).code).toBe(0);
     expect(ss.lookup(account('ci', dir))).toBe(svc.adminKey);
-    const r = await add('ci', svc.adminKey, env, ['--insecure-storage']);
+    const r = await add('ci', svc.adminKey, env, ['--insecure-storage', '-v']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(`Updated profile "ci" (${svc.url}; key in the profile file), the default.\n`);
     expect(store(dir).profiles.ci).toEqual({ baseUrl: svc.url, apiKey: svc.adminKey });
@@ -109,7 +110,7 @@ describe.skipIf(missing.length > 0)('an unlocked keyring (GNOME Keyring on a ses
       expect((await spawnLic(['keys', 'list', '--profile', name], { env })).code).toBe(0);
     }
 
-    const again = await spawnLic(['profile', 'migrate', '-o', 'json'], { env });
+    const again = await spawnLic(['profile', 'migrate', '-o', 'json', '-v'], { env });
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout).profiles.map((r: { result: string }) => r.result)).toEqual(['already', 'already']);
     expect(again.stderr).toBe('Nothing to move: every key is already in the keyring.\n');
@@ -227,6 +228,20 @@ describe.skipIf(missing.length > 0)('no usable keyring', () => {
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/^lic: the keyring refused to store the API key: /);
       expect(existsSync(join(dir, 'profiles.json'))).toBe(false);
+
+      // a key in the file (--insecure-storage): migrate --dry-run asks the keyring to store a probe, and says what the real run meets
+      expect((await add('f', svc.adminKey, { ...ss.env, LIC_CONFIG_DIR: dir }, ['--insecure-storage'])).code).toBe(0);
+      const before = storeText(dir);
+      const dry = await spawnLic(['profile', 'migrate', '--dry-run'], { env: { ...ss.env, LIC_CONFIG_DIR: dir } });
+      expect(dry.code).toBe(3);
+      expect(dry.stdout).toBe('');
+      expect(dry.stderr).toMatch(
+        /^lic: the keyring refused to store the API key: .*; unlock it \(or create a default keyring\) and try again\n$/,
+      );
+      const real = await spawnLic(['profile', 'migrate'], { env: { ...ss.env, LIC_CONFIG_DIR: dir } });
+      expect(real.code).toBe(3);
+      expect(real.stderr).toBe(dry.stderr);
+      expect(storeText(dir)).toBe(before);
     } finally {
       await ss.close();
     }
@@ -237,18 +252,27 @@ describe.skipIf(missing.length > 0)('no usable keyring', () => {
     try {
       const dir = tempDir();
       const env = { ...ss.env, LIC_CONFIG_DIR: dir };
+      // in a pipe: no success note, but the notice (a warning) stays
       const r = await add('p', svc.adminKey, env);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe(
-        `Added profile "p" (${svc.url}; key in the profile file), the default.\n` +
-          'lic: no keyring reachable (DBus error: The name org.freedesktop.secrets was not provided by any .service files): the API key is in the profile file (mode 0600); `lic profile migrate --to keyring` moves it once there is a keyring (--insecure-storage: the file without this notice).\n',
+        'lic: no keyring reachable (DBus error: The name org.freedesktop.secrets was not provided by any .service files): the API key is in the profile file (mode 0600); `lic profile migrate --to keyring` moves it once there is a keyring (--insecure-storage: the file without this notice).\n',
       );
       expect(store(dir).profiles.p).toEqual({ baseUrl: svc.url, apiKey: svc.adminKey });
       expect((await spawnLic(['keys', 'list'], { env })).code).toBe(0);
-      // moving needs a keyring: exit 3, the file as it was
+      // moving needs a keyring: exit 3, the file as it was; the dry run says so too
       const m = await spawnLic(['profile', 'migrate'], { env });
       expect(m.code).toBe(3);
       expect(store(dir).profiles.p).toEqual({ baseUrl: svc.url, apiKey: svc.adminKey });
+      const dry = await spawnLic(['profile', 'migrate', '--dry-run'], { env });
+      expect(dry.code).toBe(3);
+      expect(dry.stderr).toBe(m.stderr);
+      // where the key has to be in the file, doctor notes it and passes (exit 0), without suggesting a move that can't work
+      const doctor = await spawnLic(['doctor', '-o', 'json'], { env });
+      expect(doctor.code, doctor.stdout).toBe(0);
+      const storage = JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === 'key storage');
+      expect(storage).toMatchObject({ ok: true, level: 'note', detail: expect.stringContaining('no keyring on this machine') });
+      expect(storage.fix).not.toContain('migrate');
     } finally {
       await ss.close();
     }
@@ -262,8 +286,7 @@ describe('no session bus at all (DBUS_SESSION_BUS_ADDRESS unset)', () => {
     const r = await add('p', svc.adminKey, env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(
-      `Added profile "p" (${svc.url}; key in the profile file), the default.\n` +
-        'lic: no keyring reachable (no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set): the API key is in the profile file (mode 0600); `lic profile migrate --to keyring` moves it once there is a keyring (--insecure-storage: the file without this notice).\n',
+      'lic: no keyring reachable (no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set): the API key is in the profile file (mode 0600); `lic profile migrate --to keyring` moves it once there is a keyring (--insecure-storage: the file without this notice).\n',
     );
     expect((await spawnLic(['keys', 'list'], { env })).code).toBe(0);
     // a store whose key went to a keyring elsewhere (a desktop session), used where there is no bus

@@ -120,6 +120,45 @@ describe('lic serve (spawned)', () => {
     expect(existsSync(join(configDir, 'profiles.json'))).toBe(false);
   });
 
+  it('a second lic serve on a database another one serves: refused naming its process and URL, exit 1; profile "local" stays; after a SIGKILL the next start serves it', async () => {
+    const configDir = tempDir();
+    const dir = tempDir();
+    const db = join(dir, 'lic.db');
+    const env = { LIC_CONFIG_DIR: configDir };
+    const first = await serve(['--db', db], env);
+    let next: Awaited<ReturnType<typeof serve>> | undefined;
+    try {
+      const profile = () => JSON.parse(readFileSync(join(configDir, 'profiles.json'), 'utf8')).profiles.local;
+      const key = profile().apiKey as string;
+      const r = await spawnLic(['serve', '--port', '0', '--db', db], { env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `lic: the database ${db} is already served by lic serve process ${first.p.child.pid} at ${first.url}: use that one, stop it first, or choose another --db (if process ${first.p.child.pid} is not a lic serve, remove ${db}.lock)\n`,
+      );
+      // profile "local" still points at the first service, and every command still reaches it
+      expect(profile()).toEqual({ baseUrl: first.url, apiKey: key });
+      const list = await spawnLic(['keys', 'list'], { env });
+      expect(list.code, list.stderr).toBe(0);
+      // killed without a chance to clean up: its lock file stays, but its process is gone
+      first.p.child.kill('SIGKILL');
+      await first.p.exited;
+      expect(existsSync(`${db}.lock`)).toBe(true);
+      next = await serve(['--db', db], env);
+      expect(next.p.stderr).toContain('existing database');
+      expect(profile().baseUrl).toBe(next.url);
+      expect((await spawnLic(['keys', 'list'], { env })).code).toBe(0);
+      expect(JSON.parse(readFileSync(`${db}.lock`, 'utf8'))).toMatchObject({ pid: next.p.child.pid, url: next.url });
+      next.p.child.kill('SIGTERM');
+      expect((await next.p.exited).code).toBe(0);
+      // a clean stop removes the lock
+      expect(existsSync(`${db}.lock`)).toBe(false);
+    } finally {
+      first.p.child.kill('SIGKILL');
+      next?.p.child.kill('SIGKILL');
+    }
+  });
+
   it('a second lic serve on a busy port: a clear error, exit 1, nothing on stdout', async () => {
     const { p, port } = await serve(['--db', ':memory:', '--no-profile'], { LIC_CONFIG_DIR: tempDir() });
     try {

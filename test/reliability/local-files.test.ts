@@ -166,8 +166,22 @@ describe('local files', () => {
       stdin: join(dir, 'key.txt'),
     });
     expect(add.code, add.stderr).toBe(0);
-    const serve = await lic(['serve', '--port', '0', '--no-profile', '--seed', '/dev/zero'], { env, umask: '000', node: process.execPath });
-    expect(serve.code).toBe(2); // the data directory and the database are made before the seed is read
+    // a real start (a failed one removes what it made): stopped with SIGTERM once its URL is printed
+    const urlFile = join(dir, 'serve-url');
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const serve = await new Promise<number | null>((resolve) =>
+      execFile(
+        'bash',
+        [
+          '-c',
+          `umask 000; ${q(process.execPath)} ${q(BIN)} serve --port 0 --no-profile > ${q(urlFile)} & p=$!; ` +
+            `while [ ! -s ${q(urlFile)} ] && kill -0 $p 2>/dev/null; do sleep 0.1; done; kill -TERM $p; wait $p`,
+        ],
+        { env: { ...base, ...env }, timeout: 60_000, killSignal: 'SIGKILL' },
+        (e) => resolve(e ? ((e as { code?: number | null }).code ?? null) : 0),
+      ),
+    );
+    expect(serve).toBe(0);
     const dirs: string[] = [];
     const files: string[] = [];
     const walk = (p: string) => {

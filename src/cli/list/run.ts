@@ -87,15 +87,13 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
     })) as Record<string, unknown>;
     const records = norm(listRecords<R>(body, def.arrayField));
     await rt.out.list(raw ? body : normalizeListBody(body, records, { ...def, types: undefined }), records, columns);
-    // notes for a person (stderr a terminal, not --quiet; never stdout): nothing matched, or
-    // only a page of more. Off a terminal they stay silent: a cron job mails any stderr.
+    // notes for a person (Renderer.note: stderr a terminal or -v, not --quiet; never stdout):
+    // nothing matched, or only a page of more. Off a terminal they stay silent: a cron job mails any stderr.
     const total = totalOf(body, def.totalField);
-    if (!rt.ctx.stderr.isTTY) {
-      // nothing to say to a script
-    } else if (records.length === 0) {
-      if (!total || total <= (plan.skip ?? 0)) rt.out.info(`no ${def.what} match`);
+    if (records.length === 0) {
+      if (!total || total <= (plan.skip ?? 0)) rt.out.note(`no ${def.what} match`);
     } else if (total !== undefined && total > (plan.skip ?? 0) + records.length) {
-      rt.out.info(`${records.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${def.what} (use --all or --limit)`);
+      rt.out.note(`${records.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${def.what} (use --all or --limit)`);
     }
     return;
   }

@@ -13,11 +13,11 @@ import { PROBE_ENDPOINTS, classify, inferAccess, probeAll, type ProbeResult } fr
 /** Clock skew beyond this many seconds fails the clock check: key expiry is judged on the service's clock. */
 const MAX_SKEW_S = 60;
 
-/** One line of the report: `ok` false for a warning or a failure; `fix` says what to do. */
+/** One line of the report: `ok` false for a warning or a failure; `fix` says what to do (for a note: the advice). */
 interface Check {
   name: string;
   ok: boolean;
-  level: 'ok' | 'warn' | 'fail';
+  level: 'ok' | 'note' | 'warn' | 'fail';
   detail: string;
   fix?: string;
 }
@@ -32,6 +32,8 @@ interface DoctorReport {
 }
 
 const pass = (name: string, detail: string): Check => ({ name, ok: true, level: 'ok', detail });
+/** Passes (exit 0), but says something worth knowing and what to do about it. */
+const note = (name: string, detail: string, fix: string): Check => ({ name, ok: true, level: 'note', detail, fix });
 const warn = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'warn', detail, fix });
 const fail = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'fail', detail, fix });
 
@@ -221,7 +223,7 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
       await client.close();
     }
   }
-  const storage = settings.target && keyStorageCheck(settings.target, role, storePath(rt.ctx.configDir));
+  const storage = settings.target && (await keyStorageCheck(rt, settings.target, role, storePath(rt.ctx.configDir)));
   if (storage) checks.push(storage);
   return { ok: checks.every((c) => c.ok), checks, endpoints, role };
 }
@@ -229,19 +231,31 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
 /**
  * `key storage`: where the key in use is kept. The keyring or the environment pass; a key in
  * the profile file passes unless the probes found it is an Administrator's (it can create and
- * delete keys and purge the log): then a warning with the command that moves it. Undefined
- * when there is no key.
+ * delete keys and purge the log): then, where a keyring is reachable, a warning with the
+ * command that moves it; where none is (a server, CI, a container: `lic serve` and `profile
+ * add` put the key in the file, as documented), a note (exit 0) with advice that works there.
+ * Undefined when there is no key.
  */
-function keyStorageCheck(t: Target, role: string | null, file: string): Check | undefined {
+async function keyStorageCheck(rt: Runtime, t: Target, role: string | null, file: string): Promise<Check | undefined> {
   if (t.keyFrom === 'none') return undefined;
   if (t.keyFrom === 'LIC_API_KEY') return pass('key storage', 'from LIC_API_KEY: nothing stored by lic');
   if (t.keyFrom === 'keyring') return pass('key storage', `profile ${t.profileName}: in the keyring`);
-  if (role === 'Administrator')
+  if (role === 'Administrator') {
+    // loaded here, not at start: every command module is initialised when the program is built
+    const { noKeyringReason } = await import('../../config/key-storage.js');
+    const noKeyring = await noKeyringReason(rt.ctx.keyring, t.profileName!, file);
+    if (noKeyring !== undefined)
+      return note(
+        'key storage',
+        `profile ${t.profileName}: an Administrator key in plain text in ${file} (mode 0600); no keyring on this machine (${noKeyring})`,
+        'nothing to move: keep the file private to this account (it is 0600), or pass the key from your secret store as LIC_API_KEY instead of saving it',
+      );
     return warn(
       'key storage',
       `profile ${t.profileName}: an Administrator key in plain text in ${file}`,
       '`lic profile migrate --to keyring` moves it into the keyring',
     );
+  }
   return pass('key storage', `profile ${t.profileName}: in plain text in ${file} (mode 0600)${role ? '' : '; role unknown'}`);
 }
 
@@ -282,8 +296,8 @@ function permissionsCheck(v: ReturnType<typeof inferAccess>, endpoints: ProbeRes
   return pass('permissions', `role ${v.role} (likely); Read bit set`);
 }
 
-const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
-const TONE = { ok: 'ok', warn: 'warn', fail: 'bad' } as const;
+const MARK = { ok: '✓', note: 'i', warn: '!', fail: '✗' } as const;
+const TONE = { ok: 'ok', note: 'dim', warn: 'warn', fail: 'bad' } as const;
 
 /** The check list's columns: the mark (✓ ! ✗, colored on a terminal), the check, and its result with the fix, wrapped on a terminal. */
 export const CHECK_COLUMNS: Column<Check>[] = [

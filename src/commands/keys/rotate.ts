@@ -214,9 +214,9 @@ async function runKeysRotate(opts: KeysRotateOptions, rt: Runtime): Promise<void
     throw failure;
   }
   await warnIfOwnKey(rt, old);
-  if (!changes) rt.out.info(`API key ${old.id} already ${describeState(old, now)}; left unchanged.`);
-  else if (opts.grace === 0) rt.out.info(`API key ${old.id} is revoked.`);
-  else rt.out.info(`API key ${old.id} expires at ${change.expireDate}; move its users to API key ${newKey.id} before then.`);
+  if (!changes) rt.out.note(`API key ${old.id} already ${describeState(old, now)}; left unchanged.`);
+  else if (opts.grace === 0) rt.out.note(`API key ${old.id} is revoked.`);
+  else rt.out.note(`API key ${old.id} expires at ${change.expireDate}; move its users to API key ${newKey.id} before then.`);
 }
 
 /** `is revoked` / `expires at T` / `expired at T` / `never expires`, for messages. */

@@ -58,7 +58,7 @@ async function runLogPurge(opts: LogPurgeOptions, rt: Runtime): Promise<void> {
     // the original omits zero values (contract §1), so a missing total is 0
     const count = typeof counted.totalLogEntriesCount === 'number' ? counted.totalLogEntriesCount : 0;
     if (count === 0) {
-      rt.out.info('No log entries match: nothing was deleted.');
+      rt.out.note('No log entries match: nothing was deleted.');
       return;
     }
     ({ what } = purgeCriteria(opts, count)); // the same criteria, now with the count in the question

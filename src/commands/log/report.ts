@@ -43,7 +43,7 @@ async function runLogReport(opts: LogReportOptions, rt: Runtime): Promise<void> 
   } catch (e) {
     throw new Error(`--html: cannot write ${opts.html}: ${describeFsError(e)}`, { cause: e });
   }
-  rt.out.info(`wrote ${opts.html}: ${report.entries.toLocaleString('en-US')} log entries, ${report.days.length} days`);
+  rt.out.note(`wrote ${opts.html}: ${report.entries.toLocaleString('en-US')} log entries, ${report.days.length} days`);
 }
 
 /** Declares `log report` with --since (default 30d), --until, --html; `run` is the seam for option tests. */

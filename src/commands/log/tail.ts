@@ -70,7 +70,8 @@ function checkPage(page: LogEntry[], dir: 'asc' | 'desc', bound: number | undefi
  * (checkPage): a service ignoring `Id > lastSeen` ends it with ProtocolError (exit 1).
  * --follow survives the service going away: on NetworkError it says so once on stderr
  * (not with --quiet), retries with capped exponential backoff (reconnectDelay, through
- * ctx.sleep) and resumes after the last id printed; API errors (401, 403, 400) still end it.
+ * ctx.sleep; one request per attempt, no line per retry) and says once that it is back,
+ * then resumes after the last id printed; API errors (401, 403, 400) still end it.
  * Limitation: ids must become visible in increasing order, true of the local service
  * (one writer); on a database that commits concurrent inserts out of id order an entry
  * committed late with a lower id than one already seen would be missed.
@@ -119,7 +120,12 @@ async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<void> {
       try {
         for (;;) {
           const body = await unlessAborted(
-            listLog(client, { filter: allOf([filter, `Id > ${lastSeen}`]), sort: 'Id asc', take: TAKE_MAX }),
+            // no line per retry: a lost service is said once below, and its return once; while it is
+            // away the backoff above paces the attempts, so each is one request
+            listLog(client, { filter: allOf([filter, `Id > ${lastSeen}`]), sort: 'Id asc', take: TAKE_MAX }, undefined, {
+              quietRetries: true,
+              retries: down ? 0 : undefined,
+            }),
             ac.signal,
           );
           if (down) {

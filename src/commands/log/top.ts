@@ -158,15 +158,14 @@ async function runLogTop(opts: LogTopOptions, rt: Runtime): Promise<void> {
       `${what} has more distinct values than are kept in memory: a count may be low by up to ${result.countsLowBy.toLocaleString('en-US')} (values seen more often than that are all listed)`,
     );
   }
-  if (rt.ctx.stderr.isTTY) {
-    const n = (x: number) => x.toLocaleString('en-US');
-    const without = result.entries - result.counted;
-    rt.out.info(
-      result.entries === 0
-        ? 'no log entries match'
-        : `${n(Math.min(opts.limit, result.distinct))} of ${n(result.distinct)} values of ${what} in ${n(result.entries)} entries${without ? ` (${n(without)} without ${what})` : ''}; share is of all ${n(result.entries)}`,
-    );
-  }
+  // a success note (Renderer.note: a terminal or -v only)
+  const n = (x: number) => x.toLocaleString('en-US');
+  const without = result.entries - result.counted;
+  rt.out.note(
+    result.entries === 0
+      ? 'no log entries match'
+      : `${n(Math.min(opts.limit, result.distinct))} of ${n(result.distinct)} values of ${what} in ${n(result.entries)} entries${without ? ` (${n(without)} without ${what})` : ''}; share is of all ${n(result.entries)}`,
+  );
 }
 
 /** Declares `log top FIELD` with --since (default 7d), --until, --level, --where, --template, --limit; `run` is the seam for option tests. */

@@ -57,7 +57,7 @@ async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void
   });
   const { store, existed } = saved;
   const where = saved.keyStore === 'keyring' ? 'key in the keyring' : 'key in the profile file';
-  rt.out.info(
+  rt.out.note(
     `${existed ? 'Updated' : 'Added'} profile "${opts.name}" (${opts.baseUrl}; ${where})${store.defaultName() === opts.name ? ', the default' : ''}.`,
   );
   if (saved.fallbackReason) rt.out.warn(fallbackNotice(saved.fallbackReason));

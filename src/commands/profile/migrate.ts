@@ -46,7 +46,7 @@ async function runProfileMigrate(opts: ProfileMigrateOptions, rt: Runtime): Prom
   const moved = results.filter((r) => r.result === 'moved' || r.result === 'would move').length;
   const where = opts.to === 'keyring' ? 'the keyring' : `the profile file ${store.path}`;
   if (opts.dryRun) rt.out.info(`Dry run: ${moved} key(s) would move into ${where}; nothing was changed.`);
-  else rt.out.info(moved ? `Moved ${moved} key(s) into ${where}.` : `Nothing to move: every key is already in ${where}.`);
+  else rt.out.note(moved ? `Moved ${moved} key(s) into ${where}.` : `Nothing to move: every key is already in ${where}.`);
   for (const r of results) {
     if (r.leftover)
       rt.out.warn(`lic: the key of profile "${r.profile}" is in the file now, but its keyring entry was not deleted (${r.leftover}).`);
@@ -60,7 +60,7 @@ export function registerProfileMigrate(parent: Command, deps: CommandDeps, run =
     .description("Move API keys between the operating system's keyring and the profile file")
     .argument('[names...]', 'profiles to move (default: all)')
     .addOption(new Option('--to <store>', 'where the keys go').choices(STORES).default('keyring'))
-    .option('--dry-run', 'print what would move and check the keyring answers; change nothing')
+    .option('--dry-run', 'print what would move and check the keyring would take it (a probe entry, stored and deleted); change no profile')
     .addHelpText(
       'after',
       '\nKeys saved before lic used the keyring, or while none was reachable, are in the profile file;\n`--to keyring` moves them there. `--to file` is the way back, for a machine that loses its keyring.\nProfiles already where asked are left alone, so running it again changes nothing.\n\nExamples:\n  lic profile migrate --dry-run\n  lic profile migrate --to keyring\n  lic profile migrate --to file ci',

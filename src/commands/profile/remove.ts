@@ -13,7 +13,7 @@ async function runProfileRemove(name: string, rt: Runtime): Promise<void> {
   const { removeProfileKey } = await import('../../config/key-storage.js');
   const { removed, leftover } = await removeProfileKey(store, rt.ctx.keyring, name);
   if (!removed) throw new UsageError(`no profile named "${name}"`);
-  rt.out.info(
+  rt.out.note(
     `Removed profile "${name}". The API key itself is still valid on the service; revoke it with \`lic keys update ID --revoke\`.`,
   );
   if (leftover) rt.out.warn(`lic: the key of profile "${name}" is still in the keyring (${leftover}).`);

@@ -6,7 +6,8 @@ import { maskKey, storePath } from '../../config/profiles.js';
 /**
  * `lic profile show`: the profile, base URL, (masked) key and network settings a command would
  * use now, where each comes from, and where the key is stored (the keyring, read for the mask,
- * or the profile file: then a warning). A keyring that can't give the key is shown, not thrown.
+ * or the profile file: then a warning naming `profile migrate` where a keyring is reachable,
+ * a note where none is). A keyring that can't give the key is shown, not thrown.
  */
 async function runProfileShow(rt: Runtime): Promise<void> {
   const t = await rt.target();
@@ -62,9 +63,17 @@ async function runProfileShow(rt: Runtime): Promise<void> {
     ['store', body.store],
   ]);
   if (keyStore === 'file') {
-    rt.out.warn(
-      `lic: the API key of profile "${t.profileName}" is in plain text in ${file}, readable by every program you run; an Administrator key can delete everything: move it to the keyring with \`lic profile migrate --to keyring\` (\`lic doctor\` tells the key's role).`,
-    );
+    const { noKeyringReason } = await import('../../config/key-storage.js');
+    const noKeyring = await noKeyringReason(rt.ctx.keyring, t.profileName!, file);
+    // no keyring here (a server, CI): the file is where the key has to be, so a note with advice that works here
+    if (noKeyring !== undefined)
+      rt.out.note(
+        `lic: the API key of profile "${t.profileName}" is in plain text in ${file} (mode 0600): there is no keyring on this machine (${noKeyring}); keep the file private to this account, or pass the key as LIC_API_KEY from your secret store.`,
+      );
+    else
+      rt.out.warn(
+        `lic: the API key of profile "${t.profileName}" is in plain text in ${file}, readable by every program you run; an Administrator key can delete everything: move it to the keyring with \`lic profile migrate --to keyring\` (\`lic doctor\` tells the key's role).`,
+      );
   }
 }
 

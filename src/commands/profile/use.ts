@@ -16,7 +16,7 @@ async function runProfileUse(name: string, rt: Runtime): Promise<void> {
       }`,
     );
   store.use(name);
-  rt.out.info(`Default profile is now "${name}".`);
+  rt.out.note(`Default profile is now "${name}".`);
 }
 
 /** Registers `lic profile use` on `parent`. */

@@ -80,7 +80,7 @@ async function runResourcesExport(opts: ResourcesExportOptions, rt: Runtime): Pr
       `lic: passwords are never exported; after the import set the password of ${withPassword.join(', ')} (resources update --password-prompt)`,
     );
   }
-  rt.out.info(`Exported ${written} resource(s).`);
+  rt.out.note(`Exported ${written} resource(s).`);
 }
 
 /** Declares `resources export` with the filter flags of `resources list` and --where. */

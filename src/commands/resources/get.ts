@@ -82,7 +82,7 @@ async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<
     await writeFileAtomic(opts.dataOut, bytes!).catch((e: unknown) => {
       throw new Error(`cannot write --data-out ${opts.dataOut}: ${describeFsError(e)}`);
     });
-    rt.out.info(`Wrote ${bytes!.length} bytes of resource ${r.id} to ${opts.dataOut}.`);
+    rt.out.note(`Wrote ${bytes!.length} bytes of resource ${r.id} to ${opts.dataOut}.`);
   }
   const machine = normalizeRecord(
     found as unknown as Record<string, unknown>,

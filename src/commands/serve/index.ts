@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
@@ -37,7 +37,9 @@ function parsePort(v: string): number {
  * URL along. With --seed, a hint to try the data with; with --verbose the ids to try
  * (seededSummary: customer code, products' releases and templates, the log's span).
  * Without a working better-sqlite3 it throws one line naming what is missing
- * (sqliteDriverProblem): exit 1. The start-up text is ./banner.ts.
+ * (sqliteDriverProblem): exit 1. A database another `lic serve` serves is refused, naming
+ * its process and URL (DatabaseInUseError, exit 1); a start that fails (that one, a port in
+ * use, a bad dataset) leaves no file or directory it made. The start-up text is ./banner.ts.
  */
 async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
@@ -53,7 +55,7 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   }
   const dbPath = opts.db ?? join(ctx.dataDir, 'lic.db');
   // the database and its key file are 0600; the directories made for them are the owner's alone too, whatever the umask
-  if (dbPath !== ':memory:') await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 });
+  const madeDir = dbPath !== ':memory:' ? await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 }) : undefined;
   let svc;
   try {
     svc = await startService({
@@ -68,6 +70,8 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       warn: (line) => rt.out.warn(`lic serve: ${line}`),
     });
   } catch (e) {
+    // a start that failed leaves nothing behind: startService removed its files, and the directories made for them go too
+    if (madeDir) await removeEmptyDirs(dirname(dbPath), madeDir);
     if (e instanceof SeedError) throw new UsageError(`--seed ${e.message}`);
     const code = (e as { code?: string }).code;
     if (code === 'EADDRINUSE')
@@ -174,6 +178,18 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       clearTimeout(force);
       off();
     }
+  }
+}
+
+/** Removes `dir` and its parents up to and including `top` while they are empty (the directories `mkdir -p` made). */
+async function removeEmptyDirs(dir: string, top: string): Promise<void> {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      await rmdir(d);
+    } catch {
+      return;
+    }
+    if (d === top || dirname(d) === d) return;
   }
 }
 

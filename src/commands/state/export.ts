@@ -182,7 +182,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
     rt.out.warn(
       `lic: passwords are never exported; after an apply set the password of ${withPassword.join(', ')} (lic resources update ID --password-prompt)`,
     );
-  rt.out.info(`Exported ${counts.join(', ')}.`);
+  rt.out.note(`Exported ${counts.join(', ')}.`);
 }
 
 /** Declares `state export [--nouns LIST] [--data-dir DIR]`. */

@@ -304,9 +304,7 @@ export async function printPlan(rt: Runtime, plan: Plan, source: string, extra: 
   }
   for (const n of plan.notes) rt.out.info(n);
   const c = planCounts(plan);
-  rt.out.info(
-    plan.steps.length
-      ? `Plan: ${c.create} to create, ${c.update} to update, ${c.delete} to delete.`
-      : `No changes: the service matches ${source}.`,
-  );
+  // the plan's summary is part of the report; "no changes" is a success note (silent off a terminal: `diff --exit-code` in cron)
+  if (plan.steps.length) rt.out.info(`Plan: ${c.create} to create, ${c.update} to update, ${c.delete} to delete.`);
+  else rt.out.note(`No changes: the service matches ${source}.`);
 }

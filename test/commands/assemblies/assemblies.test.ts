@@ -266,7 +266,8 @@ describe('update and delete', () => {
   it('update sends only the flags given; nothing given is a usage error; an unknown id is exit 4', async () => {
     const name = unique('Upd');
     const id = await createVia(['--name', name, '--assembly-version', '1.0.0.0', '--public-key-token', '0738eb9f132ed756']);
-    const r = await runCli(['assemblies', 'update', String(id), '--culture', 'de'], { env });
+    // on a terminal (stderr), where the success note is shown
+    const r = await runCli(['assemblies', 'update', String(id), '--culture', 'de'], { env, stderrTTY: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Updated assembly ${id}.`);
     expect(await getAssembly(id)).toMatchObject({ name, version: '1.0.0.0', culture: 'de', publicKeyToken: '0738eb9f132ed756' });

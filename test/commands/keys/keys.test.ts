@@ -113,7 +113,7 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
   it('perm 4 (Delete): DELETE works, GET and POST are 403', async () => {
     const { key } = await create(['--perm', 'delete']);
     const victim = await create(['--perm', '1']);
-    const r = await lic(['keys', 'delete', String(victim.id), '--yes'], { key });
+    const r = await lic(['keys', 'delete', String(victim.id), '--yes'], { key, stderrTTY: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(`Deleted API key ${victim.id}.\n`);
     expect(await listed(victim.id)).toBeUndefined();
@@ -161,7 +161,7 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
   it('revoked → 401 (exit 3) on the very next call; unrevoked → works again', async () => {
     const { id, key } = await create(['--perm', '7']);
     expect((await lic(['keys', 'list'], { key })).code).toBe(0);
-    const rev = await lic(['keys', 'update', String(id), '--revoke']);
+    const rev = await lic(['keys', 'update', String(id), '--revoke'], { stderrTTY: true });
     expect(rev.code).toBe(0);
     expect(rev.stderr).toBe(`Updated API key ${id}.\n`);
     const r = await lic(['keys', 'list'], { key });
@@ -275,10 +275,12 @@ describe('keys update', () => {
     expect((await listed(id)).expireDate).toBe('2032-02-02T00:00:00.000Z');
   });
 
-  it('without -o json: stdout empty, one line on stderr; rm (the delete alias) -o json: the envelope on stdout, nothing on stderr', async () => {
+  it('without -o json: stdout empty, one line on stderr (a terminal; in a pipe none); rm (the delete alias) -o json: the envelope on stdout, nothing on stderr', async () => {
     const { id } = await create(['--perm', '1']);
-    const u = await lic(['keys', 'update', String(id), '--name', 'n2']);
+    const u = await lic(['keys', 'update', String(id), '--name', 'n2'], { stderrTTY: true });
     expect([u.code, u.stdout, u.stderr]).toEqual([0, '', `Updated API key ${id}.\n`]);
+    const piped = await lic(['keys', 'update', String(id), '--name', 'n3']);
+    expect([piped.code, piped.stdout, piped.stderr]).toEqual([0, '', '']);
     const d = await lic(['keys', 'rm', String(id), '--yes', '-o', 'json']);
     expect([d.code, d.stdout, d.stderr]).toEqual([0, '{"success":true,"code":0,"message":"OK"}\n', '']);
     expect(await listed(id)).toBeUndefined();

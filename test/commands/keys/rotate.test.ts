@@ -44,7 +44,8 @@ async function oldKey(name = 'ci'): Promise<{ id: number; key: string }> {
 describe('keys rotate', () => {
   it("makes a key with the old one's owner, permissions and description, prints it once, and expires the old one after the grace", async () => {
     const old = await oldKey('ci-2029-06-01');
-    const r = await lic(['keys', 'rotate', String(old.id), '--grace', '3d']);
+    // stderr a terminal: the success note about the old key is shown there
+    const r = await lic(['keys', 'rotate', String(old.id), '--grace', '3d'], { stderrTTY: true });
     expect(r.code, r.stderr).toBe(0);
     const m =
       /^newKeyId\t(\d+)\nnewKeyName\tci-2030-01-01\nkey\t(api_[a-z0-9]{24})\noldKeyId\t(\d+)\noldKeyExpireDate\t(.+)\noldKeyRevoked\tno\n$/.exec(
@@ -85,7 +86,7 @@ describe('keys rotate', () => {
 
   it('never extends the old key: an expiry sooner than the grace is kept', async () => {
     const old = await oldKey();
-    const r = await lic(['keys', 'rotate', String(old.id), '--grace', '366d', '-o', 'json']);
+    const r = await lic(['keys', 'rotate', String(old.id), '--grace', '366d', '-o', 'json'], { stderrTTY: true });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).oldKey).toEqual({ id: old.id, expireDate: '2031-01-01T00:00:00.000Z', revoked: false, updated: false });
     expect((await listed(old.id)).expireDate).toBe('2031-01-01T00:00:00.000Z');

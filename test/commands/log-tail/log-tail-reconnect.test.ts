@@ -91,6 +91,42 @@ describe('log tail -f: reconnect', () => {
     }
   });
 
+  it('with the default retries: one line when the service is lost, one when it is back, nothing per retry', async () => {
+    const dbPath = join(tempDir('lic-tail-lines-'), 'lic.db');
+    let svc: RunningService = await startService({ dbPath, port: 0 });
+    const key = svc.issuedKeys[0]!.key;
+    const port = Number(new URL(svc.url).port);
+    const h = testContext({ env: envFor(svc, key) });
+    const asked = fastSleep(h);
+    // no --retries: each GET may be retried twice by the client, which used to print a line per retry
+    const run = runIn(h, ['log', 'tail', '-f', '--interval', '20ms', '-n', '0', '-o', 'ndjson']);
+    try {
+      await until(() => asked.length > 0, 10_000, 'the first poll');
+      await svc.close();
+      await until(() => asked.filter((ms) => ms >= TAIL_RECONNECT_FIRST_MS).length >= 6, 10_000, 'six reconnect attempts');
+      svc = await startService({ dbPath, port });
+      const id = writeLog(svc.db, new Date(), 'Information', 'back again', {});
+      await until(() => ndjson(h.stdout()).length === 1, 10_000, 'the entry written after the restart');
+      h.interrupt();
+      expect(await run).toBe(130);
+      expect(ndjson(h.stdout()).map((e) => e.id)).toEqual([id]);
+      const lines = h.stderr().trimEnd().split('\n');
+      expect(lines).toEqual([
+        `lic: lost the service at ${svc.url}, reconnecting…`,
+        `lic: the service at ${svc.url} is back`,
+        'lic: interrupted',
+      ]);
+      // while it was away, each attempt was one request: the waits are the reconnect's own (0.5 s, 1 s, 2 s…), no client retry waits between them
+      const afterLoss = asked.slice(asked.findIndex((ms) => ms === TAIL_RECONNECT_FIRST_MS));
+      const backoff = afterLoss.filter((ms) => ms !== 20);
+      expect(backoff.slice(0, 5)).toEqual([0, 1, 2, 3, 4].map(reconnectDelay));
+    } finally {
+      h.interrupt();
+      await run.catch(() => undefined);
+      await svc.close();
+    }
+  });
+
   it('-q: reconnects without a word', async () => {
     const dbPath = join(tempDir('lic-tail-quiet-'), 'lic.db');
     let svc: RunningService = await startService({ dbPath, port: 0 });

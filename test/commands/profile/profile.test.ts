@@ -38,7 +38,8 @@ async function add(dir: string, name: string, url: string, key: string, extra: s
 describe('profile add', () => {
   it('--api-key-stdin: stores URL and key (trimmed), first profile becomes the default, file mode 0600', async () => {
     const dir = tempDir();
-    const r = await add(dir, 'one', `${s1.url}/`, s1.adminKey);
+    // stderr a terminal: the success note shows
+    const r = await add(dir, 'one', `${s1.url}/`, s1.adminKey, [], { stderrTTY: true });
     expect(r.stdout).toBe('');
     // the test context has no keyring (as a machine without a session bus): the file, with one notice
     expect(r.stderr).toBe(`Added profile "one" (${s1.url}; key in the profile file), the default.\n${NOTICE}\n`);
@@ -49,10 +50,11 @@ describe('profile add', () => {
   it('a second profile is not the default unless --default; re-adding says Updated; mode stays 0600', async () => {
     const dir = tempDir();
     await add(dir, 'one', s1.url, s1.adminKey);
+    // in a pipe: the success note is left out, the notice (a warning) stays
     const two = await add(dir, 'two', s2.url, s2.adminKey);
-    expect(two.stderr).toBe(`Added profile "two" (${s2.url}; key in the profile file).\n${NOTICE}\n`);
+    expect(two.stderr).toBe(`${NOTICE}\n`);
     expect(store(dir).defaultProfile).toBe('one');
-    const again = await add(dir, 'two', s2.url, s2.adminKey, ['--default', '--insecure-storage']);
+    const again = await add(dir, 'two', s2.url, s2.adminKey, ['--default', '--insecure-storage'], { stderrTTY: true });
     expect(again.stderr).toBe(`Updated profile "two" (${s2.url}; key in the profile file), the default.\n`);
     expect(store(dir).defaultProfile).toBe('two');
     expect(mode(dir)).toBe(0o600);
@@ -136,7 +138,7 @@ describe('profile list, use, remove, show', () => {
   });
 
   it('use: changes the default; an unknown name is exit 2 listing the profiles', async () => {
-    const r = await runCli(['profile', 'use', 'two'], { configDir: dir });
+    const r = await runCli(['profile', 'use', 'two'], { configDir: dir, stderrTTY: true });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('Default profile is now "two".\n');
     expect(store(dir).defaultProfile).toBe('two');
@@ -167,8 +169,16 @@ describe('profile list, use, remove, show', () => {
       insecureHttpFrom: 'default',
       store: storeFile(dir),
     });
-    // a key in the file: one warning, with the command that moves it
-    expect(r.stderr).toBe(
+    // a key in the file and no keyring on this machine (the test context has none): a note, shown on a terminal, with advice that works here
+    expect(r.stderr).toBe('');
+    const onTty = await runCli(['profile', 'show', '-o', 'json'], { configDir: dir, stderrTTY: true });
+    expect(onTty.stderr).toBe(
+      `lic: the API key of profile "one" is in plain text in ${storeFile(dir)} (mode 0600): there is no keyring on this machine (no keyring in this test context); keep the file private to this account, or pass the key as LIC_API_KEY from your secret store.\n`,
+    );
+    // where a keyring answers: one warning, with the command that moves the key there
+    const keyring = { get: async () => undefined, set: async () => undefined, delete: async () => false };
+    const withKeyring = await runCli(['profile', 'show', '-o', 'json'], { configDir: dir, keyring });
+    expect(withKeyring.stderr).toBe(
       `lic: the API key of profile "one" is in plain text in ${storeFile(dir)}, readable by every program you run; an Administrator key can delete everything: move it to the keyring with \`lic profile migrate --to keyring\` (\`lic doctor\` tells the key's role).\n`,
     );
     const piped = await runCli(['profile', 'show'], { configDir: dir, env: { LIC_API_KEY: s2.adminKey }, tty: false });
@@ -185,7 +195,7 @@ describe('profile list, use, remove, show', () => {
     const d = tempDir();
     await add(d, 'a', s1.url, s1.adminKey);
     await add(d, 'b', s2.url, s2.adminKey);
-    const r = await runCli(['profile', 'remove', 'a'], { configDir: d });
+    const r = await runCli(['profile', 'remove', 'a'], { configDir: d, stderrTTY: true });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Removed profile "a".');
     expect(store(d)).toEqual({ profiles: { b: { baseUrl: s2.url, apiKey: s2.adminKey } } });

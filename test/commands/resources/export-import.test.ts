@@ -58,7 +58,8 @@ let bundle: string;
 
 describe('export', () => {
   it('writes one JSON record per line with every field that recreates the resource, never a password', async () => {
-    const r = await fromSrc(['resources', 'export']);
+    // stderr a terminal: the success note shows
+    const r = await runCli(['resources', 'export'], { env: envFor(src, src.adminKey), stderrTTY: true });
     expect(r.code, r.stderr).toBe(0);
     bundle = r.stdout;
     const records = lines(bundle).map((l) => JSON.parse(l));

@@ -67,7 +67,7 @@ describe.skipIf(!haveData)('round trips of real files (Keys.snk, new-license-ema
       const id = await createVia(['--name', unique(c.format), '--type', c.type, '--format', c.format, '--data-file', c.path]);
       expect(Buffer.compare(storedRow(id)!.data, original)).toBe(0);
       const out = join(dir, `${unique('out')}.bin`);
-      const g = await runCli(['resources', 'get', String(id), '--data-out', out], { env });
+      const g = await runCli(['resources', 'get', String(id), '--data-out', out], { env, stderrTTY: true });
       expect(g.code, g.stderr).toBe(0);
       expect(Buffer.compare(readFileSync(out), original)).toBe(0);
       expect(g.stderr).toContain(`Wrote ${original.length} bytes`);
@@ -342,7 +342,7 @@ describe('update', () => {
       ['--name', name, '--type', 'email', '--format', 'html', '--data-file', file('u.html', '<p>v1</p>'), '--password-stdin'],
       { stdin: 'pw1' },
     );
-    const r = await runCli(['resources', 'update', String(id), '--description', 'changed'], { env });
+    const r = await runCli(['resources', 'update', String(id), '--description', 'changed'], { env, stderrTTY: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Updated resource ${id}.`);
     expect(storedRow(id)).toMatchObject({ name, type: 'email', dataFormat: 'html', description: 'changed', password: 'pw1' });

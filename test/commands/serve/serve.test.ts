@@ -3,7 +3,7 @@
  * database, a busy port, and shutdown on a (simulated) signal. Real signals to a spawned
  * process are in test/e2e/serve.test.ts.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -158,11 +158,12 @@ describe('lic serve', () => {
     expect(existsSync(join(dataDir, 'lic.db'))).toBe(true);
   });
 
-  it("a busy port: exit 1 with a clear message; the database's first keys are not used up", async () => {
+  it("a busy port: exit 1 with a clear message, no file or directory made; the next start is the database's first (its keys, the key file's notice)", async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
-    const db = join(tempDir(), 'lic.db');
+    const parent = tempDir();
+    const db = join(parent, 'new', 'lic.db');
     const configDir = tempDir();
     try {
       const r = await runCli(['serve', '--port', String(port), '--db', db], { configDir });
@@ -170,13 +171,16 @@ describe('lic serve', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(`lic: port ${port} on 127.0.0.1 is already in use; choose another with --port (0 = any free port)\n`);
       expect(existsSync(join(configDir, 'profiles.json'))).toBe(false);
+      // nothing left behind: not the database, its key file, its lock, nor the directory made for them
+      expect(readdirSync(parent)).toEqual([]);
     } finally {
       await new Promise((r) => blocker.close(r));
     }
-    // the next successful start on that database is its first: it shows the key and saves it
+    // the next successful start on that database is its first: it shows the key, says to back up the key file, and saves it
     const s = await serve(['--port', '0', '--db', db], { configDir });
     const r = await s.stop();
     expect(r.stderr).toMatch(/Administrator +admin +api_[a-z0-9]{24}/);
+    expect(r.stderr).toContain(`lic serve: back up ${db}.key (0600) apart from the database`);
     expect(profiles(configDir).profiles.local.apiKey).toMatch(/^api_/);
   });
 
@@ -199,9 +203,7 @@ describe('lic serve', () => {
     );
   });
 
-  it('a malformed dataset: exit 2 naming the path of the bad field, and nothing is loaded', async () => {
-    const { writeFileSync } = await import('node:fs');
-    const Database = (await import('better-sqlite3')).default;
+  it('a malformed dataset: exit 2 naming the path of the bad field, nothing loaded and no file left', async () => {
     const dir = tempDir();
     const file = join(dir, 'bad.json');
     writeFileSync(
@@ -239,11 +241,8 @@ describe('lic serve', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/orders\[0\]\.customerId: no customer with id 99/);
-    const check = new Database(db, { readonly: true });
-    for (const table of ['users', 'api_keys', 'customers', 'orders']) {
-      expect(check.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), table).toBe(0);
-    }
-    check.close();
+    // the new database, its key file and its lock are gone: the next start is its first
+    expect(readdirSync(dir)).toEqual(['bad.json']);
   });
 
   it('a --keys-file that cannot be written: the keys are shown on stderr instead, never lost', async () => {
