@@ -35,6 +35,8 @@ import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import { HOUR, parseRfc3339 } from '../time.js';
 
+export { terminalWidth } from './layout.js';
+
 /**
  * How a column's cells are shown on a terminal (the module comment has the whole policy):
  * `id` and `number` right-aligned, never cut; `time` an RFC 3339 instant shown compact
@@ -90,17 +92,6 @@ const TEXT_MIN = 16;
 /** A name keeps enough to differ from its neighbours' (their shared prefix and 2), up to this. */
 const NAME_MAX = 40;
 const ELLIPSIS = '…';
-
-/**
- * The width tables fit into: a positive integer `COLUMNS` (env) wins, as in POSIX
- * shells and Python's shutil.get_terminal_size; else the stream's `columns`; else 80.
- */
-export function terminalWidth(columns: number | undefined, env: Record<string, string | undefined>): number {
-  const fromEnv = env.COLUMNS && /^\d+$/.test(env.COLUMNS.trim()) ? Number(env.COLUMNS.trim()) : 0;
-  if (fromEnv > 0) return fromEnv;
-  if (columns && columns > 0) return columns;
-  return 80;
-}
 
 /** Display width of `s` in terminal columns (string-width: wide characters 2, ANSI codes 0). */
 export function displayWidth(s: string): number {

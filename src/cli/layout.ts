@@ -1,0 +1,102 @@
+/**
+ * The one text layout of what lic prints for people on a terminal (docs/output-and-scripts.md,
+ * "Terminal width"): help pages, help topics, notices, `lic serve`'s start text and record
+ * views wrap at the terminal's width (80 when it is unknown or not a terminal), at spaces
+ * only, so a word, a flag or a path is never broken, each line's continuation under its
+ * own text (a hanging indent). Data is never wrapped off a terminal.
+ */
+
+/** Display width of plain text: code points, ANSI colour codes not counted (help and notices are ASCII but for `…`). */
+function width(s: string): number {
+  return [...s.replace(/\x1b\[[0-9;]*m/g, '')].length;
+}
+
+/** `term  description` (an option, a command, a variable, an exit code): its continuation goes under the description. */
+const TERM_LINE = /^(\s*\S(?:\S| (?! ))*\s{2,})\S/;
+/** A command line of an example (`lic …`, `VAR=x lic …`, `set -o pipefail; lic …`): continued with ` \` so it can still be pasted. */
+const COMMAND_LINE = /^\s+(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:lic|set|export)\s/;
+
+/**
+ * The column a line's continuation starts at: the description of a `term  description`
+ * line, the text after a list bullet or `Usage: `, else the line's own indent.
+ */
+function hangingIndent(line: string): number {
+  const indent = line.length - line.trimStart().length;
+  const usage = /^\s*Usage: /.exec(line);
+  if (usage) return usage[0].length;
+  const term = TERM_LINE.exec(line);
+  if (term) return term[1]!.length;
+  const bullet = /^\s*(?:[-*•]|\d+\.)\s+/.exec(line);
+  return bullet ? bullet[0].length : indent;
+}
+
+/** The words of a shell command line, a quoted string being one word however many spaces it holds. */
+function shellWords(s: string): string[] {
+  return s.match(/(?:[^\s'"]+|'[^']*'|"(?:\\.|[^"\\])*")+/g) ?? [];
+}
+
+/**
+ * `words` packed into lines of at most `cols` columns: the first starts with `first`, the
+ * others with `indent` spaces; `end` (` \`) closes every line but the last. A word longer
+ * than a line stays whole, on a line of its own.
+ */
+function pack(words: readonly string[], first: string, indent: number, cols: number, end = ''): string[] {
+  const lines: string[] = [];
+  let cur = first;
+  let empty = true;
+  for (const w of words) {
+    const sep = empty ? '' : ' ';
+    if (!empty && width(cur) + sep.length + width(w) + end.length > cols) {
+      lines.push(cur + end);
+      cur = ' '.repeat(indent) + w;
+    } else cur += sep + w;
+    empty = false;
+  }
+  lines.push(cur);
+  return lines;
+}
+
+/**
+ * `text` with every line wider than `cols` wrapped at spaces (hanging indent: see
+ * hangingIndent); lines that fit are left as they are, so wrapping twice changes nothing.
+ * An example's command line is continued with ` \` and 4 more spaces, breaking only
+ * between shell words. A word wider than the line is kept whole.
+ */
+export function wrapText(text: string, cols: number): string {
+  if (!text.includes('\n') && width(text) <= cols) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (width(line) <= cols) return line;
+      const indent = line.length - line.trimStart().length;
+      if (COMMAND_LINE.test(line)) {
+        return pack(shellWords(line.slice(indent)), ' '.repeat(indent), indent + 4, cols, ' \\').join('\n');
+      }
+      const hang = hangingIndent(line);
+      // the head (indent, term and its gap) is kept as written; the rest is packed word by word
+      const head = line.slice(0, hang);
+      const words = line.slice(hang).split(/ +/).filter(Boolean);
+      // a hanging indent that leaves less than 20 columns: continue under the line's own indent instead
+      const under = cols - hang >= 20 ? hang : indent;
+      return pack(words, head, under, cols)
+        .map((l) => l.trimEnd())
+        .join('\n');
+    })
+    .join('\n');
+}
+
+/**
+ * The width of a terminal in columns: a positive integer `COLUMNS` (env) wins, as in POSIX
+ * shells and Python's shutil.get_terminal_size; else the stream's `columns`; else 80.
+ */
+export function terminalWidth(columns: number | undefined, env: Record<string, string | undefined>): number {
+  const fromEnv = env.COLUMNS && /^\d+$/.test(env.COLUMNS.trim()) ? Number(env.COLUMNS.trim()) : 0;
+  if (fromEnv > 0) return fromEnv;
+  if (columns && columns > 0) return columns;
+  return 80;
+}
+
+/** The width prose is wrapped at on a stream: the terminal's (terminalWidth) when it is one, else 80. */
+export function proseWidth(stream: { isTTY: boolean; columns?: number }, env: Record<string, string | undefined>): number {
+  return stream.isTTY ? terminalWidth(stream.columns, env) : 80;
+}
