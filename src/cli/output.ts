@@ -141,7 +141,19 @@ export class Renderer {
       this.ctx.stdout.write(await this.pipedLines(rows, columns));
       return;
     }
-    await this.put((await this.tableStream(columns)).page(rows));
+    const table = await this.tableStream(columns);
+    await this.put(table.page(rows));
+    await this.omittedNote(table);
+  }
+
+  /**
+   * One dim line on stderr under a terminal table that left columns out for the width:
+   * which, and `--wide` (a note, not data: stdout keeps the table only; not with --quiet).
+   */
+  private async omittedNote<R>(table: TableStream<R>): Promise<void> {
+    if (table.omitted.length === 0) return;
+    const paint = await this.painter();
+    this.info(paint.tone('dim', `(${table.omitted.join(', ')} left out for the width; --wide shows every column)`));
   }
 
   /** A terminal table of `columns` (./table.ts) fitted to stdout's width, with the --wide/--utc choices and color. */
@@ -230,7 +242,7 @@ export class Renderer {
             rows += rs.length;
             await this.put((await table).page(rs));
           },
-          end: noop,
+          end: async () => this.omittedNote(await table),
         };
       }
     }

@@ -318,6 +318,8 @@ export function fitWidths(natural: readonly number[], kinds: readonly ColumnKind
  * Holds no rows between pages.
  */
 export class TableStream<R> {
+  /** the headers of the columns the first page left out for the width (step 4), in declared order */
+  omitted: string[] = [];
   private widths?: number[];
   /** label columns that fitting left at their natural width: a later, wider label widens its row instead of being cut */
   private whole: boolean[] = [];
@@ -368,6 +370,7 @@ export class TableStream<R> {
           this.o.width,
         );
         if (keep.length < cols.length) {
+          this.omitted = cols.filter((_, i) => !keep.includes(i)).map((c) => c.header);
           this.columns = cols = keep.map((i) => cols[i]!);
           this.kinds = keep.map((i) => this.kinds[i]!);
           natural = keep.map((i) => natural[i]!);
