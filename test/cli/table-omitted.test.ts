@@ -39,3 +39,14 @@ describe('keys list at narrow widths', () => {
     expect(wide.stdout.split('\n')[0]).toMatch(/DESCRIPTION$/);
   });
 });
+
+describe('--fields in a terminal table', () => {
+  it('heads the columns as the default columns are: upper case, words split', async () => {
+    const r = await lic(['keys', 'list', '--fields', 'id,name,ownerId'], 120);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^ID {2}NAME +OWNER_ID$/);
+    // csv keeps the field names
+    const csv = await runCli(['keys', 'list', '--fields', 'id,name,ownerId', '-o', 'csv'], { env: envFor(svc, svc.adminKey) });
+    expect(csv.stdout.split('\n')[0]).toBe('id,name,ownerId');
+  });
+});
