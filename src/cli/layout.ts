@@ -22,6 +22,8 @@ const COMMAND_LINE = /^\s+(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:lic|set|export)\s/;
  */
 function hangingIndent(line: string): number {
   const indent = line.length - line.trimStart().length;
+  // a notice (`lic: …`, `lic serve: …`) continues under its first word, as serve's own continuation lines
+  if (/^lic(?: [a-z]+)?: /.test(line)) return 2;
   const usage = /^\s*Usage: /.exec(line);
   if (usage) return usage[0].length;
   const term = TERM_LINE.exec(line);

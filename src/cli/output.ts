@@ -12,6 +12,8 @@
  */
 import type { ForegroundColorName } from 'chalk';
 import type { Context } from './context.js';
+import { terminalWidth, wrapText } from './layout.js';
+import { collectAfterRecordData } from './memory.js';
 import { JsonListStream, dataCell, ndjsonLines, tsvLine, type ListShape } from './list/format.js';
 import type { ColumnKind, Painter, TableStream } from './table.js';
 
@@ -187,9 +189,15 @@ export class Renderer {
       this.ctx.stdout.write(fields.map(([k, v]) => `${k}\t${tsvCell(cellText(v))}`).join('\n') + '\n');
       return;
     }
+    // each value wrapped to the terminal at spaces, continuing under itself (./layout.ts)
     const paint = await this.painter();
     const w = Math.max(...fields.map(([k]) => k.length));
-    this.ctx.stdout.write(fields.map(([k, v]) => `${paint.head(k.padEnd(w))}  ${cellText(v)}`).join('\n') + '\n');
+    const cols = terminalWidth(this.ctx.stdout.columns, this.ctx.env);
+    const line = ([k, v]: [string, unknown]) => {
+      const text = wrapText(`${k.padEnd(w)}  ${cellText(v)}`, cols);
+      return paint.head(k.padEnd(w)) + text.slice(w);
+    };
+    this.ctx.stdout.write(fields.map(line).join('\n') + '\n');
   }
 
   /**
@@ -240,7 +248,10 @@ export class Renderer {
               );
             }
             rows += rs.length;
-            await this.put((await table).page(rs));
+            const text = (await table).page(rs);
+            await this.put(text);
+            // cli-table3 makes some 20 objects per cell it draws: let them go with the page they drew (./memory.ts)
+            collectAfterRecordData(text.length * 40);
           },
           end: async () => this.omittedNote(await table),
         };
@@ -291,12 +302,17 @@ export class Renderer {
 
   /** Progress or notes for people, on stderr; suppressed by --quiet. */
   info(message: string): void {
-    if (!this.opts.quiet) this.ctx.stderr.write(`${message}\n`);
+    if (!this.opts.quiet) this.ctx.stderr.write(`${this.prose(message)}\n`);
+  }
+
+  /** A note as stderr shows it: wrapped to the terminal's width at spaces (./layout.ts) when stderr is one, else one line for logs. */
+  private prose(message: string): string {
+    return this.ctx.stderr.isTTY ? wrapText(message, terminalWidth(this.ctx.stderr.columns, this.ctx.env)) : message;
   }
 
   /** Warnings on stderr, always. */
   warn(message: string): void {
-    this.ctx.stderr.write(`${message}\n`);
+    this.ctx.stderr.write(`${this.prose(message)}\n`);
   }
 
   /**

@@ -28,7 +28,8 @@ describe('keys list at narrow widths', () => {
     expect(rows.find((l) => l.includes('build-server'))).toMatch(/\brevoked\b/);
     expect(rows.find((l) => l.includes('old-expired'))).toMatch(/\bexpired\b/);
     expect(rows.find((l) => /^ +1 /.test(l))).toMatch(/\bactive\b/);
-    expect(r.stderr).toMatch(/^\([A-Z, ]+ left out for the width; --wide shows every column\)\n$/);
+    // one note (wrapped to the terminal like every note)
+    expect(r.stderr.replace(/\n(?=.)/g, ' ')).toMatch(/^\([A-Z, ]+ left out for the width; --wide shows every column\)\n$/);
     expect(r.stderr).toContain('DESCRIPTION');
   });
 
@@ -48,5 +49,28 @@ describe('--fields in a terminal table', () => {
     // csv keeps the field names
     const csv = await runCli(['keys', 'list', '--fields', 'id,name,ownerId', '-o', 'csv'], { env: envFor(svc, svc.adminKey) });
     expect(csv.stdout.split('\n')[0]).toBe('id,name,ownerId');
+  });
+});
+
+describe('a record view on a terminal', () => {
+  it('wraps a long value at spaces, continuing under itself, never mid-word', async () => {
+    const words = 'the nightly build signs every assembly with this key pair before the installer is made; rotate it yearly';
+    const c = await runCli(
+      ['resources', 'create', '-o', 'json', '--name', 'wrap-me', '--type', 'text', '--description', words, '--data-file', '-'],
+      { env: envFor(svc, svc.adminKey), stdin: 'hi' },
+    );
+    expect(c.code, c.stderr).toBe(0);
+    const id = String(JSON.parse(c.stdout).resourceId);
+    const r = await lic(['resources', 'get', id], 60);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(60);
+    const at = lines.findIndex((l) => l.startsWith('description'));
+    const col = lines[at]!.indexOf('the nightly');
+    // the continuation lines start under the value's first column, and together give the words back
+    const cont: string[] = [];
+    for (let i = at + 1; i < lines.length && lines[i]!.startsWith(' '.repeat(col)); i++) cont.push(lines[i]!.slice(col));
+    expect(cont.length).toBeGreaterThan(0);
+    expect([lines[at]!.slice(col), ...cont].join(' ')).toBe(words);
   });
 });
