@@ -118,6 +118,7 @@ export function registerHelpTopics(program: Command, ctx: Context): void {
     .command('help')
     .argument('[command...]')
     .description('display help for command')
+    .addHelpText('after', '\nExamples:\n  lic help keys list\n  lic help filters')
     .action((path: string[]) => {
       let cmd = program;
       for (const [i, name] of path.entries()) {

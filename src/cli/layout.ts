@@ -32,9 +32,15 @@ function hangingIndent(line: string): number {
   return bullet ? bullet[0].length : indent;
 }
 
-/** The words of a shell command line, a quoted string being one word however many spaces it holds. */
+/**
+ * The words of a shell command line, a quoted string being one word however many spaces it
+ * holds, and a trailing `# comment` one word too (after a ` \` continuation it still ends the line).
+ */
 function shellWords(s: string): string[] {
-  return s.match(/(?:[^\s'"]+|'[^']*'|"(?:\\.|[^"\\])*")+/g) ?? [];
+  const comment = /(?:^|\s)(#[^'"]*)$/.exec(s);
+  const command = comment ? s.slice(0, comment.index) : s;
+  const words = command.match(/(?:[^\s'"]+|'[^']*'|"(?:\\.|[^"\\])*")+/g) ?? [];
+  return comment ? [...words, comment[1]!.trimEnd()] : words;
 }
 
 /**
@@ -59,32 +65,69 @@ function pack(words: readonly string[], first: string, indent: number, cols: num
 }
 
 /**
- * `text` with every line wider than `cols` wrapped at spaces (hanging indent: see
- * hangingIndent); lines that fit are left as they are, so wrapping twice changes nothing.
- * An example's command line is continued with ` \` and 4 more spaces, breaking only
- * between shell words. A word wider than the line is kept whole.
+ * `text` wrapped to `cols` columns at spaces, a word wider than the line kept whole; what
+ * fits is left as written, so wrapping twice changes nothing:
+ * - a paragraph (lines of one indent, none a `term  description` line) with a line too wide
+ *   is reflowed as a whole, so text written pre-wrapped at another width reads evenly;
+ * - any other line too wide continues under its text (hangingIndent);
+ * - a command line of an example (under `Examples:`, or starting `lic`) is continued with
+ *   ` \` and 4 more spaces, breaking only between shell words, so it can still be pasted.
  */
 export function wrapText(text: string, cols: number): string {
   if (!text.includes('\n') && width(text) <= cols) return text;
-  return text
-    .split('\n')
-    .map((line) => {
-      if (width(line) <= cols) return line;
-      const indent = line.length - line.trimStart().length;
-      if (COMMAND_LINE.test(line)) {
-        return pack(shellWords(line.slice(indent)), ' '.repeat(indent), indent + 4, cols, ' \\').join('\n');
-      }
-      const hang = hangingIndent(line);
-      // the head (indent, term and its gap) is kept as written; the rest is packed word by word
-      const head = line.slice(0, hang);
-      const words = line.slice(hang).split(/ +/).filter(Boolean);
-      // a hanging indent that leaves less than 20 columns: continue under the line's own indent instead
-      const under = cols - hang >= 20 ? hang : indent;
-      return pack(words, head, under, cols)
-        .map((l) => l.trimEnd())
-        .join('\n');
-    })
-    .join('\n');
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let examples = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const indent = line.length - line.trimStart().length;
+    // an `Examples:` heading starts the command lines of an example; a blank line or the next heading ends them
+    if (line.trim() === '' || indent === 0) examples = /\bExamples?:$/.test(line);
+    if (width(line) <= cols && !paragraphTooWide(lines, i, cols)) {
+      out.push(line);
+      continue;
+    }
+    if ((examples && indent > 0) || COMMAND_LINE.test(line)) {
+      out.push(...pack(shellWords(line.slice(indent)), ' '.repeat(indent), indent + 4, cols, ' \\'));
+      continue;
+    }
+    // the paragraph this line starts: the plain lines after it at its indent
+    let j = i + 1;
+    while (j < lines.length && isProse(lines[j]!, indent)) j++;
+    const hang = hangingIndent(line);
+    const head = line.slice(0, hang);
+    const words = [line.slice(hang), ...lines.slice(i + 1, j)].join(' ').split(/\s+/).filter(Boolean);
+    // a hanging indent that leaves less than 20 columns: continue under the line's own indent instead
+    const under = cols - hang >= 20 ? hang : indent;
+    out.push(...pack(words, head, under, cols).map((l) => l.trimEnd()));
+    i = j - 1;
+  }
+  return out.join('\n');
+}
+
+/** A line that continues a paragraph at `indent`: text at exactly that indent, not a `term  description` line or a list item. */
+function isProse(line: string, indent: number): boolean {
+  if (line.trim() === '' || line.length - line.trimStart().length !== indent) return false;
+  return (
+    !TERM_LINE.test(line) &&
+    !/^\s*(?:[-*•]|\d+\.)\s/.test(line) &&
+    !COMMAND_LINE.test(line) &&
+    !/^lic(?: [a-z]+)?: /.test(line) &&
+    !/^\S.*:$/.test(line)
+  );
+}
+
+/** Whether the paragraph that starts at line `i` (a line and the prose lines after it) has a line wider than `cols`. */
+function paragraphTooWide(lines: readonly string[], i: number, cols: number): boolean {
+  const line = lines[i]!;
+  if (
+    line.trim() === '' ||
+    (i > 0 && isProse(line, lines[i - 1]!.length - lines[i - 1]!.trimStart().length) && lines[i - 1]!.trim() !== '')
+  )
+    return false;
+  const indent = line.length - line.trimStart().length;
+  for (let j = i + 1; j < lines.length && isProse(lines[j]!, indent); j++) if (width(lines[j]!) > cols) return true;
+  return false;
 }
 
 /**
