@@ -136,7 +136,7 @@ export function registerHelpTopics(program: Command, ctx: Context): void {
 }
 
 /** The name of `names` nearest to `typed` (Damerau-Levenshtein distance at most 2, as commander suggests), or undefined. */
-export function nearest(typed: string, names: readonly string[]): string | undefined {
+function nearest(typed: string, names: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = 3;
   for (const n of names) {

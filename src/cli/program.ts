@@ -181,7 +181,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: De
  * A commander error message (`error: unknown command 'kyes'\n(Did you mean keys?)\n`) as one
  * line without its `error: ` prefix, the suggestion inside it: `unknown command 'kyes' (did you mean keys?)`.
  */
-export function usageMessage(s: string): string {
+function usageMessage(s: string): string {
   return s
     .trim()
     .replace(/^error: /, '')
