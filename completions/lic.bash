@@ -7,7 +7,7 @@ _lic() {
     w="${COMP_WORDS[i]}"
     [[ $w == -* ]] && continue
     case "$path" in
-    '') subs='profile keys log resources assemblies orders templates products state diff apply serve api doctor completion' ;;
+    '') subs='profile keys log resources assemblies orders templates products state diff apply serve api doctor completion help' ;;
     'profile') subs='add list use remove show migrate' ;;
     'profile add') subs='' ;;
     'profile list') subs='' ;;
@@ -57,6 +57,7 @@ _lic() {
     'api') subs='' ;;
     'doctor') subs='' ;;
     'completion') subs='' ;;
+    'help') subs='' ;;
     *) subs="" ;;
     esac
     [[ " $subs " == *" $w "* ]] && path="${path:+$path }$w"
@@ -73,7 +74,7 @@ _lic() {
     *'|--output'|*'|-o') COMPREPLY=($(compgen -W 'table json ndjson csv tsv' -- "$cur")); return ;;
   esac
   case "$path" in
-    '') words='profile keys log resources assemblies orders templates products state diff apply serve api doctor completion --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --version --help' ;;
+    '') words='profile keys log resources assemblies orders templates products state diff apply serve api doctor completion help --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --version --help' ;;
     'profile') words='add list use remove show migrate --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'profile add') words='--api-key-stdin --default --insecure-storage --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'profile list') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
@@ -123,6 +124,7 @@ _lic() {
     'api') words='--method --field --input --header --yes --dry-run --profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'doctor') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     'completion') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
+    'help') words='--profile --base-url --output --json --raw --no-color --verbose --quiet --timeout --retries --ca-file --insecure-http --wide --utc --help' ;;
     *) words="" ;;
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))

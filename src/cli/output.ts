@@ -12,6 +12,8 @@
  */
 import type { ForegroundColorName } from 'chalk';
 import type { Context } from './context.js';
+import { terminalWidth, wrapText } from './layout.js';
+import { collectAfterRecordData } from './memory.js';
 import { JsonListStream, dataCell, ndjsonLines, tsvLine, type ListShape } from './list/format.js';
 import type { ColumnKind, Painter, TableStream } from './table.js';
 
@@ -146,7 +148,19 @@ export class Renderer {
       this.ctx.stdout.write(await this.pipedLines(rows, columns));
       return;
     }
-    await this.put((await this.tableStream(columns)).page(rows));
+    const table = await this.tableStream(columns);
+    await this.put(table.page(rows));
+    await this.omittedNote(table);
+  }
+
+  /**
+   * One dim line on stderr under a terminal table that left columns out for the width:
+   * which, and `--wide` (a note, not data: stdout keeps the table only; not with --quiet).
+   */
+  private async omittedNote<R>(table: TableStream<R>): Promise<void> {
+    if (table.omitted.length === 0) return;
+    const paint = await this.painter();
+    this.info(paint.tone('dim', `(${table.omitted.join(', ')} left out for the width; --wide shows every column)`));
   }
 
   /** A terminal table of `columns` (./table.ts) fitted to stdout's width, with the --wide/--utc choices and color. */
@@ -180,9 +194,15 @@ export class Renderer {
       this.ctx.stdout.write(fields.map(([k, v]) => `${k}\t${tsvCell(cellText(v))}`).join('\n') + '\n');
       return;
     }
+    // each value wrapped to the terminal at spaces, continuing under itself (./layout.ts)
     const paint = await this.painter();
     const w = Math.max(...fields.map(([k]) => k.length));
-    this.ctx.stdout.write(fields.map(([k, v]) => `${paint.head(k.padEnd(w))}  ${cellText(v)}`).join('\n') + '\n');
+    const cols = terminalWidth(this.ctx.stdout.columns, this.ctx.env);
+    const line = ([k, v]: [string, unknown]) => {
+      const text = wrapText(`${k.padEnd(w)}  ${cellText(v)}`, cols);
+      return paint.head(k.padEnd(w)) + text.slice(w);
+    };
+    this.ctx.stdout.write(fields.map(line).join('\n') + '\n');
   }
 
   /**
@@ -233,9 +253,12 @@ export class Renderer {
               );
             }
             rows += rs.length;
-            await this.put((await table).page(rs));
+            const text = (await table).page(rs);
+            await this.put(text);
+            // cli-table3 makes some 20 objects per cell it draws: let them go with the page they drew (./memory.ts)
+            collectAfterRecordData(text.length * 40);
           },
-          end: noop,
+          end: async () => this.omittedNote(await table),
         };
       }
     }
@@ -298,12 +321,17 @@ export class Renderer {
    * -f` losing the service, a dry run's summary, a plan's notes; suppressed by --quiet only.
    */
   info(message: string): void {
-    if (!this.opts.quiet) this.ctx.stderr.write(`${message}\n`);
+    if (!this.opts.quiet) this.ctx.stderr.write(`${this.prose(message)}\n`);
+  }
+
+  /** A note as stderr shows it: wrapped to the terminal's width at spaces (./layout.ts) when stderr is one, else one line for logs. */
+  private prose(message: string): string {
+    return this.ctx.stderr.isTTY ? wrapText(message, terminalWidth(this.ctx.stderr.columns, this.ctx.env)) : message;
   }
 
   /** Warnings on stderr, always. */
   warn(message: string): void {
-    this.ctx.stderr.write(`${message}\n`);
+    this.ctx.stderr.write(`${this.prose(message)}\n`);
   }
 
   /**

@@ -2,7 +2,7 @@
  * The root command: global flags, then one registration per noun. Declarations only;
  * every verb parses its flags into an options object and calls its `runX` (docs/architecture.md).
  */
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { registerApi } from '../commands/api/index.js';
 import { registerAssemblies } from '../commands/assemblies/index.js';
 import { registerCompletion } from '../commands/completion/index.js';
@@ -22,6 +22,7 @@ import type { Context } from './context.js';
 import type { CommandDeps, RuntimeOf } from './deps.js';
 import { UsageError } from './errors.js';
 import { registerHelpTopics } from './help-topics.js';
+import { proseWidth, wrapText } from './layout.js';
 import { OUTPUT_FORMATS } from './output.js';
 import { checkOutputFlags, choiceOf, deferRequiredOptions, parseBaseUrl, parseDuration, parseRetries } from './parse.js';
 import { Runtime, type GlobalOptions } from './runtime.js';
@@ -135,15 +136,25 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: De
     .option('--insecure-http', 'allow sending the API key over plain http:// to a host that is not loopback')
     .option('--wide', 'terminal tables: every column and cell in full, not fitted to the width')
     .option('--utc', 'terminal tables: times in UTC (2026-11-23 06:44Z), not local time')
-    .showHelpAfterError('(run with --help for usage)')
-    // on by default in commander; kept explicit: `lic kyes` → (Did you mean keys?), `--prem` → --perm
+    // on by default in commander; kept explicit: `lic kyes` → (did you mean keys?), `--prem` → --perm
     .showSuggestionAfterError()
-    // every command's help lists the root flags too, under "Global Options:" (gh's INHERITED FLAGS)
-    .configureHelp({ showGlobalOptions: true })
+    // every command's help lists the root flags too, under "Global Options:" (gh's INHERITED FLAGS);
+    // the page is wrapped to the terminal (./layout.ts): commander wraps the option and command
+    // lists under their descriptions, wrapText whatever it leaves wider (a long term, a paragraph)
+    .configureHelp({
+      showGlobalOptions: true,
+      minWidthToWrap: 20,
+      formatHelp: (cmd, helper) => wrapText(Help.prototype.formatHelp.call(helper, cmd, helper), helper.helpWidth ?? 80),
+    })
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
+      // help, and the texts addHelpText adds to it (examples, notes), wrapped to the stream's width
+      writeOut: (s) => ctx.stdout.write(wrapText(s, proseWidth(ctx.stdout, ctx.env))),
+      writeErr: (s) => ctx.stderr.write(wrapText(s, proseWidth(ctx.stderr, ctx.env))),
+      getOutHelpWidth: () => proseWidth(ctx.stdout, ctx.env),
+      getErrHelpWidth: () => proseWidth(ctx.stderr, ctx.env),
+      // a usage error of commander's in lic's one style (README "Scripts and exit codes")
+      outputError: (s) => ctx.stderr.write(`lic: ${usageMessage(s)}\n`),
     });
 
   // `--json` takes an optional field list: a command name or anything else after it is not one
@@ -164,6 +175,18 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: De
   deferRequiredOptions(program);
   program.hook('preAction', (_root, action) => checkOutputFlags(action));
   return program;
+}
+
+/**
+ * A commander error message (`error: unknown command 'kyes'\n(Did you mean keys?)\n`) as one
+ * line without its `error: ` prefix, the suggestion inside it: `unknown command 'kyes' (did you mean keys?)`.
+ */
+function usageMessage(s: string): string {
+  return s
+    .trim()
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*\(Did you mean/, ' (did you mean')
+    .replace(/\s*\n\s*/g, ' ');
 }
 
 const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/;

@@ -29,11 +29,15 @@
  * up the difference. A line is wider than the terminal only when two columns cannot fit
  * even at their minimums.
  */
-// string-width (with its emoji tables) and wrap-ansi are bundled into this module's lazy chunk: output.ts
-// imports this module only when it draws a terminal table, so other commands never load them
+// cli-table3 (the drawing), string-width (with its emoji tables) and wrap-ansi are bundled into this
+// module's lazy chunk: output.ts imports this module only when it draws a terminal table, so other
+// commands never load them
+import Table from 'cli-table3';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import { HOUR, parseRfc3339 } from '../time.js';
+
+export { terminalWidth } from './layout.js';
 
 /**
  * How a column's cells are shown on a terminal (the module comment has the whole policy):
@@ -90,17 +94,6 @@ const TEXT_MIN = 16;
 /** A name keeps enough to differ from its neighbours' (their shared prefix and 2), up to this. */
 const NAME_MAX = 40;
 const ELLIPSIS = '…';
-
-/**
- * The width tables fit into: a positive integer `COLUMNS` (env) wins, as in POSIX
- * shells and Python's shutil.get_terminal_size; else the stream's `columns`; else 80.
- */
-export function terminalWidth(columns: number | undefined, env: Record<string, string | undefined>): number {
-  const fromEnv = env.COLUMNS && /^\d+$/.test(env.COLUMNS.trim()) ? Number(env.COLUMNS.trim()) : 0;
-  if (fromEnv > 0) return fromEnv;
-  if (columns && columns > 0) return columns;
-  return 80;
-}
 
 /** Display width of `s` in terminal columns (string-width: wide characters 2, ANSI codes 0). */
 export function displayWidth(s: string): number {
@@ -325,6 +318,8 @@ export function fitWidths(natural: readonly number[], kinds: readonly ColumnKind
  * Holds no rows between pages.
  */
 export class TableStream<R> {
+  /** the headers of the columns the first page left out for the width (step 4), in declared order */
+  omitted: string[] = [];
   private widths?: number[];
   /** label columns that fitting left at their natural width: a later, wider label widens its row instead of being cut */
   private whole: boolean[] = [];
@@ -355,7 +350,7 @@ export class TableStream<R> {
     let cols = this.columns;
     if (!this.widths) this.kinds = cols.map((c, i) => (this.given[i] ? this.kinds[i]! : guessKind(rows.map((r) => c.get(r)))));
     let cells = rows.map((r) => cols.map((c, i) => this.cell(c, i, r)));
-    let out = '';
+    const drawn: { cells: readonly string[]; paint: (s: string, i: number) => string }[] = [];
     if (!this.widths) {
       let natural = cols.map((c, i) =>
         Math.max(this.o.header === false ? 0 : displayWidth(c.header), ...cells.map((row) => displayWidth(row[i]!))),
@@ -375,6 +370,7 @@ export class TableStream<R> {
           this.o.width,
         );
         if (keep.length < cols.length) {
+          this.omitted = cols.filter((_, i) => !keep.includes(i)).map((c) => c.header);
           this.columns = cols = keep.map((i) => cols[i]!);
           this.kinds = keep.map((i) => this.kinds[i]!);
           natural = keep.map((i) => natural[i]!);
@@ -390,71 +386,115 @@ export class TableStream<R> {
         const rest = this.o.width - this.widths.reduce((a, b) => a + b, 0) - GAP.length * last + this.widths[last]!;
         this.widths[last] = Math.max(this.widths[last]!, rest);
       }
-      if (this.o.header !== false) {
-        out +=
-          this.line(
-            cols.map((c) => c.header),
-            this.widths,
-            (s) => this.o.paint.head(s),
-          ) + '\n';
-      }
+      if (this.o.header !== false) drawn.push({ cells: cols.map((c) => c.header), paint: (s) => this.o.paint.head(s) });
     }
     for (let j = 0; j < rows.length; j++) {
       const r = rows[j]!;
-      out += this.line(cells[j]!, this.widths, (s, i) => this.o.paint.tone(cols[i]!.tone?.(r), s)) + '\n';
+      drawn.push({ cells: cells[j]!, paint: (s, i) => this.o.paint.tone(cols[i]!.tone?.(r), s) });
     }
-    return out;
+    return this.draw(drawn);
   }
 
   /**
-   * One line of cells under `widths`: cut as their kind says, padded (ids and numbers to
-   * the right), painted; no trailing spaces. A `wrap` last column too long for its width
-   * continues on the next lines, under itself.
+   * The widths of one row: the page's, except that a never-cut cell wider than its column
+   * (an id, number, time or whole label of a later page; any cell with --wide) widens it,
+   * and the row's text columns give the room back, last first.
    */
-  private line(cells: readonly string[], widths: readonly number[], paint: (s: string, i: number) => string): string {
-    const w = [...widths];
-    if (!this.o.wide) {
-      // a never-cut cell wider than its column: the row's text columns give the room back, last first
-      let extra = 0;
-      for (let i = 0; i < cells.length; i++) {
-        if ((cuttable(this.kinds[i]!) && !this.whole[i]) || this.kinds[i] === 'code') continue;
-        const more = Math.max(0, displayWidth(cells[i]!) - w[i]!);
-        extra += more;
-        w[i]! += more;
-      }
-      for (let i = w.length - 1; i >= 0 && extra > 0; i--) {
-        if (this.kinds[i] !== 'text') continue;
-        const give = Math.min(extra, w[i]! - 1);
-        w[i]! -= give;
-        extra -= give;
-      }
+  private rowWidths(cells: readonly string[]): number[] {
+    const w = [...this.widths!];
+    if (this.o.wide) return w.map((x, i) => Math.max(x, displayWidth(cells[i]!)));
+    let extra = 0;
+    for (let i = 0; i < cells.length; i++) {
+      if ((cuttable(this.kinds[i]!) && !this.whole[i]) || this.kinds[i] === 'code') continue;
+      const more = Math.max(0, displayWidth(cells[i]!) - w[i]!);
+      extra += more;
+      w[i]! += more;
     }
+    for (let i = w.length - 1; i >= 0 && extra > 0; i--) {
+      if (this.kinds[i] !== 'text') continue;
+      const give = Math.min(extra, w[i]! - 1);
+      w[i]! -= give;
+      extra -= give;
+    }
+    return w;
+  }
+
+  /**
+   * One row's cells ready for cli-table3 under widths `w`, painted: what cli-table3 cannot
+   * cut is cut here (a URL or code in the middle; text with wide characters or emoji by whole
+   * graphemes, where cli-table3 cuts UTF-16 code units); a `wrap` last column too long
+   * for its width becomes lines (wrap-ansi), which cli-table3 draws under the cell.
+   */
+  private prepare(cells: readonly string[], w: readonly number[], paint: (s: string, i: number) => string): string[] {
     const last = cells.length - 1;
-    let out = '';
-    let more: string[] = [];
-    for (let i = 0; i <= last; i++) {
+    return cells.map((t, i) => {
       const kind = this.kinds[i]!;
-      let t = cells[i]!;
       if (!this.o.wide && displayWidth(t) > w[i]!) {
         if (i === last && this.columns[i]?.wrap) {
-          [t = '', ...more] = wrapAnsi(t, w[i]!, { hard: true, trim: true }).split('\n');
-        } else if (kind === 'url') t = truncateMiddle(t, w[i]!, originWidth(t));
+          return wrapAnsi(t, w[i]!, { hard: true, trim: true })
+            .split('\n')
+            .map((part) => paint(part, i))
+            .join('\n');
+        }
+        if (kind === 'url') t = truncateMiddle(t, w[i]!, originWidth(t));
         else if (kind === 'code') t = truncateMiddle(t, w[i]!);
-        else if (cuttable(kind) && !this.whole[i]) t = truncate(t, w[i]!);
+        else if (!ASCII.test(t)) t = truncate(t, w[i]!);
       }
-      const pad = ' '.repeat(Math.max(0, w[i]! - displayWidth(t)));
-      const right = kind === 'id' || kind === 'number';
-      const painted = t === '' ? '' : paint(t, i);
-      out += right ? pad + painted : i === last ? painted : painted + pad;
-      if (i < last) out += GAP;
+      return t === '' ? '' : paint(t, i);
+    });
+  }
+
+  /**
+   * `lines` (the header and rows) drawn by cli-table3, borderless with GAP between columns
+   * and no trailing spaces: consecutive lines of the same widths (rowWidths) make one table,
+   * so a page is one table unless a row had to widen.
+   */
+  private draw(lines: readonly { cells: readonly string[]; paint: (s: string, i: number) => string }[]): string {
+    let out = '';
+    let group: string[][] = [];
+    let widths: number[] = [];
+    const flush = () => {
+      if (group.length === 0) return;
+      const table = new Table({
+        chars: { ...NO_BORDER, middle: GAP },
+        colWidths: widths,
+        colAligns: this.kinds.map((k) => (k === 'id' || k === 'number' ? 'right' : 'left')),
+        wordWrap: false,
+        truncate: ELLIPSIS,
+        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+      });
+      table.push(...group);
+      out += `${table
+        .toString()
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .join('\n')}\n`;
+      group = [];
+    };
+    for (const l of lines) {
+      const w = this.rowWidths(l.cells);
+      // cli-table3's layout checks every cell against the others (rowSpan/colSpan): a table of at most
+      // CHUNK rows keeps that cost linear in a page's rows
+      if (group.length >= CHUNK || w.some((x, i) => x !== widths[i])) {
+        flush();
+        widths = w;
+      }
+      group.push(this.prepare(l.cells, w, l.paint));
     }
-    if (more.length) {
-      const indent = ' '.repeat(w.slice(0, last).reduce((a, b) => a + b + GAP.length, 0));
-      for (const part of more) out = `${out.trimEnd()}\n${indent}${paint(part, last)}`;
-    }
-    return out.trimEnd();
+    flush();
+    return out;
   }
 }
+
+/** The most rows one cli-table3 table draws (draw). */
+const CHUNK = 50;
+
+/** cli-table3's border characters, all empty: lic's tables have none (the column gap is `middle`). */
+const NO_BORDER = Object.fromEntries(
+  ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right']
+    .concat(['left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid', 'middle'])
+    .map((k) => [k, '']),
+);
 
 /** The kind of a column without one (`--fields`): `number` when every value is a number, `time` when every one is an RFC 3339 instant, else `text`. */
 function guessKind(values: readonly unknown[]): ColumnKind {

@@ -48,7 +48,12 @@ describe('help topics', () => {
     const r = await runCli(['help', 'filters']);
     expect(r.code).toBe(0);
     for (const s of ['Contains("x")', 'StartsWith', '!=', 'and', 'null', 'TimeStamp >= "2025-01-18"']) expect(r.stdout).toContain(s);
-    const examples = r.stdout.split('\nExamples:\n')[1]!.trimEnd().split('\n');
+    // a command line wider than the terminal is continued with ` \` (src/cli/layout.ts)
+    const examples = r.stdout
+      .split('\nExamples:\n')[1]!
+      .trimEnd()
+      .replace(/ \\\n +/g, ' ')
+      .split('\n');
     expect(examples.length).toBeGreaterThanOrEqual(2);
     for (const l of examples) expect(l).toMatch(/^ {2}lic \w+ list .*--where '/);
   });
@@ -94,33 +99,59 @@ describe('inherited flags in help', () => {
 });
 
 describe('suggestions', () => {
-  it('an unknown noun or verb suggests the nearest', async () => {
+  it('an unknown noun or verb is one lic: line with the nearest inside it', async () => {
     const noun = await runCli(['kyes']);
     expect(noun.code).toBe(2);
-    expect(noun.stderr).toContain("error: unknown command 'kyes'\n(Did you mean keys?)");
+    expect(noun.stderr).toBe("lic: unknown command 'kyes' (did you mean keys?)\n");
     const verb = await runCli(['resources', 'lsit']);
     expect(verb.code).toBe(2);
-    expect(verb.stderr).toContain("error: unknown command 'lsit'\n(Did you mean list?)");
+    expect(verb.stderr).toBe("lic: unknown command 'lsit' (did you mean list?)\n");
   });
 
   it('an unknown option is named (with the nearest) before a missing required one', async () => {
     const r = await runCli(['keys', 'create', '--prem', '7']);
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe("error: unknown option '--prem'");
-    expect(r.stderr).toContain('(Did you mean --perm?)');
-    expect(r.stderr).not.toContain('required option');
+    expect(r.stderr).toBe("lic: unknown option '--prem' (did you mean --perm?)\n");
     // the required check still runs when nothing is unknown, with commander's own words
     const missing = await runCli(['keys', 'create', '--name', 'x']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr.split('\n')[0]).toBe("error: required option '--perm <perm>' not specified");
+    expect(missing.stderr).toBe("lic: required option '--perm <perm>' not specified\n");
     // a global flag near the verb's is suggested too
     const g = await runCli(['keys', 'list', '--verbos']);
-    expect(g.stderr).toContain('(Did you mean --verbose?)');
+    expect(g.stderr).toBe("lic: unknown option '--verbos' (did you mean --verbose?)\n");
+  });
+
+  it('a list missing its required option is one lic: line, exit 2', async () => {
+    const r = await runCli(['orders', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("lic: required option '--customer <id>' not specified\n");
+  });
+
+  it('lic help with an unknown topic or command suggests the nearest, exit 2, and prints no help', async () => {
+    const topic = await runCli(['help', 'filter']);
+    expect(topic.code).toBe(2);
+    expect(topic.stdout).toBe('');
+    expect(topic.stderr).toBe("lic: unknown command or help topic 'filter' (did you mean filters?)\n");
+    const verb = await runCli(['help', 'keys', 'lsit']);
+    expect(verb.code).toBe(2);
+    expect(verb.stderr).toBe("lic: unknown command 'keys lsit' (did you mean list?)\n");
+    const none = await runCli(['help', 'zzzzzz']);
+    expect(none.stderr).toBe("lic: unknown command or help topic 'zzzzzz'\n");
+    // a known path still prints its help
+    const ok = await runCli(['help', 'keys', 'list']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('Usage: lic keys list|ls [options]');
   });
 
   it('--help still wins over a missing required option', async () => {
     const r = await runCli(['keys', 'create', '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('--perm <perm>');
+  });
+
+  it('serve --help gives the default port once', async () => {
+    const r = await runCli(['serve', '--help']);
+    expect(r.stdout.match(/default:? 8765/g)).toEqual(['default: 8765']);
   });
 });

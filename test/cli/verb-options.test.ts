@@ -387,7 +387,7 @@ const TABLE: VerbTable[] = [
     bad: [
       [
         ['show', '4', '--prodct', '1'],
-        ["unknown option '--prodct'", '(Did you mean --product?)'],
+        ["unknown option '--prodct'", '(did you mean --product?)'],
       ],
     ],
   },
@@ -471,6 +471,7 @@ describe.each(TABLE)('$noun $verb', ({ noun, register, ok, bad }) => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     for (const m of messages) expect(r.stderr).toContain(m);
+    expect(r.stderr).toMatch(/^lic: [^\n]+\n$/);
     expect(r.calls).toEqual([]);
   });
 });

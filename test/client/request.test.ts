@@ -124,7 +124,7 @@ describe('malformed replies → exit 1 with a clear message, never a crash', () 
     );
     const r = await runCli(['keys', 'list'], { env: env(fake) });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('3\tci\t\t1 r--\tapi_abcd\t\t\tno\t\n');
+    expect(r.stdout).toBe('3\tci\t\t1 r--\tapi_abcd\t\t\tactive\t\n');
   });
 
   it('an error reply that is not JSON (a proxy page): exit 1 with the status and an excerpt, the key redacted', async () => {

@@ -22,9 +22,13 @@ export interface ListRun<R> {
   fetch: FetchPage;
 }
 
-/** Columns for `--fields`: exactly those fields, headed by their names. */
-function fieldColumns<R>(fields: readonly string[]): Column<R>[] {
-  return fields.map((f) => ({ header: f, get: (r: R) => fieldOf(r as Record<string, unknown>, f) }));
+/**
+ * Columns for `--fields`: exactly those fields, headed by their names (csv, tsv) or, in a
+ * terminal table, as the default columns are: upper case, words split (`ownerId` → OWNER_ID).
+ */
+function fieldColumns<R>(fields: readonly string[], table = false): Column<R>[] {
+  const head = (f: string) => (table ? f.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase() : f);
+  return fields.map((f) => ({ header: head(f), get: (r: R) => fieldOf(r as Record<string, unknown>, f) }));
 }
 
 /**
@@ -68,7 +72,7 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
   const delimited = format === 'csv' || format === 'tsv';
   const dataFields = delimited && !fields ? defaultDataFields(def) : undefined;
   const shown = fields ?? dataFields;
-  const columns = shown && (delimited || fields) ? fieldColumns<R>(shown) : def.columns;
+  const columns = shown && (delimited || fields) ? fieldColumns<R>(shown, format === 'table') : def.columns;
   const raw = rt.out.opts.raw === true;
   const norm = (records: R[]): R[] =>
     raw || !def.types ? records : (records.map((r) => normalizeRecord(r as Record<string, unknown>, def.types!, shown)) as R[]);

@@ -30,7 +30,8 @@ export const API_KEY_LIST = defineList<ApiKey, KeysListOptions>({
     { header: 'PREFIX', kind: 'code', get: (k) => k.keyPrefix },
     { header: 'CREATED', kind: 'time', get: (k) => k.createdAt },
     { header: 'EXPIRES', kind: 'time', get: (k) => k.expireDate },
-    { header: 'REVOKED', kind: 'label', get: (k) => Boolean(k.revoked), tone: (k) => (k.revoked ? 'bad' : undefined) },
+    // a key's state survives any width (priority): a revoked or expired key never reads as a usable one
+    { header: 'STATE', kind: 'label', priority: 2, get: keyState, tone: (k) => (keyState(k) === 'active' ? undefined : 'bad') },
     { header: 'DESCRIPTION', kind: 'text', get: (k) => k.description },
   ],
   flags: {
@@ -45,5 +46,11 @@ export const API_KEY_LIST = defineList<ApiKey, KeysListOptions>({
   help: { sortExample: 'createdAt:desc', whereExample: 'Permissions >= 4' },
   examples: ['lic keys list --active --owner admin', 'lic keys list --all --fields id,name,keyPrefix -o csv'],
 });
+
+/** `revoked`, `expired` (an expiry before now) or `active`: whether the service accepts the key (contract §3). */
+function keyState(k: ApiKey): 'active' | 'revoked' | 'expired' {
+  if (k.revoked) return 'revoked';
+  return k.expireDate && Date.parse(k.expireDate) <= Date.now() ? 'expired' : 'active';
+}
 
 export const registerKeysList = API_KEY_LIST.register;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
+import { formatDuration } from '../../time.js';
 
 /**
  * `lic profile show`: the profile, base URL, (masked) key and network settings a command would
@@ -56,7 +57,7 @@ async function runProfileShow(rt: Runtime): Promise<void> {
     ['profile', body.profile ?? '(none)'],
     ['base URL', `${body.baseUrl} (from ${urlFrom})`],
     ['API key', keyError ? `cannot be read (from ${keyFrom}${stored}): ${keyError}` : `${body.apiKey} (from ${keyFrom}${stored})`],
-    ['timeout', `${body.timeoutMs} ms per attempt (from ${body.timeoutFrom})`],
+    ['timeout', `${formatDuration(body.timeoutMs)} per attempt (from ${body.timeoutFrom})`],
     ['retries', `${body.retries} (from ${body.retriesFrom})`],
     ['CA file', body.caFile ? `${body.caFile} (from ${body.caFileFrom})` : '(none: the system CAs)'],
     ['insecure http', `${body.insecureHttp ? 'allowed' : 'refused'} (from ${body.insecureHttpFrom})`],

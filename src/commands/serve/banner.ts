@@ -1,6 +1,6 @@
 /**
- * The text `lic serve` prints on start (stderr; the URL alone goes to stdout), kept to
- * 80 columns for the usual paths and in the order a person reads it: the database, what to
+ * The text `lic serve` prints on start (stderr; the URL alone goes to stdout), wrapped to
+ * the terminal at spaces (src/cli/layout.ts: a path is never broken), in the order a person reads it: the database, what to
  * back up, the keys made on this start as an aligned table, the profile, a short hint, and
  * last the line that introduces the URL, so on a 24-row terminal the URL is the last line
  * on the screen.
@@ -14,12 +14,9 @@ export function keyTable(keys: readonly Pick<IssuedKey, 'role' | 'userId' | 'key
   return rows.map((r) => `  ${r[0]!.padEnd(widths[0]!)}  ${r[1]!.padEnd(widths[1]!)}  ${r[2]}`);
 }
 
-/** The two lines about the file whose key encrypts resource passwords (made on this start). */
+/** The note about the file whose key encrypts resource passwords (made on this start); wrapped to the terminal by the renderer. */
 export function secretKeyLines(path: string): string[] {
-  return [
-    `lic serve: back up ${path} (0600) apart from the database: it`,
-    "  encrypts resource passwords, which can't be recovered without it",
-  ];
+  return [`lic serve: back up ${path} (0600) apart from the database: it encrypts resource passwords, which can't be recovered without it`];
 }
 
 /**

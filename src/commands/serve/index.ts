@@ -203,7 +203,7 @@ export function registerServe(program: Command, deps: CommandDeps, run = runServ
     .description('Run the local reference service (fastify + SQLite) for trying lic and for tests')
     .option('--db <path>', 'SQLite database file, or :memory: (default: lic.db in the user data dir)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', `port; 0 = any free port (default ${DEFAULT_PORT})`, parsePort, DEFAULT_PORT)
+    .option('--port <port>', 'port; 0 = any free port', parsePort, DEFAULT_PORT)
     .option('--seed <dataset>', 'load a dataset into an empty database: "demo" or a JSON file')
     .option('--keys-file <path>', 'write the API keys made on this start to this file (0600) instead of stderr')
     .option('--no-profile', 'do not save the Administrator key as profile "local"')

@@ -225,7 +225,7 @@ describe('keys list', () => {
     expect(r.code).toBe(0);
     const line = r.stdout.split('\n').find((l) => l.startsWith(`${id}\t`))!;
     const k = await listed(id);
-    expect(line).toBe(`${id}\tlisted\tadmin\t5 r-d\t${key.slice(0, 8)}\t${k.createdAt}\t\tno\ttwo words`);
+    expect(line).toBe(`${id}\tlisted\tadmin\t5 r-d\t${key.slice(0, 8)}\t${k.createdAt}\t\tactive\ttwo words`);
     expect(r.stdout.split('\n')[0]).toMatch(/^1\tbootstrap\tadmin\t7 rwd\t/);
     expect(r.stdout).not.toContain('ID\tNAME');
     for (const s of secrets) expect(r.stdout).not.toContain(s);

@@ -185,7 +185,7 @@ describe('profile list, use, remove, show', () => {
     expect(piped.stderr).toBe('');
     expect(piped.stdout).toBe(
       `profile\tone\nbase URL\t${s1.url} (from profile one)\nAPI key\t${s2.adminKey.slice(0, 8)}… (from LIC_API_KEY)\n` +
-        'timeout\t30000 ms per attempt (from default)\nretries\t2 (from default)\nCA file\t(none: the system CAs)\ninsecure http\trefused (from default)\n' +
+        'timeout\t30s per attempt (from default)\nretries\t2 (from default)\nCA file\t(none: the system CAs)\ninsecure http\trefused (from default)\n' +
         `store\t${storeFile(dir)}\n`,
     );
     expect(piped.stdout).not.toContain(s2.adminKey);

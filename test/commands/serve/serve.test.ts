@@ -85,6 +85,25 @@ describe('lic serve', () => {
     await expect(http({ url: s.url }, 'GET', '/v1/log')).rejects.toThrow();
   });
 
+  it('on an 80-column terminal its start text fits, with a 54-character database path and the keyring notice', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'd'.repeat(Math.max(1, 54 - dir.length - 4)) + '.db');
+    expect(db.length).toBeGreaterThanOrEqual(54);
+    const s = await serve(['--port', '0', '--db', db, '--seed', 'demo'], {
+      configDir: tempDir(),
+      tty: true,
+      env: { COLUMNS: '80', NO_COLOR: '1' },
+    });
+    const r = await s.stop();
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    // the keyring fallback (no keyring in tests) and the secret key file are among them
+    expect(r.stderr).toContain('no keyring reachable');
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(80);
+    // a path is never broken: it is whole on one line, in the new-database line and the secret key's
+    expect(lines.filter((l) => l.includes(db))).toHaveLength(2);
+  });
+
   it('SIGINT stops it too', async () => {
     const s = await serve(['--port', '0', '--db', ':memory:', '--no-profile']);
     const r = await s.stop('SIGINT');

@@ -213,7 +213,7 @@ export const EVENTS: EventDef[] = [
     weight: 40,
     source: `${SVC}.ExpiryMonitor`,
     template: 'License {LicenseId} of {CustomerCode} expires in {Days} days',
-    values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, Days: c.r.pick([30, 14, 7, 3, 1]) }),
+    values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, Days: c.r.pick([30, 14, 7, 3, 2]) }),
   },
   {
     level: 'Warning',
