@@ -145,14 +145,21 @@ function redact(excerpt: string, apiKey: string | undefined): string {
  * Throws ApiError (non-2xx or `success: false`: status, envelope code or -1, the envelope's
  * message or an excerpt of the body, details, the `Retry-After` of a 429/503 in seconds
  * from `nowMs`) or ProtocolError (a 2xx that is not a JSON object). `apiKey` is cut out of
- * every excerpt.
+ * every excerpt. `parse` reads the body text instead of JSON.parse.
  */
-export function interpret<T>(reply: Reply, method: string, path: string, apiKey: string | undefined, nowMs: number): T {
+export function interpret<T>(
+  reply: Reply,
+  method: string,
+  path: string,
+  apiKey: string | undefined,
+  nowMs: number,
+  parse?: (text: string) => unknown,
+): T {
   const { status, body: text } = reply;
   let json: unknown;
   let notJson = false;
   try {
-    json = text.length ? JSON.parse(text) : undefined;
+    json = !text.length ? undefined : parse ? parse(text) : JSON.parse(text);
   } catch {
     json = undefined;
     notJson = true;

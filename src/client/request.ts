@@ -60,6 +60,12 @@ export interface RequestOptions {
    * RequestAbortedError, with no retry and no notice.
    */
   signal?: AbortSignal;
+  /**
+   * Reads the reply's body text instead of `JSON.parse` (same contract: the value, or a
+   * SyntaxError for text that is not JSON). A list's page scanner (src/cli/list/page-text.ts)
+   * keeps the records as text this way.
+   */
+  parse?: (text: string) => unknown;
 }
 
 /** Builds `baseUrl + path + ?query`, dropping undefined values (octokit/request.js style: pure). */
@@ -139,7 +145,19 @@ export class ApiClient {
       () => this.closings !== closings,
       o.signal,
     );
-    return interpret<T>(reply, method, path, this.opts.apiKey, (this.opts.now ?? Date.now)());
+    return interpret<T>(reply, method, path, this.opts.apiKey, (this.opts.now ?? Date.now)(), o.parse);
+  }
+
+  /**
+   * This client (its pool, its settings) with `parse` reading the body of every request sent
+   * through the returned one, unless a request names its own: for an endpoint function that
+   * takes a client but no request options (a list's pages).
+   */
+  withBodyParser(parse: NonNullable<RequestOptions['parse']>): ApiClient {
+    const request = this.request.bind(this);
+    return Object.assign(Object.create(this) as ApiClient, {
+      request: <T>(method: string, path: string, o: RequestOptions = {}) => request<T>(method, path, { parse, ...o }),
+    });
   }
 
   /** The most of a reply body `probe()` keeps: 64 KiB. */
