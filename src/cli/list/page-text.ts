@@ -31,7 +31,7 @@ export interface PageText {
 }
 
 /** Where a scanned page keeps its PageText: a property of the body, under this symbol, beside an empty array. */
-export const PAGE_TEXT = Symbol('lic.pageText');
+const PAGE_TEXT = Symbol('lic.pageText');
 
 /** The PageText of a body the page scanner read; undefined for a body parsed whole. */
 export const pageTextOf = (body: object): PageText | undefined => (body as { [PAGE_TEXT]?: PageText })[PAGE_TEXT];
