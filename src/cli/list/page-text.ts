@@ -28,13 +28,21 @@ export interface PageText {
   readonly keys: readonly number[];
   /** the first declared field: every record's text starts with `{"<first>":` */
   readonly first: string;
+  /** set once the body's array was read as objects (a fetch that looks at or rebuilds the records): the text is then not theirs to print */
+  touched?: boolean;
 }
 
-/** Where a scanned page keeps its PageText: a property of the body, under this symbol, beside an empty array. */
+/** Where a scanned page keeps its PageText: a property of the body, under this symbol. */
 const PAGE_TEXT = Symbol('lic.pageText');
 
-/** The PageText of a body the page scanner read; undefined for a body parsed whole. */
-export const pageTextOf = (body: object): PageText | undefined => (body as { [PAGE_TEXT]?: PageText })[PAGE_TEXT];
+/**
+ * The PageText of a body the page scanner read and whose records nobody read as objects;
+ * undefined for a body parsed whole, rebuilt by the noun's fetch, or whose array was read.
+ */
+export function pageTextOf(body: object): PageText | undefined {
+  const p = (body as { [PAGE_TEXT]?: PageText })[PAGE_TEXT];
+  return p && !p.touched ? p : undefined;
+}
 
 /** An integer as JSON.stringify writes a safe integer (at most 15 digits, so always exact). */
 const INT = '-?(?:0|[1-9][0-9]{0,14})';
@@ -72,8 +80,10 @@ function valuePattern(type: FieldTypes[string]): string | undefined {
  * The body reader of a list's pages (ApiClient's `parse`) that keeps the records of
  * `arrayField` as text when each one matches the noun's `types` exactly (see the top of
  * this file), with `key` (an integer field) read from each; undefined when the noun has a
- * field the scanner cannot vouch for. The body it returns is the reply's JSON with the
- * array empty and its PageText under PAGE_TEXT; any other text is JSON.parse'd whole.
+ * field the scanner cannot vouch for. The body it returns is the reply's JSON with its
+ * PageText under PAGE_TEXT and the array as a getter that parses the records when read
+ * (a noun's fetch may look at them: then the page is printed from those objects, as
+ * before); any other text is JSON.parse'd whole.
  */
 export function pageScanner(arrayField: string, types: FieldTypes, key: string): ((text: string) => unknown) | undefined {
   const names = Object.keys(types);
@@ -116,12 +126,25 @@ export function pageScanner(arrayField: string, types: FieldTypes, key: string):
     if (!Array.isArray(own) || own.length !== 0 || text.includes(`"${arrayField}":`, end)) return JSON.parse(text);
     const page: PageText = { text, start, end, ends, count: keys.length, key, keys, first: names[0]! };
     Object.defineProperty(body, PAGE_TEXT, { value: page });
+    let records: unknown[] | undefined;
+    Object.defineProperty(body, arrayField, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        page.touched = true;
+        return (records ??= pageRecords(page));
+      },
+      set: (v: unknown[]) => {
+        page.touched = true;
+        records = v;
+      },
+    });
     return body;
   };
 }
 
 /** The records of a PageText as objects (JSON.parse of its array), for a caller that needs them after all. */
-export const pageRecords = <R>(p: PageText): R[] => JSON.parse(`[${p.text.slice(p.start, p.end)}]`) as R[];
+const pageRecords = <R>(p: PageText): R[] => JSON.parse(`[${p.text.slice(p.start, p.end)}]`) as R[];
 
 /**
  * Records written as one string at a time: strings of some 20 KB stay in V8's young

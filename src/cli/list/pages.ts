@@ -6,7 +6,7 @@ import { ProtocolError } from '../../client/errors.js';
 import { TAKE_MAX, type ListQuery } from '../../wire.js';
 import { allOf } from './filter.js';
 import type { ListDef } from './flags.js';
-import { pageRecords, pageTextOf, type PageText } from './page-text.js';
+import { pageTextOf, type PageText } from './page-text.js';
 import type { FetchPage, ListPlan } from './plan.js';
 
 /** The value of `name` in a record, matched case-insensitively (contract §5 field names). */
@@ -35,9 +35,7 @@ interface Page<R> {
  * empty, as the original omits empty values). Throws ProtocolError (exit 1) when it is
  * anything but an array; `path` (the endpoint, for the error) defaults to the field name.
  */
-export function listRecords<R>(body: object, arrayField: string, path = arrayField, text = pageTextOf(body)): R[] {
-  // a page whose records the scanner kept as text (./page-text.ts), wanted as objects after all
-  if (text) return pageRecords<R>(text);
+export function listRecords<R>(body: object, arrayField: string, path = arrayField): R[] {
   const arr = (body as Record<string, unknown>)[arrayField];
   if (arr === undefined || arr === null) return [];
   if (!Array.isArray(arr)) {
