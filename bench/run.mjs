@@ -478,6 +478,13 @@ md(
     .join(' ')}. Whole run: ${f1((Date.now() - started) / 60000)} min.`,
 );
 md();
+const busiest = Math.max(startLoad[0], os.loadavg()[0]);
+if (busiest > os.availableParallelism()) {
+  md(
+    `**A loaded machine:** the load average (${busiest.toFixed(1)}) was above the ${os.availableParallelism()} CPUs, so every process here waited for a CPU much of the time: these figures are far from what the code does on a quiet machine, and a missed target below may be the load's. Compare with a run on a quiet machine before reading them as a regression.`,
+  );
+  md();
+}
 
 // the targets
 const T = (key, fig) => get(biggest, key) && fig(get(biggest, key));

@@ -67,32 +67,8 @@ function nodeRefusal(version, node) {
 
 /** Loads dist/cli.cjs with Node's compile cache, then runs the command line. */
 async function start() {
-  // undici parses HTTP with a WebAssembly build of llhttp. V8 tiers that module up with
-  // background compile jobs that a short-lived process must wait for at exit
-  // (bench/startup.md has the figures); baseline (Liftoff) code is plenty for a CLI's few replies.
-  // The flag is set before anything is compiled: Node keeps a compile cache per set of V8
-  // flags. Help sends no request and skips node:v8. Set only on the V8s known to have it (an
-  // unknown flag makes V8 print an error line): a newer Node simply runs without it.
-  const liftoff = !helpOnly(argv) && hasLiftoffOnly();
-  if (liftoff) require('node:v8').setFlagsFromString('--liftoff-only');
   const { main, systemContext } = loadBundle();
   process.exitCode = await main(argv, systemContext());
-}
-
-/** Whether this Node's V8 knows `--liftoff-only`: the lines of src/cli/node-lines.json's `supported` (22, 24, 26) do. */
-function hasLiftoffOnly() {
-  const major = Number(process.versions.node.split('.')[0]);
-  return meta.node.supported.includes(major);
-}
-
-/** Whether the command line only asks for help (no request can follow): no arguments, `help ...`, or -h/--help before any `--`. */
-function helpOnly(args) {
-  if (args.length === 0 || args[0] === 'help') return true;
-  for (const a of args) {
-    if (a === '--') return false;
-    if (a === '--help' || a === '-h') return true;
-  }
-  return false;
 }
 
 /**

@@ -23,7 +23,9 @@ import { join } from 'node:path';
  * crypto, child_process: bench/startup.md) but that most commands never
  * call: commander requires child_process for executable subcommands we do not use, and
  * `serve`, `resources get`, `doctor` import crypto or fs/promises for their own work; tty
- * (it loads net) only when stdin's terminal-ness is asked. Each
+ * (it loads net) only when stdin's terminal-ness is asked; v8 and vm (with the heap and
+ * profiler modules v8 brings) only for a verb that collects garbage on its own
+ * (src/cli/memory.ts). Each
  * import of one of these resolves to a stand-in whose exports are getters that require the
  * real module (process.getBuiltinModule) on first use, so the cost is paid by the command that calls it, not by all.
  */
@@ -41,6 +43,8 @@ const LAZY_BUILTINS = [
   'https',
   'http2',
   'tty',
+  'v8',
+  'vm',
 ];
 const lazyBuiltins = {
   name: 'lazy-builtins',

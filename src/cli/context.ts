@@ -64,6 +64,12 @@ export interface Context {
   onInterrupt(handler: (signal: string) => void): () => void;
   /** milliseconds sleep (injectable for `log tail --follow`) */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Called once before undici, and its WebAssembly HTTP parser, first load (a proxy, an
+   * extra CA, https://): the real process sets V8's `--liftoff-only` there (system.ts).
+   * Absent in tests.
+   */
+  beforeUndici?(): void;
 }
 
 declare const __LIC_VERSION__: string;

@@ -15,6 +15,7 @@ import type { Context } from './context.js';
 import { terminalWidth, wrapText } from './layout.js';
 import { collectAfterRecordData } from './memory.js';
 import { JsonListStream, dataCell, ndjsonLines, tsvLine, type ListShape } from './list/format.js';
+import { pageJsonItems, pageNdjson, type PageText } from './list/page-text.js';
 import type { ColumnKind, Painter, TableStream } from './table.js';
 
 export type { ListShape } from './list/format.js';
@@ -92,6 +93,11 @@ export interface ListWriter<R> {
   begin(envelope: Record<string, unknown>): Promise<void>;
   /** writes a batch of records (a page) */
   write(records: readonly R[]): Promise<void>;
+  /**
+   * Writes a page's records from the service's own text (./list/page-text.ts), exactly as
+   * `write` would print them parsed; only the formats that print records as JSON text have it.
+   */
+  writeText?(page: PageText): Promise<void>;
   /** finishes the output; `total` is the list's total count for json (omitted when undefined) */
   end(total?: number): Promise<void>;
 }
@@ -218,13 +224,15 @@ export class Renderer {
     const noop = async () => {};
     switch (format) {
       case 'ndjson':
-        return { begin: noop, end: noop, write: (rs) => this.put(ndjsonLines(rs)) };
+        return { begin: noop, end: noop, write: (rs) => this.put(ndjsonLines(rs)), writeText: (p) => this.putAll(pageNdjson(p)) };
       case 'json': {
-        const js = new JsonListStream(shape, this.ctx.stdout.isTTY);
+        const pretty = this.ctx.stdout.isTTY;
+        const js = new JsonListStream(shape, pretty);
         return {
           begin: (env) => this.put(js.open(env)),
           write: (rs) => (rs.length ? this.put(js.items(rs)) : Promise.resolve()),
           end: (total) => this.put(js.close(total)),
+          ...(pretty ? {} : { writeText: (p: PageText) => this.put(js.itemsText(pageJsonItems(p), p.count)) }),
         };
       }
       case 'csv':
@@ -298,6 +306,11 @@ export class Renderer {
   private async put(text: string): Promise<void> {
     if (text === '') return;
     if (this.ctx.stdout.write(text) === false && this.ctx.stdout.drain) await this.ctx.stdout.drain();
+  }
+
+  /** Writes pieces of text to stdout in order, each after stdout's backpressure (put). */
+  private async putAll(pieces: readonly string[]): Promise<void> {
+    for (const p of pieces) await this.put(p);
   }
 
   /** Writes raw text/bytes to stdout (template bodies, resource data). */

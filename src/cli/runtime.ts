@@ -213,6 +213,7 @@ export class Runtime {
         notice: this.globals.quiet ? undefined : (line) => this.ctx.stderr.write(`lic: ${line}\n`),
         sleep: (ms) => this.ctx.sleep(ms),
         now: () => this.ctx.now().getTime(),
+        beforeUndici: () => this.ctx.beforeUndici?.(),
       });
       return this.globals.dryRun ? (await import('../client/dry-run.js')).dryRunClient(client) : client;
     })();

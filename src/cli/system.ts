@@ -5,6 +5,7 @@ import envPaths from 'env-paths';
 import type { Keyring } from '../config/keyring.js';
 import type { Context, OutStream } from './context.js';
 import { BrokenPipeError } from './errors.js';
+import nodeLines from './node-lines.json' with { type: 'json' };
 
 /**
  * The real world for bin/lic.js: process streams, env, clock, signals, TTY prompts
@@ -66,7 +67,23 @@ export function systemContext(): Context {
       };
     },
     sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
+    beforeUndici: liftoffOnly,
   };
+}
+
+/**
+ * V8's `--liftoff-only`, set just before undici loads: undici parses HTTP with a
+ * WebAssembly build of llhttp, which V8 tiers up with background compile jobs that a
+ * short-lived process must wait for at exit (~150 ms per command, measured on Node 20);
+ * baseline (Liftoff) code is plenty for a CLI's replies. Only a run that loads undici sets
+ * it (a plain http:// request goes through node:http), and always at the same point of
+ * the run, so Node's compile cache sees the same flags for each file from run to run.
+ * Set only on the Node lines known to have the flag (src/cli/node-lines.json's
+ * `supported`: an unknown flag makes V8 print an error line); a newer Node runs without it.
+ */
+function liftoffOnly(): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (nodeLines.supported.includes(major)) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 }
 
 /** The platform's data dir for lic (`~/.local/share/lic` on Linux), by env-paths. */

@@ -2,7 +2,6 @@
  * Names of network failures: what undici or the socket threw → a NetworkErrorKind and one
  * line for the user, and how a retry notice names each kind.
  */
-import { errors as undiciErrors } from './undici.js';
 import type { NetworkErrorKind } from './errors.js';
 
 /** How each network failure is named in a retry notice (`… <origin>, retry 1/2 in 0.5s`). */
@@ -38,7 +37,8 @@ export function socketCode(e: unknown): string | undefined {
  */
 export function describeNetworkError(e: unknown, origin: string, timeoutMs: number): [NetworkErrorKind, string] {
   const code = socketCode(e);
-  if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  // by code, not by class: naming undici's classes would load undici for requests that never use it
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return ['timeout', `timed out after ${timeoutMs} ms waiting for ${origin} (--timeout)`];
   }
   if (code && UNTRUSTED_CERT.has(code)) {

@@ -3,11 +3,10 @@
  * the cap on the reply's size, a network failure named (network-errors.ts), and the
  * envelope turned into data or a typed error.
  */
-import type { Dispatcher } from 'undici';
 import { ApiError, NetworkError, ProtocolError, RequestAbortedError } from './errors.js';
 import { describeNetworkError, socketCode } from './network-errors.js';
 import { parseRetryAfter } from './retry.js';
-import { discard, isProxied, originAndPath, type ProxySettings } from './transport.js';
+import { discard, isProxied, originAndPath, type ProxySettings, type RequestDispatcher } from './transport.js';
 
 /** The outcome of one attempt that got a reply. */
 export interface Reply {
@@ -19,7 +18,7 @@ export interface Reply {
 /** One attempt: where, what, and its limits. */
 export interface Attempt {
   /** the client's pool (made on first use) */
-  dispatcher: () => Promise<Dispatcher>;
+  dispatcher: () => Promise<RequestDispatcher>;
   method: string;
   url: string;
   /** the path as the caller gave it, for messages and errors (no query) */
@@ -95,11 +94,7 @@ export async function sendOnce(a: Attempt): Promise<Reply> {
       throw new NetworkError(`timed out after ${timeout} ms waiting for ${origin} (--timeout)`, method, path, 'timeout');
     }
     // the headers came, then the service closed (FIN, not a reset) before the body was complete
-    if (
-      received >= 0 &&
-      socketCode(e) === 'UND_ERR_SOCKET' &&
-      (expected !== undefined ? received < expected : (e as Error).message === 'other side closed')
-    ) {
+    if (received >= 0 && closedEarly(e, expected, received)) {
       const got = expected !== undefined ? `${received} of ${expected} bytes` : `after ${received} bytes`;
       throw new NetworkError(`connection to ${origin} closed before the whole body arrived (${got})`, method, path, 'closed');
     }
@@ -120,6 +115,18 @@ export async function sendOnce(a: Attempt): Promise<Reply> {
   }
 }
 
+/**
+ * Whether `e`, thrown while reading a body of which `received` bytes (of `expected`, the
+ * Content-Length) came, means the service closed the connection early: undici's
+ * UND_ERR_SOCKET (short of the length, or "other side closed" without one), or Node's
+ * ECONNRESET "aborted" (node:http, node-http.ts), which fails an unfinished body that way.
+ */
+function closedEarly(e: unknown, expected: number | undefined, received: number): boolean {
+  const code = socketCode(e);
+  if (code === 'ECONNRESET' && (e as Error).message === 'aborted') return true;
+  return code === 'UND_ERR_SOCKET' && (expected !== undefined ? received < expected : (e as Error).message === 'other side closed');
+}
+
 function tooLarge(method: string, path: string, max: number, how: string): ProtocolError {
   return new ProtocolError(
     `the reply to ${method} ${path} is larger than ${max} bytes (${how}); stopped reading. Ask for less (--take, --fields) or raise LIC_MAX_REPLY_BYTES`,
@@ -138,14 +145,21 @@ function redact(excerpt: string, apiKey: string | undefined): string {
  * Throws ApiError (non-2xx or `success: false`: status, envelope code or -1, the envelope's
  * message or an excerpt of the body, details, the `Retry-After` of a 429/503 in seconds
  * from `nowMs`) or ProtocolError (a 2xx that is not a JSON object). `apiKey` is cut out of
- * every excerpt.
+ * every excerpt. `parse` reads the body text instead of JSON.parse.
  */
-export function interpret<T>(reply: Reply, method: string, path: string, apiKey: string | undefined, nowMs: number): T {
+export function interpret<T>(
+  reply: Reply,
+  method: string,
+  path: string,
+  apiKey: string | undefined,
+  nowMs: number,
+  parse?: (text: string) => unknown,
+): T {
   const { status, body: text } = reply;
   let json: unknown;
   let notJson = false;
   try {
-    json = text.length ? JSON.parse(text) : undefined;
+    json = !text.length ? undefined : parse ? parse(text) : JSON.parse(text);
   } catch {
     json = undefined;
     notJson = true;
@@ -191,7 +205,7 @@ export function interpret<T>(reply: Reply, method: string, path: string, apiKey:
  * Reads at most `max` bytes of a reply body and drops the rest (and its connection):
  * `lic doctor`'s probe needs the status, not a whole body.
  */
-export async function readPrefix(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
+export async function readPrefix(body: AsyncIterable<Buffer> & Parameters<typeof discard>[0], max: number): Promise<string> {
   const chunks: Buffer[] = [];
   let kept = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {

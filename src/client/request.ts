@@ -5,14 +5,13 @@
  * one attempt with its deadline and size cap and the envelope → typed error (reply.ts), and
  * the names of network failures (network-errors.ts).
  */
-import type { Dispatcher } from 'undici';
 import { AuthError, NetworkError } from './errors.js';
 import { requestHeaders } from './headers.js';
 import { describeNetworkError } from './network-errors.js';
 import { interpret, readPrefix, sendOnce } from './reply.js';
 import { withRetries } from './retry.js';
 import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './settings.js';
-import { createDispatcher, originAndPath, type ProxySettings } from './transport.js';
+import { createDispatcher, originAndPath, type ProxySettings, type RequestDispatcher } from './transport.js';
 import { jsonBody } from './json-body.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -44,6 +43,8 @@ export interface ClientOptions {
   ca?: string[];
   /** proxies as in HTTP_PROXY / HTTPS_PROXY / NO_PROXY (already read from the environment by the caller) */
   proxy?: ProxySettings;
+  /** called once before undici loads (a proxy, `ca`, https://; transport.ts): the CLI sets V8's --liftoff-only there */
+  beforeUndici?: () => void;
 }
 
 export interface RequestOptions {
@@ -61,6 +62,12 @@ export interface RequestOptions {
   retries?: number;
   /** retry without the `notice` line per retry (`log tail -f` says once that the service is lost, never per retry) */
   quietRetries?: boolean;
+  /**
+   * Reads the reply's body text instead of `JSON.parse` (same contract: the value, or a
+   * SyntaxError for text that is not JSON). A list's page scanner (src/cli/list/page-text.ts)
+   * keeps the records as text this way.
+   */
+  parse?: (text: string) => unknown;
 }
 
 /** Builds `baseUrl + path + ?query`, dropping undefined values (octokit/request.js style: pure). */
@@ -73,15 +80,15 @@ export function buildUrl(baseUrl: string, path: string, query?: Query): string {
 /** Thin HTTP layer: JSON in and out, envelope checks, typed errors, retries. */
 export class ApiClient {
   /** our own connection pool (or proxy agent), so close() can end its keep-alive sockets at once; made on the first request */
-  private agent?: Promise<Dispatcher>;
+  private agent?: Promise<RequestDispatcher>;
   /** how many times close() was called: a request it cut off is abandoned, not retried (on a new pool) */
   private closings = 0;
 
   constructor(readonly opts: ClientOptions) {}
 
   /** The pool every request of this client goes through: one keep-alive connection per origin for a run's sequential requests. */
-  private dispatcher(): Promise<Dispatcher> {
-    this.agent ??= createDispatcher(this.timeoutMs, this.opts.ca, this.opts.proxy);
+  private dispatcher(): Promise<RequestDispatcher> {
+    this.agent ??= createDispatcher(this.opts.baseUrl, this.timeoutMs, this.opts.ca, this.opts.proxy, this.opts.beforeUndici);
     return this.agent;
   }
 
@@ -144,7 +151,19 @@ export class ApiClient {
       () => this.closings !== closings,
       o.signal,
     );
-    return interpret<T>(reply, method, path, this.opts.apiKey, (this.opts.now ?? Date.now)());
+    return interpret<T>(reply, method, path, this.opts.apiKey, (this.opts.now ?? Date.now)(), o.parse);
+  }
+
+  /**
+   * This client (its pool, its settings) with `parse` reading the body of every request sent
+   * through the returned one, unless a request names its own: for an endpoint function that
+   * takes a client but no request options (a list's pages).
+   */
+  withBodyParser(parse: NonNullable<RequestOptions['parse']>): ApiClient {
+    const request = this.request.bind(this);
+    return Object.assign(Object.create(this) as ApiClient, {
+      request: <T>(method: string, path: string, o: RequestOptions = {}) => request<T>(method, path, { parse, ...o }),
+    });
   }
 
   /** The most of a reply body `probe()` keeps: 64 KiB. */

@@ -16,7 +16,3 @@ declare module 'undici/lib/api/index.js' {
   const api: Record<string, unknown>;
   export default api;
 }
-declare module 'undici/lib/core/errors.js' {
-  import { errors } from 'undici';
-  export default errors;
-}

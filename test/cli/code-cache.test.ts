@@ -1,7 +1,7 @@
 /**
  * bin/lic.js's compile cache: Node's own (module.enableCompileCache) in LIC_CACHE_DIR, one
- * subdirectory per Node version and set of V8 flags (a command that sends requests runs with
- * --liftoff-only, help without). Whatever the cache holds, a run prints the same and exits
+ * subdirectory per Node version and set of V8 flags at start (none: --liftoff-only is set
+ * later, only when undici loads, for a proxy, an extra CA or https://). Whatever the cache holds, a run prints the same and exits
  * the same: a missing, corrupt or unwritable cache only costs time, and nothing about the
  * cache or the V8 flag ever reaches stderr.
  */
@@ -51,14 +51,35 @@ describe('the compile cache of bin/lic.js', () => {
     expect(again.stderr).toBe('');
     // accepted by V8, so not written again
     expect(listing(cache)).toEqual(written);
-    // help sets no V8 flag (it sends nothing), so Node keeps its cache beside, in a directory of its own
+    // no V8 flag is set at start (--liftoff-only comes only with undici), so help shares the directory
     const help = await spawnLic(['keys', '--help'], { env: { LIC_CACHE_DIR: cache } });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('lic keys');
     expect(help.stderr).toBe('');
     const after = listing(cache);
     for (const [f, st] of written) expect(after.get(f)).toEqual(st);
-    expect(variants(cache)).toHaveLength(2);
+    expect(variants(cache)).toHaveLength(1);
+  });
+
+  it('through a proxy (undici, --liftoff-only set when it loads): the cache is written once and then accepted', async () => {
+    const { startProxy } = await import('../helpers/proxy.js');
+    const proxy = await startProxy();
+    try {
+      const cache = join(tempDir(), 'cache');
+      const run = () => spawnLic(['keys', 'list', '-o', 'json'], { env: { ...env, HTTP_PROXY: proxy.url, LIC_CACHE_DIR: cache } });
+      const first = await run();
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toBe('');
+      const written = listing(cache);
+      expect(written.size).toBeGreaterThan(0);
+      const again = await run();
+      expect(again.stdout).toBe(first.stdout);
+      expect(again.stderr).toBe('');
+      expect(listing(cache)).toEqual(written);
+      expect(proxy.forwarded).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a corrupt cache is rejected; the run is unaffected', async () => {

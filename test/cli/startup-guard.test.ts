@@ -36,7 +36,7 @@ const NEVER_AT_START = [
 ];
 /** What `--help` needs neither: no HTTP client at all. */
 const NO_CLIENT = ['node_modules/undici/', 'src/client/request.ts'];
-/** The parts of undici a request does not need: its index, fetch, WebSocket, mocks, caches, the proxy agents. */
+/** The parts of undici a request through a proxy does not need: its index, fetch, WebSocket, mocks, caches (and, without a proxy, the proxy agents). */
 const NOT_FOR_A_REQUEST = [
   'node_modules/undici/index.js',
   // (lib/web/fetch/body.js and what it needs are in the file, not run: client-h1 requires them lazily, for FormData bodies)
@@ -127,17 +127,33 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
   });
 
   it.each([[['keys', 'list', '-o', 'json']], [['log', 'list', '--level', 'Warning', '--since', '24h', '-o', 'json']], [['keys', 'list']]])(
-    'lic %j against the service: undici Agent only, nothing else lazy',
+    'lic %j against an http:// service: node:http, no undici, nothing else lazy',
     async (args) => {
       const r = await loads(args, env);
       expect(r.code).toBe(0);
-      expect(r.files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/cli.cjs', 'dist/vendor/undici.cjs']);
-      // it did make its request with undici's Agent ...
-      expect(r.inputs.some((i) => i.endsWith('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
-      // ... and loaded nothing it does not need
-      expect(offending(r.inputs, [...NEVER_AT_START, ...NOT_FOR_A_REQUEST])).toEqual([]);
+      // it did make its request, through node:http ...
+      expect(r.inputs).toContain('src/client/node-http.ts');
+      // ... and loaded neither undici nor anything else it does not need
+      expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/cli.cjs']);
+      expect(offending(r.inputs, [...NEVER_AT_START, 'node_modules/undici/'])).toEqual([]);
     },
   );
+
+  it('lic keys list through a proxy: undici Agent and proxy agent, none of the rest of undici', async () => {
+    const { startProxy } = await import('../helpers/proxy.js');
+    const proxy = await startProxy();
+    try {
+      const r = await loads(['keys', 'list', '-o', 'json'], { ...env, HTTP_PROXY: proxy.url });
+      expect(r.code).toBe(0);
+      expect(proxy.forwarded).toEqual([`GET ${svc.url}/v1/api-keys`]);
+      expect(r.files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/cli.cjs', 'dist/vendor/undici.cjs']);
+      expect(r.inputs.some((i) => i.endsWith('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+      const notForAProxy = NOT_FOR_A_REQUEST.filter((m) => !m.endsWith('proxy-agent.js'));
+      expect(offending(r.inputs, [...NEVER_AT_START, ...notForAProxy])).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
 
   it('every package comes from the bundle: nothing is loaded from node_modules at run time', async () => {
     const r = await loads(['keys', 'list', '-o', 'json'], env);

@@ -134,7 +134,7 @@ export function defineList<R, O extends object>(spec: ListSpec<R, O>): DefinedLi
         def: list,
         flags: o as ListFlags,
         filters: list.filters(o, rt.ctx.now()),
-        fetch: (q, signal) => fetch(client, q, o, signal),
+        fetch: (q, signal, parse) => fetch(parse ? client.withBodyParser(parse) : client, q, o, signal),
       });
     },
     register(parent, deps, run = list.run) {

@@ -131,6 +131,15 @@ export class JsonListStream {
     return out;
   }
 
+  /** The text of `count` records already written compactly and joined by `,` (`text`; compact only), with the separating comma. */
+  itemsText(text: string, count: number): string {
+    if (this.pretty) throw new Error('JsonListStream.itemsText: compact output only');
+    if (count === 0) return '';
+    const sep = this.count > 0 ? ',' : '';
+    this.count += count;
+    return `${sep}${text}`;
+  }
+
   /** The text closing the array and the object (with the total when known), ending in `\n`. */
   close(total: number | undefined): string {
     const withTotal = this.shape.totalField !== undefined && total !== undefined;

@@ -6,6 +6,7 @@ import { ProtocolError } from '../../client/errors.js';
 import { TAKE_MAX, type ListQuery } from '../../wire.js';
 import { allOf } from './filter.js';
 import type { ListDef } from './flags.js';
+import { pageTextOf, type PageText } from './page-text.js';
 import type { FetchPage, ListPlan } from './plan.js';
 
 /** The value of `name` in a record, matched case-insensitively (contract §5 field names). */
@@ -19,7 +20,12 @@ export function fieldOf(rec: Record<string, unknown>, name: string): unknown {
 /** One page as the pager yields it. */
 interface Page<R> {
   body: Record<string, unknown>;
+  /** the records as objects; empty when they came as `text` */
   records: R[];
+  /** the records as the service's text (./page-text.ts), when the page scanner kept them so */
+  text?: PageText;
+  /** how many records (`records.length`, or `text.count`) */
+  count: number;
   /** the list's total (of the first page: all records matching the user's filter) */
   total?: number;
 }
@@ -112,11 +118,18 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
       const { query, take, reply } = pending;
       pending = undefined;
       const body = (await reply) as Record<string, unknown>;
-      let records = listRecords<R>(body, def.arrayField);
+      // records kept as text (./page-text.ts) stay text when the keys say all that paging needs
+      let text = pageTextOf(body);
+      if (text && (!ks || ks.key !== text.key || plan.stripKey || text.count > take)) text = undefined;
+      let records = text ? [] : listRecords<R>(body, def.arrayField);
       if (records.length > take) records = records.slice(0, take);
+      const count = text ? text.count : records.length;
       const total = totalOf(body, def.totalField);
       if (first && total !== undefined) expected = Math.max(0, total - (plan.skip ?? 0));
-      if (ks && records.length) last = checkKeyPage(def, ks, records, last, n);
+      if (ks && count) {
+        const keys = text ? text.keys : records.map((r) => intKey(fieldOf(r as Record<string, unknown>, ks.key)));
+        last = checkKeyPage(def, ks, keys, last, n);
+      }
       if (!ks && records.length) {
         const mark = JSON.stringify([records[0], records[records.length - 1]]);
         if (mark === previous) {
@@ -129,9 +142,9 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
         previous = mark;
       }
       if (plan.stripKey) records = records.map((r) => stripField(r as Record<string, unknown>, (ks?.key ?? plan.skipKey)!) as R);
-      got += records.length;
+      got += count;
       // a short page ends the list, unless the service returned fewer than asked while more remain (a server that caps take)
-      const more = records.length > 0 && !(records.length < take && !(expected !== undefined && got < Math.min(expected, plan.wanted)));
+      const more = count > 0 && !(count < take && !(expected !== undefined && got < Math.min(expected, plan.wanted)));
       const nextTake = Math.min(plan.take ?? TAKE_MAX, plan.wanted - got);
       if (more && nextTake > 0) {
         send(false, nextTake);
@@ -139,7 +152,7 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
         // work on this page: undici writes it only on the second turn after request() (measured, undici 7)
         for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
       }
-      yield { body, records, total: first ? total : undefined };
+      yield { body, records, text, count, total: first ? total : undefined };
     }
   } finally {
     stop?.removeEventListener('abort', onStop);
@@ -148,21 +161,21 @@ export async function* pages<R>(def: ListDef<R>, plan: ListPlan, fetch: FetchPag
 }
 
 /**
- * Checks that page `n` moves forward by key: every record has an integer key, past
- * `last` (the previous page's last key; `>` ascending, `<` descending) and strictly
- * ordered within the page. Returns the page's last key; throws ProtocolError otherwise.
+ * Checks that page `n` moves forward by key: every record has an integer key (`keys`, in
+ * record order; undefined where a record has none), past `last` (the previous page's last
+ * key; `>` ascending, `<` descending) and strictly ordered within the page. Returns the
+ * page's last key; throws ProtocolError otherwise.
  */
 function checkKeyPage<R>(
   def: ListDef<R>,
   ks: { key: string; desc: boolean },
-  records: readonly R[],
+  keys: readonly (number | undefined)[],
   last: number | undefined,
   n: number,
 ): number {
   const dir = ks.desc ? '<' : '>';
   let prev = last;
-  for (const r of records) {
-    const k = intKey(fieldOf(r as Record<string, unknown>, ks.key));
+  for (const k of keys) {
     if (k === undefined) {
       throw new ProtocolError(
         `cannot page ${def.what} by ${ks.key}: a record has no integer "${ks.key}" (use --sort with another field to page by skip)`,

@@ -10,9 +10,11 @@ import { sortParam, type ListDef, type ListFlags } from './flags.js';
 /**
  * One list endpoint call with the list query (contract §5); the noun adds its fixed
  * parameters (path ids, dates) and passes `signal` to the request (RequestOptions.signal),
- * which aborts a page fetched ahead that is no longer wanted.
+ * which aborts a page fetched ahead that is no longer wanted; `parse`, when given, reads
+ * the reply's body instead of JSON.parse (RequestOptions.parse: the page scanner of
+ * ./page-text.ts). A fetch that ignores `parse` only loses the pass-through.
  */
-export type FetchPage = (query: ListQuery, signal?: AbortSignal) => Promise<object>;
+export type FetchPage = (query: ListQuery, signal?: AbortSignal, parse?: (text: string) => unknown) => Promise<object>;
 
 /** A filter clause of a noun's flag, or nothing (falsy clauses are left out of the AND). */
 export type FilterClause = string | undefined | false | null;

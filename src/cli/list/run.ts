@@ -8,9 +8,11 @@ import { InterruptedError, UsageError } from '../errors.js';
 import type { Column } from '../output.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
+import { collectAfterReply } from '../memory.js';
 import { ABORTED, unlessAborted } from './abort.js';
 import { parseFieldList, type ListDef, type ListFlags } from './flags.js';
 import { normalizeEnvelope, normalizeListBody, normalizeRecord } from './normalize.js';
+import { pageScanner } from './page-text.js';
 import { fieldOf, listRecords, pages, totalOf } from './pages.js';
 import { planList, type FetchPage, type FilterClause, type ListPlan } from './plan.js';
 
@@ -110,7 +112,13 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
   // Ctrl-C: stop at once, even mid-request; what was written so far is finished below
   const ac = new AbortController();
   const off = ctx.onInterrupt(() => ac.abort());
-  const fetch: FetchPage = (q, signal) => unlessAborted(run.fetch(q, signal), ac.signal);
+  // records already in the printed shape pass through as the service's text (./page-text.ts)
+  // where the writer can take text and nothing is selected or stripped
+  const scan =
+    writer.writeText && !raw && !fields && def.types && plan.keyset && !plan.select && !plan.stripKey
+      ? pageScanner(def.arrayField, def.types, plan.keyset.key)
+      : undefined;
+  const fetch: FetchPage = (q, signal) => unlessAborted(run.fetch(q, signal, scan), ac.signal);
   let total: number | undefined;
   let done = 0;
   let begun = false;
@@ -122,8 +130,11 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
         if (total !== undefined) progress.setTotal(Math.min(plan.wanted, Math.max(0, total - (plan.skip ?? 0))));
         await writer.begin(raw ? page.body : normalizeEnvelope(page.body, def));
       }
-      await writer.write(norm(page.records));
-      done += page.records.length;
+      if (page.text && writer.writeText) {
+        await writer.writeText(page.text);
+        collectAfterReply(page.text.text.length);
+      } else await writer.write(norm(page.records));
+      done += page.count;
       progress.update(done);
       if (ac.signal.aborted) break;
     }

@@ -262,7 +262,8 @@ describe('streaming behaviour', () => {
     const h = testContext({ env, fullEvery: 1 });
     const code = await runIn(h, ['log', 'list', '--all', '-o', 'ndjson']);
     expect(code).toBe(0);
-    expect(h.pressure.full).toBe(Math.ceil(expected.length / 1000));
+    // at least a write per page (a page passed through as text is written in slices of 64 records)
+    expect(h.pressure.full).toBeGreaterThanOrEqual(Math.ceil(expected.length / 1000));
     expect(h.pressure.drains).toBe(h.pressure.full);
     expect(h.pressure.writesWhileFull).toBe(0);
     expect(ndjson(h.stdout()).map((e) => e.id)).toEqual(expected.map((e) => e.id));
