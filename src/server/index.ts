@@ -3,7 +3,7 @@
  * nothing from the CLI or the client (docs/architecture.md: the server stands alone).
  */
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type LogSink } from './app.js';
+import { buildApp, type ConnectionLimits, type LogSink } from './app.js';
 import type { AuthFailLimit } from './auth-guard.js';
 import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
 import { openDatabase, type Db } from './db.js';
@@ -36,6 +36,8 @@ export interface StartOptions {
   warn?: (line: string) => void;
   /** the failed-authentication guard; default 5 failures per 60 s, limit 0 = off */
   authFailLimit?: AuthFailLimit;
+  /** slow clients' timeouts (408) and the cap on open connections; the defaults of defaultConnectionLimits() for what is not given */
+  connections?: Partial<ConnectionLimits>;
   /** LIC_SECRET_KEY: the key that seals resource passwords (base64/hex, 32 bytes); default a `<db>.key` file beside the database */
   secretKey?: string;
 }
@@ -148,7 +150,16 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     resumeLogWork(db);
     const secrets = openSecrets(db, opts.dbPath, opts.secretKey);
     const sealSecret = (plain: string) => secrets.box.seal(plain);
-    app = await buildApp({ db, now, generateKey, sealSecret, logger: opts.logger, warn: opts.warn, authFailLimit: opts.authFailLimit });
+    app = await buildApp({
+      db,
+      now,
+      generateKey,
+      sealSecret,
+      logger: opts.logger,
+      warn: opts.warn,
+      authFailLimit: opts.authFailLimit,
+      connections: opts.connections,
+    });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     // Keys are made only once the port is ours: the first start's keys are shown only by
     // this start, so a failed listen (EADDRINUSE) must not use them up.
