@@ -119,15 +119,19 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         const query = compileOr400(logSource.spec, { filter: q.filter });
         // someone else's trigger on the log: every entry deleted through the view, so that it fires
         const foreign = hasForeignTriggers(db);
-        // What is in the log now: neither the entries below nor later writes are the purge's to delete.
+        // The purge began when the request arrived (contract §6): the entries it may delete are
+        // those that existed then, ids up to lastId; writes acknowledged later (which may be
+        // committed before the purge gets the write lock) keep their entries. What it plans,
+        // deletes and counts is decided holding the lock, each part bounded by lastId.
         const lastId = cachedStatement(db, 'SELECT last_id FROM log_stats').pluck().get() as number;
-        const plan = q.filter === undefined && !foreign ? planRange(db, range) : undefined;
+        const rangeOnly = q.filter === undefined && !foreign;
         // A range alone that takes whole partitions, and little of those it cuts through or
         // leaves little of them: the whole ones taken out, the others replaced by a copy of
         // their rest (or their few entries deleted), in one transaction.
         const request = `${req.method} ${req.url.split('?')[0]}`;
-        if (plan) {
+        if (rangeOnly) {
           const deleted = await ctx.write(request, () => {
+            const plan = planRange(db, range, lastId);
             if (!plan.partial.every((k) => fitsInOne(db, k, range))) return undefined;
             let n = detachParts(db, plan.whole);
             for (const k of plan.partial) n += purgePartInOne(db, k, range, lastId);
@@ -141,20 +145,29 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         }
         // In several transactions: an audit entry before (criteria, how many will go) and one
         // after (how many went), so a purge cut off midway still leaves a trace.
-        const willGo = logPage(db, { query, take: 0, skip: 0 }, rangeScope(db, range, false), range).total;
+        const scope = rangeScope(db, range, false);
+        const willGo = db.transaction(() => {
+          const matching = logPage(db, { query, take: 0, skip: 0 }, scope, range).total;
+          const later = cachedStatement(db, `SELECT count(*) FROM log l WHERE (${scope.where}) AND (${query.where}) AND l.id > ?`)
+            .pluck()
+            .get(...scope.params, ...query.params, lastId) as number;
+          return matching - later;
+        })();
         const before: AuditFacts = {
           properties: { WillDelete: willGo, Criteria: criteria },
           note: ': purging {WillDelete} log entries in windows',
         };
         let deleted = 0;
-        if (plan) {
+        if (rangeOnly) {
           // whole partitions go at once (with the entry before); the others in windows, or as above where that fits
-          deleted += await ctx.write(request, () => {
+          const { n, partial } = await ctx.write(request, () => {
+            const plan = planRange(db, range, lastId);
             const n = detachParts(db, plan.whole);
             writeAudit(ctx, req, before);
-            return n;
+            return { n, partial: plan.partial };
           });
-          for (const k of plan.partial) {
+          deleted += n;
+          for (const k of partial) {
             const n = await ctx.write(request, () => (fitsInOne(db, k, range) ? purgePartInOne(db, k, range, lastId) : undefined));
             deleted += n ?? (await purgeWindows(db, k, range, { where: '1', params: [] }, lastId, false));
           }
@@ -167,8 +180,10 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         return reply(deleted);
       }
       if (q.deleteAll === true) {
+        // only what existed when the request arrived, as above
+        const lastId = cachedStatement(db, 'SELECT last_id FROM log_stats').pluck().get() as number;
         const deleted = await audited(ctx, req, () => {
-          const n = hasForeignTriggers(db) ? deleteAllViaView(db) : detachAll(db);
+          const n = hasForeignTriggers(db) ? deleteAllViaView(db, lastId) : detachAll(db, lastId);
           req.audit = purged(n);
           return n;
         });
