@@ -43,6 +43,28 @@ const READ_ROLES = ['Administrator', 'LicenseManager', 'Sales'] as const;
 
 type DateRange = LogRange;
 
+/**
+ * A filter's values × the daily partitions a request reads, at most: the SQL of a log read
+ * repeats the filter in every partition it reads, and SQLite prepares and runs it without
+ * letting other requests in (better-sqlite3 is synchronous). At this bound a read takes
+ * ~1-3 s on 2 busy cores (a 4,000-character filter over 600 days took 15-19 s, holding up
+ * every other request); beyond it the request is a 400 saying how to narrow it.
+ */
+export const MAX_FILTER_WORK = 40_000;
+
+/** 400 when `filter` (its values, from a compile without the full-text hook) over the partitions of `range` is beyond MAX_FILTER_WORK. */
+function boundFilterWork(db: ServiceContext['db'], filter: string | undefined, range: TimeRange): void {
+  if (filter === undefined) return;
+  const values = compileOr400(logSource.spec, { filter }).params.length;
+  const days = partsIn(db, range).length;
+  if (values * days > MAX_FILTER_WORK) {
+    throw badRequest(
+      `filter: ${values} values over ${days} days of the log is more than one request may read (values × days at most ${MAX_FILTER_WORK}); narrow startDate/endDate or use fewer values`,
+      'filter',
+    );
+  }
+}
+
 /** startDate/endDate → ms; 400 naming the parameter when one is not a time (contract §2). */
 function timeRange(q: DateRange): TimeRange {
   return {
@@ -70,6 +92,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
       },
       async (req, reply) => {
         const range = timeRange(req.query);
+        boundFilterWork(db, req.query.filter, range);
         // Message.Contains from the full-text index when it matches few entries for a page this long
         const rows = (req.query.take ?? TAKE_DEFAULT) + (req.query.skip ?? 0);
         const list = compileListRequest(logSource.spec, req.query, { contains: containsHook(db, partsIn(db, range), rows) });
@@ -116,6 +139,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
       }
       if (q.filter !== undefined || q.startDate !== undefined || q.endDate !== undefined) {
         const range = timeRange(q);
+        boundFilterWork(db, q.filter, range);
         const query = compileOr400(logSource.spec, { filter: q.filter });
         // someone else's trigger on the log: every entry deleted through the view, so that it fires
         const foreign = hasForeignTriggers(db);
