@@ -366,6 +366,27 @@ describe('the grant rule: a key gives only what it holds (permissions, owner, re
     expect((await put({ id: lmForever.id, revoked: true }, temp.key)).status).toBe(200);
     expect((await put({ id: revokedForever.id, expireDate: '2025-01-18T12:10:00Z' }, temp.key)).status).toBe(200);
   });
+
+  it('fewer bits are taking away: they need only the Write bit, whatever the caller holds or when it expires', async () => {
+    const temp = await keyOf('admin6', 'Administrator', 7, { expireMs: t + 3_600_000 });
+    const forever = await keyOf('admin6', 'Administrator', 7);
+    // a caller with 7 that expires, a permanent key holding 7 cut to 1 (was: 403 "would give … Read (1) without expiry")
+    const r = await put({ id: forever.id, permissions: 1 }, temp.key);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(row(forever.id)).toMatchObject({ permissions: 1, expireDate: null });
+    // a caller with Write only cuts a key of 7 to Read (1), a bit it lacks itself but the key held
+    const other = await keyOf('admin6', 'Administrator', 7);
+    expect((await put({ id: other.id, permissions: 1 }, writer.key)).status).toBe(200);
+    expect(row(other.id)).toMatchObject({ permissions: 1 });
+    // but giving a bit back is a grant again
+    const back = await put({ id: other.id, permissions: 3 }, writer.key);
+    expect(back.status).toBe(403);
+    expect(back.body.message).toContain(`apiKey.permissions 3 would give key ${other.id} with Read (1), Write (2)`);
+    expect(row(other.id)).toMatchObject({ permissions: 1 });
+    // fewer bits for a key that also moves or revives: the other grant still applies
+    const lm = await keyOf('lm3', 'LicenseManager', 7);
+    expect((await put({ id: lm.id, permissions: 5, ownerId: 'admin' }, writer.key)).status).toBe(403);
+  });
 });
 
 describe('unset timestamps are null on the wire (contract §2)', () => {
