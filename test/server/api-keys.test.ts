@@ -389,6 +389,26 @@ describe('the grant rule: a key gives only what it holds (permissions, owner, re
   });
 });
 
+describe('expireDate outside years 0001-9999 once its offset is applied (contract §2)', () => {
+  it('is a 400 naming the field, on insert and update; 9999-12-31T23:59:59Z itself is fine', async () => {
+    for (const expireDate of ['9999-12-31T23:59:59-23:59', '0001-01-01T00:00:00+00:01']) {
+      const r = await post({ name: 'far', permissions: 1, expireDate });
+      expect(r.status, expireDate).toBe(400);
+      expect(r.body).toMatchObject({
+        success: false,
+        code: 3,
+        message: `apiKey.expireDate must be a time in years 0001-9999 once its offset is applied (UTC), got "${expireDate}"`,
+      });
+    }
+    const ok = await post({ name: 'last', permissions: 1, expireDate: '9999-12-31T23:59:59Z' });
+    expect(ok.status).toBe(200);
+    expect((await getKey(ok.body.apiKeyId)).expireDate).toBe('9999-12-31T23:59:59.000Z');
+    const up = await put({ id: ok.body.apiKeyId, expireDate: '9999-12-31T23:59:59-23:59' });
+    expect(up.status).toBe(400);
+    expect((await getKey(ok.body.apiKeyId)).expireDate).toBe('9999-12-31T23:59:59.000Z');
+  });
+});
+
 describe('unset timestamps are null on the wire (contract §2)', () => {
   it('a key without expiry has "expireDate": null, never ""', async () => {
     const r = await post({ name: 'forever', permissions: 1 });
