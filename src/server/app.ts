@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, {
@@ -199,6 +200,18 @@ function onFirstUse(compile: () => TextValidator): TextValidator {
     return ok;
   };
   return lazy;
+}
+
+/**
+ * A stack trace as the log keeps it (contract §6: `exception`, which every role that reads
+ * the log sees): each file named relative to where lic is installed (`dist/server.cjs:120:7`,
+ * `node_modules/better-sqlite3/lib/…`), the home directory as `~`, so no absolute path of
+ * the machine is shown to a reader of the log.
+ */
+export function withoutInstallPaths(text: string): string {
+  const home = homedir();
+  const relative = text.replace(/(?:file:\/\/)?(?:[A-Za-z]:)?[\\/][^\s()'"]*?[\\/](?=(?:node_modules|dist|src|test)[\\/])/g, '');
+  return home.length > 1 ? relative.replaceAll(home, '~') : relative;
 }
 
 /** The envelope of contract §1 as a JSON text, for replies written outside fastify's reply (a raw socket, a raw response). */
@@ -470,7 +483,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         'Error',
         'Unhandled error in {Method} {Path}',
         { Method: req.method, Path: path },
-        String(err.stack ?? err),
+        withoutInstallPaths(String(err.stack ?? err)),
       );
     } catch (e) {
       // the log itself may be what failed (a full disk): the 500 still goes out, and the operator hears of it
