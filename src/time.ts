@@ -56,8 +56,8 @@ function daysInMonth(y: number, m: number): number {
 }
 
 /** The first and last ms RFC 3339 can write in UTC with a four-digit year, years 0001-9999 (contract §2). */
-export const FIRST_TIME_MS = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z (Date.UTC maps year 1 to 1901)
-export const LAST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const FIRST_TIME_MS = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z (Date.UTC maps year 1 to 1901)
+const LAST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
  * A time in RFC3339_RE's forms → ms since the epoch: a date-time (`2025-01-18T14:04:02.659Z`,

@@ -208,7 +208,7 @@ function onFirstUse(compile: () => TextValidator): TextValidator {
  * `node_modules/better-sqlite3/lib/…`), the home directory as `~`, so no absolute path of
  * the machine is shown to a reader of the log.
  */
-export function withoutInstallPaths(text: string): string {
+function withoutInstallPaths(text: string): string {
   const home = homedir();
   const relative = text.replace(/(?:file:\/\/)?(?:[A-Za-z]:)?[\\/][^\s()'"]*?[\\/](?=(?:node_modules|dist|src|test)[\\/])/g, '');
   return home.length > 1 ? relative.replaceAll(home, '~') : relative;
