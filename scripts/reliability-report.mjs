@@ -10,7 +10,19 @@ const dir = new URL('../bench/reliability/', import.meta.url);
 const testDir = new URL('../test/reliability/', import.meta.url);
 /** A whole run takes minutes; figures older than the newest by more than this were not written by it. */
 const RUN_SPAN_MS = 60 * 60 * 1000;
-const order = ['argv-fuzz', 'hostile', 'raw-http', 'access-matrix', 'grant-matrix', 'concurrency', 'busy', 'crash', 'local-files'];
+const order = [
+  'argv-fuzz',
+  'hostile',
+  'raw-http',
+  'access-matrix',
+  'grant-matrix',
+  'concurrency',
+  'busy',
+  'purge-lock',
+  'slow-clients',
+  'crash',
+  'local-files',
+];
 
 const expected = readdirSync(testDir)
   .filter((f) => f.endsWith('.test.ts'))

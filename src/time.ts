@@ -55,14 +55,20 @@ function daysInMonth(y: number, m: number): number {
   return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 }
 
+/** The first and last ms RFC 3339 can write in UTC with a four-digit year, years 0001-9999 (contract §2). */
+const FIRST_TIME_MS = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z (Date.UTC maps year 1 to 1901)
+const LAST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /**
  * A time in RFC3339_RE's forms → ms since the epoch: a date-time (`2025-01-18T14:04:02.659Z`,
  * any offset) or, unless `dateTimeOnly`, a plain date (`2025-01-18`, midnight UTC: the
  * `startDate`/`endDate` parameters and time literals of the query language accept it; a
  * stored timestamp or a table cell does not). Undefined for anything else, including
- * impossible dates (2025-02-30), hour 24, leap seconds and texts over 64 characters.
+ * impossible dates (2025-02-30), hour 24, leap seconds, texts over 64 characters and, unless
+ * `anyYear`, a time outside years 0001-9999 once its offset is applied
+ * (`9999-12-31T23:59:59-23:59` is in year 10000, which RFC 3339 can't write).
  */
-export function parseRfc3339(text: string, o: { dateTimeOnly?: boolean } = {}): number | undefined {
+export function parseRfc3339(text: string, o: { dateTimeOnly?: boolean; anyYear?: boolean } = {}): number | undefined {
   if (text.length > 64) return undefined;
   const m = RFC3339_RE.exec(text);
   if (!m || (o.dateTimeOnly && m[4] === undefined)) return undefined;
@@ -72,7 +78,7 @@ export function parseRfc3339(text: string, o: { dateTimeOnly?: boolean } = {}): 
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return undefined;
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d); // not Date.UTC: it maps years 0..99 to 1900..1999
-  if (m[4] === undefined) return date.getTime();
+  if (m[4] === undefined) return o.anyYear || y >= 1 ? date.getTime() : undefined;
   const h = Number(m[4]);
   const mi = Number(m[5]);
   const s = Number(m[6]);
@@ -86,7 +92,8 @@ export function parseRfc3339(text: string, o: { dateTimeOnly?: boolean } = {}): 
     offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * MINUTE;
   }
   date.setUTCHours(h, mi, s, ms);
-  return date.getTime() - offset;
+  const t = date.getTime() - offset;
+  return o.anyYear || (t >= FIRST_TIME_MS && t <= LAST_TIME_MS) ? t : undefined;
 }
 
 /** Ms since the Unix epoch → RFC 3339 UTC with ms and `Z` (`2025-01-18T14:04:02.659Z`), as the service writes every timestamp. */

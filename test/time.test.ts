@@ -112,6 +112,23 @@ function datasetTakes(s: string): boolean {
 /** Whether a terminal table shows `s` as a time (else the text as it is). */
 const tableShowsTime = (s: string) => timeFormatter({ utc: true })(s) !== s;
 
+describe('parseRfc3339: years 0001-9999 only, after the offset', () => {
+  it('refuses a time RFC 3339 could not write in UTC; anyYear lets it through', () => {
+    expect(parseRfc3339('9999-12-31T23:59:59.999Z')).toBe(Date.parse('9999-12-31T23:59:59.999Z'));
+    expect(new Date(parseRfc3339('0001-01-01T00:00:00Z')!).toISOString()).toBe('0001-01-01T00:00:00.000Z');
+    expect(new Date(parseRfc3339('0001-01-01')!).toISOString()).toBe('0001-01-01T00:00:00.000Z');
+    for (const bad of [
+      '9999-12-31T23:59:59-23:59',
+      '9999-12-31T23:59:59.999-00:01',
+      '0001-01-01T00:00:00+00:01',
+      '0000-06-01T00:00:00Z',
+      '0000-12-31',
+    ])
+      expect(parseRfc3339(bad), bad).toBeUndefined();
+    expect(new Date(parseRfc3339('9999-12-31T23:59:59-23:59', { anyYear: true })!).toISOString()).toBe('+010000-01-01T23:58:59.000Z');
+  });
+});
+
 describe('the seed dataset, the terminal table and the query language take the same times', () => {
   it.each([
     // [text, a time?] — the first four were taken by one place and refused by another before one pattern served all

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, {
@@ -29,7 +31,54 @@ export const BODY_LIMIT = 10 * 1024 * 1024;
 /** A path segment (an id, a customer code) may be this long; longer is a 414 (contract §9's codes are at most 256). */
 const MAX_PARAM_LENGTH = 1024;
 
+/**
+ * How long a client may take to send a request, and how many connections the service keeps
+ * open at once (contract §9). A request whose line and headers are not all in after
+ * `headersTimeoutMs`, or whose body is not all in after `requestTimeoutMs`, is answered 408
+ * (code 4) and its connection closed; Node checks every `checkIntervalMs`. A connection
+ * beyond `maxConnections` is closed at once, unanswered, so slow or idle clients can't use
+ * up the process's file descriptors (the database, its journal and the log's workers need
+ * some).
+ */
+export interface ConnectionLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  checkIntervalMs: number;
+  maxConnections: number;
+}
+
+/** Connections at most unless the process's open-file limit is lower (connectionLimit). */
+const MAX_CONNECTIONS = 4096;
+/** File descriptors left for the service's own files and workers when the open-file limit bounds the connections. */
+const FD_RESERVE = 256;
+
+/**
+ * The open-file limit of this process (Node raises its soft limit to the hard one at start),
+ * from /proc/self/limits on Linux; undefined where it can't be read (then MAX_CONNECTIONS holds).
+ */
+function openFileLimit(): number | undefined {
+  try {
+    const m = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return m && m[1] !== 'unlimited' ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** MAX_CONNECTIONS, or fewer so that FD_RESERVE descriptors stay free under the open-file limit (at least 16). */
+function connectionLimit(): number {
+  const fds = openFileLimit();
+  return fds === undefined ? MAX_CONNECTIONS : Math.max(16, Math.min(MAX_CONNECTIONS, fds - FD_RESERVE));
+}
+
+/** The defaults of `lic serve`: 10 s for the request line and headers, 60 s for the whole request, checked each second. */
+export function defaultConnectionLimits(): ConnectionLimits {
+  return { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, checkIntervalMs: 1000, maxConnections: connectionLimit() };
+}
+
 export interface AppOptions extends Omit<ServiceContext, 'invalidateKeys' | 'write'> {
+  /** timeouts of slow clients and the cap on connections; defaultConnectionLimits() for what is not given */
+  connections?: Partial<ConnectionLimits>;
   /** fastify request logging (pino) into this sink (`lic serve --log-requests`: its stderr); off when absent or false */
   logger?: false | LogSink;
   /**
@@ -153,6 +202,18 @@ function onFirstUse(compile: () => TextValidator): TextValidator {
   return lazy;
 }
 
+/**
+ * A stack trace as the log keeps it (contract §6: `exception`, which every role that reads
+ * the log sees): each file named relative to where lic is installed (`dist/server.cjs:120:7`,
+ * `node_modules/better-sqlite3/lib/…`), the home directory as `~`, so no absolute path of
+ * the machine is shown to a reader of the log.
+ */
+function withoutInstallPaths(text: string): string {
+  const home = homedir();
+  const relative = text.replace(/(?:file:\/\/)?(?:[A-Za-z]:)?[\\/][^\s()'"]*?[\\/](?=(?:node_modules|dist|src|test)[\\/])/g, '');
+  return home.length > 1 ? relative.replaceAll(home, '~') : relative;
+}
+
 /** The envelope of contract §1 as a JSON text, for replies written outside fastify's reply (a raw socket, a raw response). */
 const envelopeText = (code: number, message: string) => JSON.stringify({ success: false, code, message });
 
@@ -253,6 +314,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     onFirstUse(() =>
       httpPart === 'body' ? ajvBody.compile(schema as object) : strictText(ajvText.compile(schema as object), schema),
     ) as ReturnType<typeof ajvText.compile>;
+  const limits = { ...defaultConnectionLimits(), ...opts.connections };
   const app = Fastify({
     // our compiler from the start: fastify then never loads its default (@fastify/ajv-compiler, ~10 % of a cold
     // start); the option is typed for ajv-compiler's own builders, hence the cast
@@ -264,12 +326,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // the 503 of a request that arrives while the service shuts down is ours (an onRequest hook below), in the envelope
     return503OnClosing: false,
-    // Node's own 400 for an HTTP/1.1 request without Host has no body: the hook below answers it in the envelope
-    http: { requireHostHeader: false },
+    // Node's own 400 for an HTTP/1.1 request without Host has no body: the hook below answers it in the envelope.
+    // A slow client (a request line sent by halves, a body trickling in) gets a 408 and is closed (clientError);
+    // fastify sets the server's requestTimeout from its own option, Node the rest at creation
+    http: {
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    requestTimeout: limits.requestTimeoutMs,
     // errors of Node's HTTP parser and of fastify's router, before any route: in the envelope too
     clientErrorHandler: clientError,
     frameworkErrors: frameworkError as never,
   });
+  app.server.maxConnections = limits.maxConnections;
   // Node answers these itself, with no body, unless someone listens: an `Expect` other than
   // 100-continue (417) and a CONNECT request (the socket just closed)
   app.server.on('checkExpectation', (req, res) => {
@@ -412,7 +483,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         'Error',
         'Unhandled error in {Method} {Path}',
         { Method: req.method, Path: path },
-        String(err.stack ?? err),
+        withoutInstallPaths(String(err.stack ?? err)),
       );
     } catch (e) {
       // the log itself may be what failed (a full disk): the 500 still goes out, and the operator hears of it

@@ -24,6 +24,8 @@ const BASE_COOLDOWN_MS = MINUTE;
 const MAX_COOLDOWN_MS = HOUR;
 /** Offences are forgotten once an address has stayed clean this long after its last block. */
 const FORGET_AFTER_MS = DAY;
+/** How often entries that met another process's lock are tried again, in ms. */
+const RETRY_MS = 1000;
 /** Addresses tracked at most; the stalest quiet ones go first beyond it. */
 const MAX_TRACKED = 50_000;
 
@@ -82,39 +84,83 @@ export function createAuthGuard(db: Db, now: () => Date, o: AuthFailLimit = DEFA
     }
   };
 
+  /** Addresses whose window entry could not be written (the database locked elsewhere), retried by `retry`. */
+  const pending = new Map<string, { s: AddressState; info: FailureInfo }>();
+  let retryTimer: NodeJS.Timeout | undefined;
+
   /**
-   * Runs a write of the log; while another process holds the database's write lock (busy.ts)
-   * the entry is skipped, so the failure still counts and its 401 still goes out.
+   * Writes the Warning entry of `ip`'s current window as it stands: a new entry when it has
+   * none yet, else its count updated in place. While another process holds the database's
+   * write lock (busy.ts) the write is skipped, so the 401 still goes out: the count is kept
+   * and the entry written by the next failure or by the retry a second later, so no failure
+   * goes uncounted (failures during a lock were lost before).
    */
+  const writeEntry = (ip: string, s: AddressState, info: FailureInfo): void => {
+    const props = { Method: info.method, Path: info.path, Reason: info.reason, RemoteAddress: ip };
+    const all = { ...props, Count: s.entryCount, WindowSeconds: Math.round(o.windowMs / 1000) };
+    const counted = '{Count} failed authentications from {RemoteAddress} within {WindowSeconds} s; the last for {Method} {Path}: {Reason}';
+    try {
+      if (s.entryId === undefined) {
+        s.entryId =
+          s.entryCount === 1
+            ? writeLog(db, new Date(s.entryWindowStart), 'Warning', 'Authentication failed for {Method} {Path}: {Reason}', props)
+            : writeLog(db, new Date(s.entryWindowStart), 'Warning', counted, all);
+      } else {
+        cachedStatement(db, 'UPDATE log SET message = ?, message_template = ?, properties = ? WHERE id = ?').run(
+          renderTemplate(counted, all),
+          counted,
+          JSON.stringify(all),
+          s.entryId,
+        );
+      }
+      pending.delete(ip);
+    } catch (e) {
+      if (!isBusy(e)) throw e;
+      pending.set(ip, { s, info });
+      retryTimer ??= setTimeout(retry, RETRY_MS).unref();
+    }
+  };
+
+  /** Writes the entries left pending; again a second later while the lock is still held elsewhere. */
+  function retry(): void {
+    retryTimer = undefined;
+    if (!db.open) return;
+    for (const [ip, { s, info }] of [...pending]) {
+      try {
+        writeEntry(ip, s, info);
+      } catch {
+        pending.delete(ip); // not a lock: nothing a retry would mend
+      }
+    }
+  }
+
+  /** Counts a failure in `ip`'s window (a new window once the last is over) and writes its entry. */
+  const logFailure = (ip: string, s: AddressState, t: number, info: FailureInfo) => {
+    if (s.entryCount === 0 || t - s.entryWindowStart >= o.windowMs) {
+      // the window that ends: its entry written first if it is still pending
+      if (pending.has(ip)) {
+        try {
+          writeEntry(ip, s, pending.get(ip)!.info);
+        } catch {
+          /* its own error: the new window goes on */
+        }
+        pending.delete(ip);
+      }
+      s.entryWindowStart = t;
+      s.entryCount = 0;
+      s.entryId = undefined;
+    }
+    s.entryCount++;
+    writeEntry(ip, s, info);
+  };
+
+  /** Runs a write of the log; while another process holds the write lock the entry is skipped (the block still counts). */
   const tolerant = (write: () => void) => {
     try {
       write();
     } catch (e) {
       if (!isBusy(e)) throw e;
     }
-  };
-
-  /** The one Warning of this window for `ip`: written at its first failure, then its count updated in place. */
-  const logFailure = (ip: string, s: AddressState, t: number, info: FailureInfo) => {
-    const props = { Method: info.method, Path: info.path, Reason: info.reason, RemoteAddress: ip };
-    if (s.entryId === undefined || t - s.entryWindowStart >= o.windowMs) {
-      s.entryWindowStart = t;
-      s.entryCount = 1;
-      s.entryId = undefined;
-      tolerant(() => (s.entryId = writeLog(db, new Date(t), 'Warning', 'Authentication failed for {Method} {Path}: {Reason}', props)));
-      return;
-    }
-    s.entryCount++;
-    const template = '{Count} failed authentications from {RemoteAddress} within {WindowSeconds} s; the last for {Method} {Path}: {Reason}';
-    const all = { ...props, Count: s.entryCount, WindowSeconds: Math.round(o.windowMs / 1000) };
-    tolerant(() =>
-      cachedStatement(db, 'UPDATE log SET message = ?, message_template = ?, properties = ? WHERE id = ?').run(
-        renderTemplate(template, all),
-        template,
-        JSON.stringify(all),
-        s.entryId,
-      ),
-    );
   };
 
   return {

@@ -36,6 +36,19 @@ export function openDatabase(path: string): Db {
   return db;
 }
 
+/**
+ * What SQLite's `PRAGMA quick_check` finds wrong with the database (its first problem), or
+ * undefined when nothing: pages damaged in the middle of a file would otherwise go unseen
+ * until a request reads them (a 500). It reads every page once without checking indexes
+ * against their tables (that is `integrity_check`, ~1.5× slower): 4.7-10 s for a file of
+ * 351 MiB (1M log entries) measured on 2 busy cores, ~13-29 ms a MiB.
+ */
+export function damage(db: Db): string | undefined {
+  const rows = db.pragma('quick_check(1)', { simple: false }) as { quick_check: string }[];
+  const first = rows[0]?.quick_check;
+  return first === undefined || first === 'ok' ? undefined : first;
+}
+
 /** Applies the migrations not yet recorded in `PRAGMA user_version`; returns how many ran. */
 export function migrate(db: Db): number {
   const current = db.pragma('user_version', { simple: true }) as number;

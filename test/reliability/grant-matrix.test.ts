@@ -54,6 +54,8 @@ interface Write {
   setup?: (t: number) => number;
   body: (id: number, t: number) => Record<string, unknown>;
   gives: boolean;
+  /** the target mask at which this write gives nothing after all (fewer bits) */
+  takesAwayAt?: number;
   expiryAfter: number | null;
 }
 const WRITES: Write[] = [
@@ -62,6 +64,8 @@ const WRITES: Write[] = [
     setup: (t: number) => target({ permissions: t === 7 ? 0 : 7 - t, expireDate: e }),
     body: (id: number, t: number) => ({ id, permissions: t }),
     gives: true,
+    // permissions 0 on the key of 7 only takes bits away: it needs nothing but the Write bit (contract §3)
+    takesAwayAt: 0,
     expiryAfter: e,
   })),
   ...[null, NOW + 30 * MIN].map((e) => ({
@@ -112,7 +116,7 @@ const WRITES: Write[] = [
 /** The status contract §3 gives a write by a caller with mask `c` (expiring at `cExp`, or never) on target mask `t`. */
 function expected(w: Write, c: number, cExp: number | null, t: number): number {
   if ((c & 2) === 0) return 403; // POST and PUT need the Write bit
-  if (!w.gives) return 200;
+  if (!w.gives || w.takesAwayAt === t) return 200;
   if ((t & ~c) !== 0) return 403; // a bit the caller lacks
   if (cExp !== null && (w.expiryAfter === null || w.expiryAfter > cExp)) return 403; // longer than the caller lives
   return 200;

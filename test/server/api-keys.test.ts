@@ -366,6 +366,47 @@ describe('the grant rule: a key gives only what it holds (permissions, owner, re
     expect((await put({ id: lmForever.id, revoked: true }, temp.key)).status).toBe(200);
     expect((await put({ id: revokedForever.id, expireDate: '2025-01-18T12:10:00Z' }, temp.key)).status).toBe(200);
   });
+
+  it('fewer bits are taking away: they need only the Write bit, whatever the caller holds or when it expires', async () => {
+    const temp = await keyOf('admin6', 'Administrator', 7, { expireMs: t + 3_600_000 });
+    const forever = await keyOf('admin6', 'Administrator', 7);
+    // a caller with 7 that expires, a permanent key holding 7 cut to 1 (was: 403 "would give … Read (1) without expiry")
+    const r = await put({ id: forever.id, permissions: 1 }, temp.key);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(row(forever.id)).toMatchObject({ permissions: 1, expireDate: null });
+    // a caller with Write only cuts a key of 7 to Read (1), a bit it lacks itself but the key held
+    const other = await keyOf('admin6', 'Administrator', 7);
+    expect((await put({ id: other.id, permissions: 1 }, writer.key)).status).toBe(200);
+    expect(row(other.id)).toMatchObject({ permissions: 1 });
+    // but giving a bit back is a grant again
+    const back = await put({ id: other.id, permissions: 3 }, writer.key);
+    expect(back.status).toBe(403);
+    expect(back.body.message).toContain(`apiKey.permissions 3 would give key ${other.id} with Read (1), Write (2)`);
+    expect(row(other.id)).toMatchObject({ permissions: 1 });
+    // fewer bits for a key that also moves or revives: the other grant still applies
+    const lm = await keyOf('lm3', 'LicenseManager', 7);
+    expect((await put({ id: lm.id, permissions: 5, ownerId: 'admin' }, writer.key)).status).toBe(403);
+  });
+});
+
+describe('expireDate outside years 0001-9999 once its offset is applied (contract §2)', () => {
+  it('is a 400 naming the field, on insert and update; 9999-12-31T23:59:59Z itself is fine', async () => {
+    for (const expireDate of ['9999-12-31T23:59:59-23:59', '0001-01-01T00:00:00+00:01']) {
+      const r = await post({ name: 'far', permissions: 1, expireDate });
+      expect(r.status, expireDate).toBe(400);
+      expect(r.body).toMatchObject({
+        success: false,
+        code: 3,
+        message: `apiKey.expireDate must be a time in years 0001-9999 once its offset is applied (UTC), got "${expireDate}"`,
+      });
+    }
+    const ok = await post({ name: 'last', permissions: 1, expireDate: '9999-12-31T23:59:59Z' });
+    expect(ok.status).toBe(200);
+    expect((await getKey(ok.body.apiKeyId)).expireDate).toBe('9999-12-31T23:59:59.000Z');
+    const up = await put({ id: ok.body.apiKeyId, expireDate: '9999-12-31T23:59:59-23:59' });
+    expect(up.status).toBe(400);
+    expect((await getKey(ok.body.apiKeyId)).expireDate).toBe('9999-12-31T23:59:59.000Z');
+  });
 });
 
 describe('unset timestamps are null on the wire (contract §2)', () => {

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/server/index.js';
 import { parseAuthFailLimit } from '../../src/server/auth-guard.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { holdWriteLock } from '../helpers/lock-holder.js';
 
 const T0 = Date.parse('2025-01-18T10:00:00Z');
 const BAD = 'api_000000000000000000000000';
@@ -112,6 +113,45 @@ describe('failed-authentication guard', () => {
       'Blocked 127.0.0.1 for 60 s after 6 failed authentications within 60 s (offence 1)',
     ]);
     expect(JSON.stringify(w)).not.toContain(BAD);
+  });
+
+  it('failures while another process holds the write lock are all counted once it is released', async () => {
+    const dbPath = join(tempDir('lic-guard-lock-'), 'lic.db');
+    svc = await startService({
+      dbPath,
+      port: 0,
+      authFailLimit: parseAuthFailLimit('0'),
+      secretKey: Buffer.alloc(32, 6).toString('base64'),
+    });
+    const s = svc;
+    // two before the lock (the entry written), twelve during it (none can be written), none after
+    for (let i = 0; i < 2; i++) expect((await get(s, BAD)).status).toBe(401);
+    const lock = await holdWriteLock(dbPath);
+    for (let i = 0; i < 12; i++) expect((await get(s, BAD)).status).toBe(401);
+    await lock.release();
+    // the count is written by the retry (each second) with no further failure to bring it
+    let counts: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      counts = warnings(s)
+        .filter((w) => /failed authentications|Authentication failed/.test(w.message))
+        .map((w) => (JSON.parse(w.properties) as { Count?: number }).Count ?? 1);
+      if (counts.reduce((a, b) => a + b, 0) === 14) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(counts).toEqual([14]);
+    // and a window whose first entry met the lock: counted whole too
+    svc.db.prepare("DELETE FROM log WHERE level = 'Warning'").run();
+    const other = await holdWriteLock(dbPath);
+    for (let i = 0; i < 3; i++) expect((await get(s, BAD, '127.0.0.2')).status).toBe(401);
+    await other.release();
+    let second: string[] = [];
+    for (let i = 0; i < 50 && second.length === 0; i++) {
+      second = warnings(s)
+        .filter((w) => w.message.includes('127.0.0.2'))
+        .map((w) => w.message);
+      if (second.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(second).toEqual(['3 failed authentications from 127.0.0.2 within 60 s; the last for GET /v1/api-keys: unknown API key']);
   });
 
   it('--auth-fail-limit 0: nothing is blocked, and failures are still logged one entry per window', async () => {

@@ -103,8 +103,10 @@ describe('a write lock held by another process', () => {
     }[];
     expect(entries).toHaveLength(1);
     expect(JSON.parse(entries[0]!.properties)).toMatchObject({ Refused: 5, WaitMs: 2000 });
-    // the holder's own row (committed on release), the spell's entry, and no audit entry of a refused write
-    expect(count('SELECT count(*) FROM log')).toBe(logBefore + 2);
+    // the holder's own row (committed on release), the spell's entry, the bad key's Warning (written once the lock
+    // is gone, by the guard's retry), and no audit entry of a refused write
+    await expect.poll(() => count('SELECT count(*) FROM log'), { timeout: 5_000, interval: 100 }).toBe(logBefore + 3);
+    expect(count("SELECT count(*) FROM log WHERE message LIKE 'Authentication failed for %'")).toBe(1);
     // writes go through again
     const after = await http(svc, 'POST', '/v1/resources', { key, body: { resource: { name: 'after the lock' } } });
     expect(after.status).toBe(200);

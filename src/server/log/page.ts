@@ -7,7 +7,7 @@
  */
 import { cachedStatement, type Db } from '../db.js';
 import { toRecords, type ListRequest, type Scope } from '../list.js';
-import { armWhere, compound, inKeyOrder, partTable, partsIn } from './parts.js';
+import { armWhere, bindOnce, compound, inKeyOrder, partTable, partsIn } from './parts.js';
 import { logTotal, type TimeRange } from './totals.js';
 
 /**
@@ -42,10 +42,12 @@ export function logPage(db: Db, req: ListRequest, scope: Scope, range: TimeRange
       // the sort keys as columns of their own: a compound SELECT orders by its result columns
       const cols = [...query.select.map((f, i) => `${f.column} AS c${i}`), ...query.sort.map((k, i) => `${k.field.column} AS s${i}`)];
       const order = query.sort.map((k, i) => `s${i} ${k.desc ? 'DESC' : 'ASC'}`).join(', ');
-      const arm = (k: number) => `SELECT ${cols.join(', ')} FROM ${partTable(k)} l WHERE ${armWhere(where, k)}`;
+      // the filter's parameters bound once for every arm (bindOnce), whatever the number of partitions
+      const b = bindOnce(where, params);
+      const arm = (k: number) => `SELECT ${cols.join(', ')} FROM ${partTable(k)} l WHERE ${armWhere(b.where, k)}`;
       rows = cachedStatement(db, compound(parts, arm, ` ORDER BY ${order} LIMIT ? OFFSET ?`))
         .raw()
-        .all(...parts.flatMap(() => params), take, skip) as unknown[][];
+        .all(b.named, take, skip) as unknown[][];
     }
     return { records: toRecords(query.select, rows), total: total(db, { query, scope, where, params }) };
   })();

@@ -10,7 +10,18 @@ import { cachedStatement, type Db } from '../db.js';
 import { lockWanted } from '../lock-wanted.js';
 import type { Scope } from '../list.js';
 import { holdIndexing, scheduleIndexing } from './fts.js';
-import { LOG_COLUMNS, addPartition, armWhere, ftsTable, partBounds, partTable, partsIn, rebuildView } from './parts.js';
+import {
+  LOG_COLUMNS,
+  addPartition,
+  armWhere,
+  ftsTable,
+  logParts,
+  partBounds,
+  partTable,
+  partsIn,
+  partsInfo,
+  rebuildView,
+} from './parts.js';
 import { countLogEntries, type TimeRange } from './totals.js';
 
 /** Rows a windowed purge examines (so at most deletes) per statement, i.e. per turn other requests wait for. */
@@ -24,23 +35,36 @@ export interface RangePlan {
   partial: number[];
 }
 
-/** The partitions a purge of [start, end) touches, from their time bounds (those kept by the triggers, else its entries' own). */
-export function planRange(db: Db, r: TimeRange): RangePlan {
+/**
+ * The partitions a purge of [start, end) that began when `lastId` was the last id issued
+ * touches, from their time bounds (those kept by the triggers, else its entries' own) and id
+ * bounds: a partition is whole when all its entries are in the range and none came after the
+ * purge began (contract §6: only entries that existed when it began go); one whose entries
+ * all came after is left alone. Call it holding the write lock, so the plan is the log's.
+ */
+export function planRange(db: Db, r: TimeRange, lastId: number): RangePlan {
   const plan: RangePlan = { whole: [], partial: [] };
   const inside = (b: [number, number]) => (r.start === undefined || b[0] >= r.start) && (r.end === undefined || b[1] < r.end);
+  const info = partsInfo(db);
   for (const k of partsIn(db, r)) {
-    if (inside(partBounds(db, k)!)) {
+    // id bounds are never narrowed: no entry of k has an id outside them
+    const ids = info.get(k)?.ids ?? null;
+    if (ids && ids[0] > lastId) continue;
+    const old = ids === null || ids[1] <= lastId;
+    if (old && inside(partBounds(db, k)!)) {
       plan.whole.push(k);
       continue;
     }
     // the kept bounds are never narrowed: its entries' own may be inside, or outside, the range
     const t = partTable(k);
-    const [lo, hi] = cachedStatement(db, `SELECT (SELECT min(time_stamp) FROM ${t}), (SELECT max(time_stamp) FROM ${t})`).raw().get() as [
-      number | null,
-      number | null,
-    ];
+    const [lo, hi] = cachedStatement(
+      db,
+      `SELECT (SELECT min(time_stamp) FROM ${t} WHERE id <= ?), (SELECT max(time_stamp) FROM ${t} WHERE id <= ?)`,
+    )
+      .raw()
+      .get(lastId, lastId) as [number | null, number | null];
     if (lo === null || (r.start !== undefined && hi! < r.start) || (r.end !== undefined && lo >= r.end)) continue;
-    (inside([lo, hi!]) ? plan.whole : plan.partial).push(k);
+    (old && inside([lo, hi!]) ? plan.whole : plan.partial).push(k);
   }
   return plan;
 }
@@ -310,13 +334,25 @@ function splitRange(db: Db, k: number, r: TimeRange, lastId: number): number {
 }
 
 /**
- * Takes every partition out of the log and opens an empty head, in the caller's transaction
- * (deleteAll: the ids go on from the last one issued). Returns how many entries went; the
- * tables are dropped afterwards by dropDetached.
+ * Takes every entry with an id up to `lastId` out of the log, in the caller's transaction
+ * (deleteAll of a purge that began when `lastId` was the last id issued; contract §6):
+ * partitions holding no later entry are taken out, one that holds later ones too is replaced
+ * by a copy of those (splitPart), one holding only later ones is kept. The ids go on from the
+ * last one issued. Returns how many entries went; the tables are dropped afterwards by
+ * dropDetached.
  */
-export function detachAll(db: Db): number {
-  const parts = db.prepare('SELECT part FROM log_parts ORDER BY part').pluck().all() as number[];
-  return detachParts(db, parts);
+export function detachAll(db: Db, lastId: number): number {
+  const info = partsInfo(db);
+  const whole: number[] = [];
+  const cut: number[] = [];
+  for (const k of logParts(db)) {
+    const ids = info.get(k)?.ids ?? null;
+    if (ids === null || ids[1] <= lastId) whole.push(k);
+    else if (ids[0] <= lastId) cut.push(k);
+  }
+  let n = detachParts(db, whole);
+  for (const k of cut) n += splitPart(db, k, { where: 'id > ?', params: [lastId] });
+  return n;
 }
 
 /**
@@ -336,9 +372,9 @@ export function deleteEntry(db: Db, id: number): number {
   return n;
 }
 
-/** Deletes every entry through the view `log`, row by row (so that a trigger on it fires for each); returns how many went. */
-export function deleteAllViaView(db: Db): number {
-  const n = cachedStatement(db, 'SELECT entries FROM log_stats').pluck().get() as number;
-  db.prepare('DELETE FROM log').run();
+/** Deletes every entry with an id up to `lastId` through the view `log`, row by row (so that a trigger on it fires for each); returns how many went. */
+export function deleteAllViaView(db: Db, lastId: number): number {
+  const n = cachedStatement(db, 'SELECT count(*) FROM log WHERE id <= ?').pluck().get(lastId) as number;
+  db.prepare('DELETE FROM log WHERE id <= ?').run(lastId);
   return n;
 }

@@ -26,7 +26,7 @@ interface Holding {
 
 /**
  * The grant rule: a key can give another key, or itself, only what it holds itself. A
- * write to an API key gives when it sets `permissions`, creates a key, moves a key to
+ * write to an API key gives when it sets `permissions` with a bit the key lacked, creates a key, moves a key to
  * another owner (its bits then act with that user's role), revives it (`revoked: false`
  * on a revoked key) or lets it live longer (`expireDate` later than it was, or null on a
  * key that had one). After such a write the key (`after`) must hold no permission bit the
@@ -148,7 +148,10 @@ export async function apiKeyRoutes(app: FastifyInstance, ctx: ServiceContext): P
         const after: Holding = { permissions: k.permissions ?? was.permissions, expireDate: expire };
         // every way this write can make the key able to do more: each is a grant (checkGrant)
         const key = k.id === caller.keyId ? `key ${k.id} (the calling key)` : `key ${k.id}`;
-        if (k.permissions !== undefined) checkGrant(caller, `apiKey.permissions ${k.permissions}`, `give ${key}`, after);
+        // a bit the key did not hold is a grant; fewer bits are taking away, which needs only the Write bit (contract §3)
+        if (k.permissions !== undefined && (k.permissions & ~was.permissions) !== 0) {
+          checkGrant(caller, `apiKey.permissions ${k.permissions}`, `give ${key}`, after);
+        }
         if (k.ownerId !== undefined && k.ownerId !== was.owner_id) {
           checkGrant(caller, `apiKey.ownerId "${k.ownerId}"`, `move ${key} to user ${k.ownerId} (${newRole})`, after);
         }

@@ -23,6 +23,9 @@ export const ADMIN_ONLY: readonly Role[] = ['Administrator'];
  */
 export function parseTimestamp(value: string, field: string): number {
   const ms = parseRfc3339(value);
+  if (ms === undefined && parseRfc3339(value, { anyYear: true }) !== undefined) {
+    throw badRequest(`${field} must be a time in years 0001-9999 once its offset is applied (UTC), got "${value}"`, field);
+  }
   if (ms === undefined) {
     throw badRequest(`${field} must be an RFC 3339 timestamp (2025-01-18T14:04:02Z) or a date (2025-01-18), got "${value}"`, field);
   }

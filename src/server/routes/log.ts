@@ -43,6 +43,28 @@ const READ_ROLES = ['Administrator', 'LicenseManager', 'Sales'] as const;
 
 type DateRange = LogRange;
 
+/**
+ * A filter's values × the daily partitions a request reads, at most: the SQL of a log read
+ * repeats the filter in every partition it reads, and SQLite prepares and runs it without
+ * letting other requests in (better-sqlite3 is synchronous). At this bound a read takes
+ * ~1-3 s on 2 busy cores (a 4,000-character filter over 600 days took 15-19 s, holding up
+ * every other request); beyond it the request is a 400 saying how to narrow it.
+ */
+export const MAX_FILTER_WORK = 40_000;
+
+/** 400 when `filter` (its values, from a compile without the full-text hook) over the partitions of `range` is beyond MAX_FILTER_WORK. */
+function boundFilterWork(db: ServiceContext['db'], filter: string | undefined, range: TimeRange): void {
+  if (filter === undefined) return;
+  const values = compileOr400(logSource.spec, { filter }).params.length;
+  const days = partsIn(db, range).length;
+  if (values * days > MAX_FILTER_WORK) {
+    throw badRequest(
+      `filter: ${values} values over ${days} days of the log is more than one request may read (values × days at most ${MAX_FILTER_WORK}); narrow startDate/endDate or use fewer values`,
+      'filter',
+    );
+  }
+}
+
 /** startDate/endDate → ms; 400 naming the parameter when one is not a time (contract §2). */
 function timeRange(q: DateRange): TimeRange {
   return {
@@ -70,6 +92,7 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
       },
       async (req, reply) => {
         const range = timeRange(req.query);
+        boundFilterWork(db, req.query.filter, range);
         // Message.Contains from the full-text index when it matches few entries for a page this long
         const rows = (req.query.take ?? TAKE_DEFAULT) + (req.query.skip ?? 0);
         const list = compileListRequest(logSource.spec, req.query, { contains: containsHook(db, partsIn(db, range), rows) });
@@ -116,18 +139,23 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
       }
       if (q.filter !== undefined || q.startDate !== undefined || q.endDate !== undefined) {
         const range = timeRange(q);
+        boundFilterWork(db, q.filter, range);
         const query = compileOr400(logSource.spec, { filter: q.filter });
         // someone else's trigger on the log: every entry deleted through the view, so that it fires
         const foreign = hasForeignTriggers(db);
-        // What is in the log now: neither the entries below nor later writes are the purge's to delete.
+        // The purge began when the request arrived (contract §6): the entries it may delete are
+        // those that existed then, ids up to lastId; writes acknowledged later (which may be
+        // committed before the purge gets the write lock) keep their entries. What it plans,
+        // deletes and counts is decided holding the lock, each part bounded by lastId.
         const lastId = cachedStatement(db, 'SELECT last_id FROM log_stats').pluck().get() as number;
-        const plan = q.filter === undefined && !foreign ? planRange(db, range) : undefined;
+        const rangeOnly = q.filter === undefined && !foreign;
         // A range alone that takes whole partitions, and little of those it cuts through or
         // leaves little of them: the whole ones taken out, the others replaced by a copy of
         // their rest (or their few entries deleted), in one transaction.
         const request = `${req.method} ${req.url.split('?')[0]}`;
-        if (plan) {
+        if (rangeOnly) {
           const deleted = await ctx.write(request, () => {
+            const plan = planRange(db, range, lastId);
             if (!plan.partial.every((k) => fitsInOne(db, k, range))) return undefined;
             let n = detachParts(db, plan.whole);
             for (const k of plan.partial) n += purgePartInOne(db, k, range, lastId);
@@ -141,20 +169,29 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         }
         // In several transactions: an audit entry before (criteria, how many will go) and one
         // after (how many went), so a purge cut off midway still leaves a trace.
-        const willGo = logPage(db, { query, take: 0, skip: 0 }, rangeScope(db, range, false), range).total;
+        const scope = rangeScope(db, range, false);
+        const willGo = db.transaction(() => {
+          const matching = logPage(db, { query, take: 0, skip: 0 }, scope, range).total;
+          const later = cachedStatement(db, `SELECT count(*) FROM log l WHERE (${scope.where}) AND (${query.where}) AND l.id > ?`)
+            .pluck()
+            .get(...scope.params, ...query.params, lastId) as number;
+          return matching - later;
+        })();
         const before: AuditFacts = {
           properties: { WillDelete: willGo, Criteria: criteria },
           note: ': purging {WillDelete} log entries in windows',
         };
         let deleted = 0;
-        if (plan) {
+        if (rangeOnly) {
           // whole partitions go at once (with the entry before); the others in windows, or as above where that fits
-          deleted += await ctx.write(request, () => {
+          const { n, partial } = await ctx.write(request, () => {
+            const plan = planRange(db, range, lastId);
             const n = detachParts(db, plan.whole);
             writeAudit(ctx, req, before);
-            return n;
+            return { n, partial: plan.partial };
           });
-          for (const k of plan.partial) {
+          deleted += n;
+          for (const k of partial) {
             const n = await ctx.write(request, () => (fitsInOne(db, k, range) ? purgePartInOne(db, k, range, lastId) : undefined));
             deleted += n ?? (await purgeWindows(db, k, range, { where: '1', params: [] }, lastId, false));
           }
@@ -167,8 +204,10 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         return reply(deleted);
       }
       if (q.deleteAll === true) {
+        // only what existed when the request arrived, as above
+        const lastId = cachedStatement(db, 'SELECT last_id FROM log_stats').pluck().get() as number;
         const deleted = await audited(ctx, req, () => {
-          const n = hasForeignTriggers(db) ? deleteAllViaView(db) : detachAll(db);
+          const n = hasForeignTriggers(db) ? deleteAllViaView(db, lastId) : detachAll(db, lastId);
           req.audit = purged(n);
           return n;
         });
