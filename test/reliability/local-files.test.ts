@@ -6,9 +6,10 @@
  * one). Then, under umask 000, every directory lic makes is 0700 and every file holding a
  * secret 0600.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../helpers/fake-server.js';
 import { BIN, LIC_NODE } from '../helpers/spawn.js';
@@ -194,4 +195,57 @@ describe('local files', () => {
       'files holding secrets made under umask 000': `${secrets.length}, of which not 0600: ${openSecrets.length}`,
     });
   });
+});
+
+/** `y` and a line end, `mib` MiB of it: what `yes` writes, an input of the wrong shape (millions of one-character lines). */
+function yesFile(mib: number): string {
+  const path = join(dir, `yes-${mib}`);
+  if (!existsSync(path)) writeFileSync(path, Buffer.alloc(mib * 1024 * 1024, 'y\n'));
+  return path;
+}
+
+describe('input of the wrong shape', () => {
+  it('`yes | lic resources import -` (20 MiB of `y` lines): stops at the 100th bad line, exit 2, a few lines, little memory, no spool left', async () => {
+    const tmp = join(dir, 'tmp-yes');
+    mkdirSync(tmp);
+    const res = await lic(['resources', 'import', '-'], { stdin: yesFile(20), env: { TMPDIR: tmp } });
+    expect(res.code, res.stderr.slice(0, 500)).toBe(2);
+    expect(res.stdout).toBe('');
+    const lines = res.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe('lic: invalid bundle; nothing was sent:');
+    expect(lines.slice(1, 6)).toEqual([1, 2, 3, 4, 5].map((n) => `  stdin line ${n}: not valid JSON`));
+    expect(lines.slice(6)).toEqual(['  … and 95 more (stopped reading after line 100: 100 invalid lines)']);
+    // the spool of stdin (lic-bundle-*) is gone
+    expect(readdirSync(tmp)).toEqual([]);
+    // a correctness bound, not a timing: before, 20 MB took 2 GB (every problem kept)
+    if (res.maxRssKiB) expect(res.maxRssKiB / 1024).toBeLessThan(200);
+    recordFigures('wrong-shape', 'Input of the wrong shape: `yes | lic resources import -`', {
+      input: '20 MiB of `y` lines on stdin',
+      'exit code': String(res.code),
+      'stderr lines': lines.length,
+      'peak resident memory (MiB)': res.maxRssKiB ? (res.maxRssKiB / 1024).toFixed(0) : 'not measured (no /usr/bin/time)',
+    });
+  });
+
+  it('Ctrl-C (SIGINT) or SIGTERM while `resources import -` reads stdin: exit 130, the spool directory is removed', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const tmp = join(dir, `tmp-${signal}`);
+      mkdirSync(tmp);
+      const child = spawn(LIC_NODE, [BIN, 'resources', 'import', '-'], { env: { ...base, TMPDIR: tmp }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      const exited = new Promise<number | string | null>((resolve) => child.on('exit', (code, sig) => resolve(code ?? sig)));
+      // one line of a resource, then stdin stays open: lic is reading, its spool on disk
+      child.stdin.write('{"name":"a","type":"t","code":"c","description":"","source":"","dataFormat":"","data":""}\n');
+      for (let i = 0; i < 600 && readdirSync(tmp).length === 0; i++) await sleep(50);
+      expect(readdirSync(tmp)[0]).toMatch(/^lic-bundle-/);
+      child.kill(signal);
+      const code = await exited;
+      clearTimeout(killer);
+      expect(code, stderr).toBe(130);
+      expect(stderr).toBe('lic: interrupted\n');
+      expect(readdirSync(tmp)).toEqual([]);
+    }
+  }, 90_000);
 });

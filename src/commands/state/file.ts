@@ -156,7 +156,8 @@ type Yaml = typeof import('yaml');
  * expireDate, a version a.b.c.d, a 16-hex-digit token, base64 data, a dataFile that
  * exists and is at most MAX_DATA_BYTES, each identity once, and a mappingFile naming a
  * resource of the file or of the service (`serviceCodes`, checked later by the plan).
- * Throws UsageError (exit 2) listing up to 10 problems as `FILE:LINE: section[i].field: …`.
+ * Throws UsageError (exit 2) listing up to 10 problems as `FILE:LINE: section[i].field: …`,
+ * then how many more; checking stops at the 100th.
  */
 export async function readStateFile(path: string, readStdin: () => Promise<Buffer>): Promise<DesiredState> {
   const source = path === '-' ? 'stdin' : path;
@@ -183,7 +184,7 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
   const { Value } = await import('typebox/value');
   const lines = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const problems: string[] = [];
+  const problems = new Problems();
   const lineAt = (offset: number | undefined) => (offset === undefined ? 1 : lines.linePos(offset).line);
   for (const e of doc.errors) problems.push(`${source}:${lineAt(e.pos[0])}: ${e.message.split('\n')[0]}`);
   if (problems.length) throw invalid(problems);
@@ -220,6 +221,7 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
     const seen = new Map<string, number>();
     const checked: { line: number; rec: never }[] = [];
     list.forEach((item: unknown, i) => {
+      if (problems.length >= MAX_PROBLEMS) return;
       const at = (field?: string) =>
         `${source}:${nodeLine(field ? [noun, i, field] : [noun, i])}: ${noun}[${i}]${field ? `.${field}` : ''}`;
       const rec = checkRecord(Value, noun, item, at, base, problems);
@@ -242,10 +244,27 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
   return out;
 }
 
-/** The UsageError of a file with problems: the first 10 listed, then how many more. */
-function invalid(problems: string[]): UsageError {
-  const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
-  return new UsageError(`invalid state file; nothing was sent:\n  ${problems.slice(0, 10).join('\n  ')}${more}`);
+/** Problems listed in the message of a bad state file; the rest are counted. */
+const SHOWN_PROBLEMS = 10;
+/** Problems after which the records left are not checked: memory and time bounded whatever the file's shape. */
+const MAX_PROBLEMS = 100;
+
+/** The problems of a state file: counted, the first SHOWN_PROBLEMS kept (a file of a million bad records holds ten messages). */
+class Problems {
+  readonly shown: string[] = [];
+  length = 0;
+  push(p: string): void {
+    if (this.length++ < SHOWN_PROBLEMS) this.shown.push(p);
+  }
+}
+
+/** The UsageError of a file with problems: the first SHOWN_PROBLEMS listed, then how many more (and where checking stopped). */
+function invalid(problems: Problems | string[]): UsageError {
+  const shown = Array.isArray(problems) ? problems.slice(0, SHOWN_PROBLEMS) : problems.shown;
+  const rest = problems.length - shown.length;
+  const more = rest > 0 ? `\n  … and ${rest} more` : '';
+  const stopped = problems.length >= MAX_PROBLEMS ? ` (stopped checking after ${MAX_PROBLEMS} problems)` : '';
+  return new UsageError(`invalid state file; nothing was sent:\n  ${shown.join('\n  ')}${more}${stopped}`);
 }
 
 /** TypeBox's value checker (typebox/value). */
@@ -258,7 +277,7 @@ function checkRecord(
   item: unknown,
   at: (field?: string) => string,
   base: string,
-  problems: string[],
+  problems: Problems,
 ): KeyState | ResourceState | AssemblyState | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     problems.push(`${at()}: expected a mapping (one record)`);
@@ -339,8 +358,9 @@ function checkRecord(
 }
 
 /** Each dataFile must be a readable file of at most MAX_DATA_BYTES (stat only: the bytes are read one at a time later). */
-async function checkDataFiles(state: DesiredState, problems: string[]): Promise<void> {
+async function checkDataFiles(state: DesiredState, problems: Problems): Promise<void> {
   for (const { line, rec } of state.resources ?? []) {
+    if (problems.length >= MAX_PROBLEMS) return;
     if (!('file' in rec.data)) continue;
     const f = rec.data.file;
     try {
