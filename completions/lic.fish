@@ -869,7 +869,7 @@ complete -c lic -n '__fish_seen_subcommand_from diff' -l utc -d 'terminal tables
 complete -c lic -n '__fish_seen_subcommand_from diff' -l help -d 'display help'
 complete -c lic -n '__fish_seen_subcommand_from apply' -s f -l file -r -d 'the state file (YAML or JSON, from `lic state export`), or - for stdin'
 complete -c lic -n '__fish_seen_subcommand_from apply' -l prune -d 'also delete the records the file lacks, of the sections it has (never the key lic runs with)'
-complete -c lic -n '__fish_seen_subcommand_from apply' -s y -l yes -d 'do not ask before deleting (needed with --prune off a terminal)'
+complete -c lic -n '__fish_seen_subcommand_from apply' -s y -l yes -d 'do not ask before deleting or before changing the key lic runs with (needed for either off a terminal)'
 complete -c lic -n '__fish_seen_subcommand_from apply' -l key-dir -r -d 'write each new API key'\''s secret to DIR/NAME.key (mode 0600, atomically; DIR made 0700 when missing) instead of printing it'
 complete -c lic -n '__fish_seen_subcommand_from apply' -l dry-run -d 'print the request as JSON ({method, url, headers, body}; key and passwords redacted) instead of sending it; validates as the real run, needs no --yes, still needs an API key'
 complete -c lic -n '__fish_seen_subcommand_from apply' -l profile -x -a '(lic profile list -o tsv 2>/dev/null | tail -n +2 | cut -f1)' -d 'profile to use (env LIC_PROFILE; default: the default profile)'

@@ -69,7 +69,7 @@ async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
   // Ctrl-C: the spool goes at once (synchronously: nothing may come after the signal), then
   // whatever waits (stdin, the next line) stops; watched before the spool exists
   const ac = new AbortController();
-  let dir: string | undefined;
+  let dir: string | undefined = undefined;
   const off = rt.ctx.onInterrupt(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
     ac.abort();
