@@ -197,7 +197,14 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
     }
     return 1;
   };
-  const root: unknown = doc.toJS();
+  let root: unknown;
+  try {
+    root = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    // the yaml package refuses an alias that expands past maxAliasCount nodes (a "billion laughs")
+    if (!(e instanceof ReferenceError)) throw e;
+    throw invalid([`${source}:${lineAt(amplifyingAlias(yaml, doc))}: ${ALIAS_PROBLEM}`]);
+  }
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw invalid([`${source}:1: expected a mapping with version and the sections ${STATE_NOUNS.join(', ')}`]);
   }
@@ -242,6 +249,38 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
   await checkDataFiles(out, problems);
   if (problems.length) throw invalid(problems);
   return out;
+}
+
+/** Most nodes one alias may stand for when the file is read (the yaml package's maxAliasCount; its default). */
+const MAX_ALIAS_COUNT = 100;
+const ALIAS_PROBLEM = `an alias stands for more than ${MAX_ALIAS_COUNT} nodes (anchors and aliases nested to multiply a document): not a state file`;
+
+/**
+ * Where an alias bomb starts: the offset of the first alias whose anchored node holds aliases
+ * itself (the multiplying one), else of the first alias; undefined when there is none.
+ */
+function amplifyingAlias(yaml: Yaml, doc: import('yaml').Document): number | undefined {
+  let first: number | undefined;
+  let found: number | undefined;
+  yaml.visit(doc, {
+    Alias(_, node) {
+      first ??= node.range?.[0];
+      const target = node.resolve(doc);
+      let nested = false;
+      if (target && yaml.isCollection(target))
+        yaml.visit(target, {
+          Alias() {
+            nested = true;
+            return yaml.visit.BREAK;
+          },
+        });
+      if (nested) {
+        found = node.range?.[0];
+        return yaml.visit.BREAK;
+      }
+    },
+  });
+  return found ?? first;
 }
 
 /** Problems listed in the message of a bad state file; the rest are counted. */
