@@ -158,8 +158,10 @@ async function bodyOf(step: Step, mappingId: number | string | undefined): Promi
  * nothing sent), then the plan is made (plan.ts: the same as `lic diff`) and run step by
  * step in its safe order, each sending only the fields that differ; a plan without steps
  * sends nothing. With deletes (--prune) it asks first on a terminal, else needs --yes.
- * New API keys' secrets go to `--key-dir` (0600 files, atomically; a key whose file can't
- * be written is deleted again) or stdout, once. The first failure stops the run: stderr
+ * New API keys' secrets go to `--key-dir` (new 0600 files, never over a file or through a
+ * link, checked before anything is sent; a key whose file can't be written is deleted
+ * again) or stdout, once. A change that could lock out the key lic runs with is confirmed
+ * first (--yes); a create whose reply was lost is named (lostReply) and rotated by a re-run. The first failure stops the run: stderr
  * says what was done and what was not (a second run finishes the job), secrets already
  * made are still printed, and the failure's own exit code follows. `--dry-run` prints each
  * request of the plan (redacted) and sends none.
@@ -366,7 +368,7 @@ export function registerApply(program: Command, deps: CommandDeps, run = runAppl
     .option('-y, --yes', 'do not ask before deleting or before changing the key lic runs with (needed for either off a terminal)')
     .option(
       '--key-dir <dir>',
-      "write each new API key's secret to DIR/NAME.key (mode 0600, atomically; DIR made 0700 when missing) instead of printing it",
+      "write each new API key's secret to DIR/NAME.key, a new file of mode 0600 (never over an existing file or through a link; DIR made 0700 when missing) instead of printing it",
     )
     .option('--dry-run', DRY_RUN_HELP)
     .addHelpText(

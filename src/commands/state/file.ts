@@ -12,6 +12,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../cli/errors.js';
+import { collectAfterRecordData } from '../../cli/memory.js';
 import { describeFsError, readFileBounded } from '../../cli/files.js';
 import { ApiKeyInsertBody, ApiKeyUpdateBody } from '../../schema/api-key.js';
 import { AssemblyInsertBody } from '../../schema/assembly.js';
@@ -161,34 +162,23 @@ type Yaml = typeof import('yaml');
  */
 export async function readStateFile(path: string, readStdin: () => Promise<Buffer>): Promise<DesiredState> {
   const source = path === '-' ? 'stdin' : path;
-  let bytes: Buffer;
-  try {
-    if (path !== '-' && (await stat(path)).isDirectory()) throw new UsageError(`${path}: is a directory; give the state file`);
-    bytes = path === '-' ? await readStdin() : await readFileBounded(path, MAX_STATE_BYTES);
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`-f ${path}: ${describeFsError(e)}`);
-  }
-  if (bytes.length > MAX_STATE_BYTES) {
-    throw new UsageError(
-      `${source}: more than the limit of ${MAX_STATE_BYTES} bytes (64 MiB) for a state file; keep resource data in files (lic state export --data-dir DIR)`,
-    );
-  }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new UsageError(`${source}: not UTF-8 text`);
-  }
+  const text = await readStateText(path, readStdin, source);
   const yaml: Yaml = await import('yaml');
   const { Value } = await import('typebox/value');
+  const base = path === '-' ? process.cwd() : dirname(resolve(path));
+  const fast = readBlockStyle(yaml, Value, text, source, base);
+  if (fast) {
+    if (fast.problems.length) throw invalid(fast.problems);
+    await checkDataFiles(fast.out, fast.problems);
+    if (fast.problems.length) throw invalid(fast.problems);
+    return fast.out;
+  }
   const lines = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const problems = new Problems();
   const lineAt = (offset: number | undefined) => (offset === undefined ? 1 : lines.linePos(offset).line);
   for (const e of doc.errors) problems.push(`${source}:${lineAt(e.pos[0])}: ${e.message.split('\n')[0]}`);
   if (problems.length) throw invalid(problems);
-  const base = path === '-' ? process.cwd() : dirname(resolve(path));
   const nodeLine = (p: (string | number)[]): number => {
     for (let n = p.length; n >= 0; n--) {
       const node = doc.getIn(p.slice(0, n), true) as { range?: [number, number, number] } | undefined;
@@ -225,30 +215,186 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
       problems.push(`${source}:${nodeLine([noun])}: ${noun}: expected a list of records`);
       continue;
     }
-    const seen = new Map<string, number>();
-    const checked: { line: number; rec: never }[] = [];
-    list.forEach((item: unknown, i) => {
-      if (problems.length >= MAX_PROBLEMS) return;
-      const at = (field?: string) =>
-        `${source}:${nodeLine(field ? [noun, i, field] : [noun, i])}: ${noun}[${i}]${field ? `.${field}` : ''}`;
-      const rec = checkRecord(Value, noun, item, at, base, problems);
-      if (!rec) return;
-      const key = matchKey(noun, rec);
-      const before = seen.get(key);
-      const line = nodeLine([noun, i]);
-      if (before !== undefined) {
-        problems.push(`${at()}: ${identityOf(noun, rec)} is already on line ${before}; a state file names each record once`);
-        return;
-      }
-      seen.set(key, line);
-      checked.push({ line, rec: rec as never });
-    });
-    out[noun] = checked;
+    const section = newSection(Value, noun, source, base, problems);
+    list.forEach((item: unknown, i) => addRecord(section, item, i, (field) => nodeLine(field ? [noun, i, field] : [noun, i])));
+    out[noun] = section.checked;
   }
   if (problems.length) throw invalid(problems);
   await checkDataFiles(out, problems);
   if (problems.length) throw invalid(problems);
   return out;
+}
+
+/** The records of one section being checked: what addRecord needs and what it fills in. */
+interface SectionCheck {
+  Value: TypeBoxValue;
+  noun: StateNoun;
+  source: string;
+  base: string;
+  problems: Problems;
+  /** each identity's line, for the record named twice */
+  seen: Map<string, number>;
+  checked: { line: number; rec: never }[];
+}
+
+const newSection = (Value: TypeBoxValue, noun: StateNoun, source: string, base: string, problems: Problems): SectionCheck => ({
+  Value,
+  noun,
+  source,
+  base,
+  problems,
+  seen: new Map(),
+  checked: [],
+});
+
+/** Checks record `i` of a section (`lineOf(field?)`: the line of the record or of its field) and keeps it, or adds its problems; none once MAX_PROBLEMS were found. */
+function addRecord(c: SectionCheck, item: unknown, i: number, lineOf: (field?: string) => number): void {
+  const { noun, problems } = c;
+  if (problems.length >= MAX_PROBLEMS) return;
+  const at = (field?: string) => `${c.source}:${lineOf(field)}: ${noun}[${i}]${field ? `.${field}` : ''}`;
+  const rec = checkRecord(c.Value, noun, item, at, c.base, problems);
+  if (!rec) return;
+  const key = matchKey(noun, rec);
+  const before = c.seen.get(key);
+  const line = lineOf();
+  if (before !== undefined) {
+    problems.push(`${at()}: ${identityOf(noun, rec)} is already on line ${before}; a state file names each record once`);
+    return;
+  }
+  c.seen.set(key, line);
+  c.checked.push({ line, rec: rec as never });
+}
+
+/** Text of the records parsed at a time by readBlockStyle: about 64 KiB (a record is never cut), so its document tree (~40 times that) dies young. */
+const BATCH_CHARS = 64 * 1024;
+
+/** A section of a block-style state file as blockSections cuts it: its records' batches, each [start, end) of the text with its first line. */
+interface BlockSection {
+  noun: StateNoun;
+  line: number;
+  batches: { start: number; end: number; line: number }[];
+}
+
+/**
+ * Cuts a state file in the block style `lic state export` writes (top-level `version: …`,
+ * `keys:` then `- ` records, each record's other lines indented more than its dash, comments
+ * and blank lines anywhere) into its sections and batches of about BATCH_CHARS. Undefined
+ * for anything else (flow style, JSON, tabs, documents markers, unknown sections, a section
+ * twice): the whole-document reading handles and reports those.
+ */
+function blockSections(text: string): { version?: { text: string; line: number }; sections: BlockSection[] } | undefined {
+  const sections: BlockSection[] = [];
+  let version: { text: string; line: number } | undefined;
+  let cur: BlockSection | undefined;
+  /** the indent of the current section's dashes; -1 before its first record */
+  let dash = -1;
+  let batchStart = -1;
+  let batchLine = 0;
+  const close = (at: number) => {
+    if (cur && batchStart >= 0) cur.batches.push({ start: batchStart, end: at, line: batchLine });
+    batchStart = -1;
+  };
+  let line = 0;
+  for (let at = 0; at < text.length;) {
+    let nl = text.indexOf('\n', at);
+    if (nl === -1) nl = text.length;
+    line++;
+    const start = at;
+    at = nl + 1;
+    let indent = 0;
+    while (text.charCodeAt(start + indent) === 32) indent++;
+    const c = text.charCodeAt(start + indent);
+    // a blank or comment line belongs to whatever is around it
+    if (start + indent >= nl || c === 13 || c === 35) continue;
+    if (c === 9) return undefined;
+    const isDash =
+      c === 45 && (start + indent + 1 >= nl || text.charCodeAt(start + indent + 1) === 32 || text.charCodeAt(start + indent + 1) === 13);
+    if (cur && isDash && (dash === -1 || indent === dash)) {
+      dash = indent;
+      if (batchStart < 0) ((batchStart = start), (batchLine = line));
+      else if (start - batchStart >= BATCH_CHARS) (close(start), (batchStart = start), (batchLine = line));
+      continue;
+    }
+    if (cur && dash >= 0 && indent > dash) continue;
+    if (indent !== 0) return undefined;
+    // a top-level line: version, or a section's header
+    close(start);
+    cur = undefined;
+    dash = -1;
+    const l = text.slice(start, nl);
+    const m = /^(version|resources|assemblies|keys):(\s*(?:#.*)?|\s+\[\]\s*(?:#.*)?)\r?$/.exec(l) ?? /^(version):\s.*$/.exec(l);
+    if (!m) return undefined;
+    const key = m[1]!;
+    if (key === 'version') {
+      if (version) return undefined;
+      version = { text: l, line };
+      continue;
+    }
+    if (sections.some((x) => x.noun === key)) return undefined;
+    const section: BlockSection = { noun: key as StateNoun, line, batches: [] };
+    sections.push(section);
+    // `keys: []` holds no record; `keys:` takes the dashes that follow
+    if (!/\[\]/.test(m[2] ?? '')) cur = section;
+  }
+  close(text.length);
+  return { version, sections };
+}
+
+/**
+ * readStateFile for a block-style file (blockSections): each batch of records parsed alone,
+ * so the yaml package's document tree (tens of times the text's size) exists for about
+ * BATCH_CHARS at a time, never for the whole file; lines are counted from each batch's
+ * first. Undefined when the file is not in that style, or a batch is not YAML on its own (an
+ * alias to another batch, a syntax error): the caller then reads the whole document, which
+ * reports any problem with its line.
+ */
+function readBlockStyle(
+  yaml: Yaml,
+  Value: TypeBoxValue,
+  text: string,
+  source: string,
+  base: string,
+): { out: DesiredState; problems: Problems } | undefined {
+  const cut = blockSections(text);
+  if (!cut) return undefined;
+  const problems = new Problems();
+  const out: DesiredState = { source };
+  const version: unknown = cut.version ? (yaml.parse(cut.version.text) as { version?: unknown } | null)?.version : undefined;
+  if (version !== STATE_VERSION)
+    problems.push(
+      `${source}:${cut.version?.line ?? 1}: version: expected ${STATE_VERSION}${version === undefined ? ' (missing)' : `, got ${JSON.stringify(version)}`}`,
+    );
+  for (const noun of STATE_NOUNS) {
+    const sec = cut.sections.find((x) => x.noun === noun);
+    if (!sec) continue;
+    const section = newSection(Value, noun, source, base, problems);
+    let i = 0;
+    for (const b of sec.batches) {
+      const lc = new yaml.LineCounter();
+      const doc = yaml.parseDocument(text.slice(b.start, b.end), { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+      if (doc.errors.length || !yaml.isSeq(doc.contents)) return undefined;
+      let items: unknown[];
+      try {
+        items = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown[];
+      } catch {
+        return undefined;
+      }
+      const seq = doc.contents;
+      const lineOf = (offset: number | undefined) => b.line - 1 + (offset === undefined ? 1 : lc.linePos(offset).line);
+      items.forEach((item, j) => {
+        const node = seq.items[j] as { range?: [number, number, number] } | undefined;
+        addRecord(section, item, i + j, (field) => {
+          const f = field ? (seq.getIn([j, field], true) as { range?: [number, number, number] } | undefined) : undefined;
+          return lineOf((f && typeof f === 'object' && f.range ? f : node)?.range?.[0]);
+        });
+      });
+      i += items.length;
+      // the batch's document tree is garbage now: collect it before the next one is built
+      collectAfterRecordData(b.end - b.start);
+    }
+    out[noun] = section.checked;
+  }
+  return { out, problems };
 }
 
 /** Most nodes one alias may stand for when the file is read (the yaml package's maxAliasCount; its default). */
@@ -287,6 +433,28 @@ function amplifyingAlias(yaml: Yaml, doc: import('yaml').Document): number | und
 const SHOWN_PROBLEMS = 10;
 /** Problems after which the records left are not checked: memory and time bounded whatever the file's shape. */
 const MAX_PROBLEMS = 100;
+
+/** The state file's text: read (at most MAX_STATE_BYTES) and decoded, its bytes let go on return (a 64 MiB file is not held twice). */
+async function readStateText(path: string, readStdin: () => Promise<Buffer>, source: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    if (path !== '-' && (await stat(path)).isDirectory()) throw new UsageError(`${path}: is a directory; give the state file`);
+    bytes = path === '-' ? await readStdin() : await readFileBounded(path, MAX_STATE_BYTES);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`-f ${path}: ${describeFsError(e)}`);
+  }
+  if (bytes.length > MAX_STATE_BYTES) {
+    throw new UsageError(
+      `${source}: more than the limit of ${MAX_STATE_BYTES} bytes (64 MiB) for a state file; keep resource data in files (lic state export --data-dir DIR)`,
+    );
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${source}: not UTF-8 text`);
+  }
+}
 
 /** The problems of a state file: counted, the first SHOWN_PROBLEMS kept (a file of a million bad records holds ten messages). */
 class Problems {

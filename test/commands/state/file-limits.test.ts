@@ -47,4 +47,26 @@ describe('state files of a hostile shape', () => {
     );
     expect(lines[11]).toBe('  … and 90 more (stopped checking after 100 problems)');
   });
+
+  it('a block-style file of many records (read in batches): problems name the right line across batches', async () => {
+    const file = join(dir, 'many.yaml');
+    // 3,000 keys of 5 lines each (~330 KB: several batches), record 2,500 with an unknown field, record 2,900 named as record 10
+    const recs: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const name = i === 2900 ? 'key-10' : `key-${i}`;
+      recs.push(
+        `  - name: ${name}\n    ownerId: admin\n    permissions: 1\n    description: "record ${i}, padded to fill a batch sooner"${i === 2500 ? '\n    color: red' : ''}\n`,
+      );
+    }
+    writeFileSync(file, `# a comment\nversion: 1\nkeys:\n${recs.join('')}`);
+    // record i starts on line 4 + 4 i (+1 after record 2,500, which has 5 lines)
+    const lineOf = (i: number) => 4 + 4 * i + (i > 2500 ? 1 : 0);
+    const r = await runCli(['diff', '-f', file], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(
+      'lic: invalid state file; nothing was sent:\n' +
+        `  ${file}:${lineOf(2500) + 4}: keys[2500].color: unknown field (fields: name, ownerId, permissions, description, expireDate, revoked)\n` +
+        `  ${file}:${lineOf(2900)}: keys[2900]: key-10 is already on line ${lineOf(10)}; a state file names each record once\n`,
+    );
+  });
 });
