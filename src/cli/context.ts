@@ -31,8 +31,8 @@ interface InStream {
    * means "too large" (`< /dev/zero` must not read gigabytes).
    */
   readAll(maxBytes?: number): Promise<Buffer>;
-  /** Reads stdin chunk by chunk (`resources import -`: a bundle of any size, a line at a time). */
-  chunks(): AsyncIterable<Buffer>;
+  /** Reads stdin chunk by chunk (`resources import -`: a bundle of any size, a line at a time); `signal` aborted ends it at once, stdin closed. */
+  chunks(signal?: AbortSignal): AsyncIterable<Buffer>;
 }
 
 /** Asks the person at the terminal; only used when stdin and stderr are TTYs. */

@@ -38,8 +38,18 @@ export function systemContext(): Context {
         const all = Buffer.concat(chunks, total);
         return maxBytes !== undefined && all.length > maxBytes + 1 ? all.subarray(0, maxBytes + 1) : all;
       },
-      async *chunks() {
-        for await (const c of process.stdin) yield typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+      async *chunks(signal?: AbortSignal) {
+        // a pending read only ends when the stream does: destroy it (an async iterator's return() waits for the read)
+        const stop = () => process.stdin.destroy();
+        if (signal?.aborted) return;
+        signal?.addEventListener('abort', stop, { once: true });
+        try {
+          for await (const c of process.stdin) yield typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+        } catch (e) {
+          if (!signal?.aborted) throw e;
+        } finally {
+          signal?.removeEventListener('abort', stop);
+        }
       },
     },
     prompter: {

@@ -6,10 +6,11 @@
  * one). Then, under umask 000, every directory lic makes is 0700 and every file holding a
  * secret 0600.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort } from '../helpers/fake-server.js';
 import { BIN, LIC_NODE } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp.js';
@@ -19,6 +20,16 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const dir = tempDir('lic-files-tier-');
 const sparse = join(dir, 'sparse');
 let base: Record<string, string>;
+/** This tier's figures, from each test that ran, recorded once after the file. */
+const figures: Record<string, string | number> = {};
+afterAll(() => {
+  if (Object.keys(figures).length)
+    recordFigures(
+      'local-files',
+      'Local files: size limits on every file lic reads, input of the wrong shape, and modes under umask 000',
+      figures,
+    );
+});
 
 beforeAll(async () => {
   closeSync(openSync(sparse, 'w'));
@@ -42,20 +53,28 @@ interface Run {
   maxRssKiB?: number;
 }
 
-/** `lic ARGS [< stdin]` in bash with `umask` and extra env, killed after 60 s (code null then). */
-function lic(args: string[], o: { stdin?: string; env?: Record<string, string>; umask?: string; node?: string } = {}): Promise<Run> {
+/** `lic ARGS [< stdin]` in bash with `umask` and extra env, killed after `timeoutMs` (60 s; code null then). */
+function lic(
+  args: string[],
+  o: { stdin?: string; env?: Record<string, string>; umask?: string; node?: string; timeoutMs?: number } = {},
+): Promise<Run> {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const rss = join(dir, `rss-${Math.random().toString(36).slice(2)}`);
   const cmd = [...(TIME ? [TIME, '-f', '%M', '-o', rss] : []), o.node ?? LIC_NODE, BIN, ...args].map(q).join(' ');
   const script = `${o.umask ? `umask ${o.umask}; ` : ''}exec ${cmd}${o.stdin ? ` < ${q(o.stdin)}` : ''}`;
   return new Promise((resolve) => {
-    execFile('bash', ['-c', script], { env: { ...base, ...o.env }, timeout: 60_000, killSignal: 'SIGKILL' }, (e, stdout, stderr) => {
-      let maxRssKiB: number | undefined;
-      if (TIME && existsSync(rss)) maxRssKiB = Number(readFileSync(rss, 'utf8').trim().split('\n').at(-1));
-      // /usr/bin/time adds a line of its own when the command exits non-zero
-      const own = /^Command exited with non-zero status \d+\n/m;
-      resolve({ code: e ? ((e as { code?: number | null }).code ?? null) : 0, stdout, stderr: stderr.replace(own, ''), maxRssKiB });
-    });
+    execFile(
+      'bash',
+      ['-c', script],
+      { env: { ...base, ...o.env }, timeout: o.timeoutMs ?? 60_000, killSignal: 'SIGKILL' },
+      (e, stdout, stderr) => {
+        let maxRssKiB: number | undefined;
+        if (TIME && existsSync(rss)) maxRssKiB = Number(readFileSync(rss, 'utf8').trim().split('\n').at(-1));
+        // /usr/bin/time adds a line of its own when the command exits non-zero
+        const own = /^Command exited with non-zero status \d+\n/m;
+        resolve({ code: e ? ((e as { code?: number | null }).code ?? null) : 0, stdout, stderr: stderr.replace(own, ''), maxRssKiB });
+      },
+    );
   });
 }
 
@@ -199,7 +218,7 @@ describe('local files', () => {
     expect(secrets.length).toBeGreaterThanOrEqual(3);
     expect(openSecrets).toEqual([]);
 
-    recordFigures('local-files', 'Local files: size limits on every file lic reads, and modes under umask 000', {
+    Object.assign(figures, {
       'files lic reads': `${READS.length + 2} (${READS.map((r) => r.name).join(', ')}, the profile store, the service's key file)`,
       'runs (/dev/zero and a 3 GiB sparse file each; one for the store and the key file)': runs,
       'runs that stopped at the limit with one line and the table’s exit code': runs - wrong.length,
@@ -208,4 +227,82 @@ describe('local files', () => {
       'files holding secrets made under umask 000': `${secrets.length}, of which not 0600: ${openSecrets.length}`,
     });
   });
+});
+
+/** `y` and a line end, `mib` MiB of it: what `yes` writes, an input of the wrong shape (millions of one-character lines). */
+function yesFile(mib: number): string {
+  const path = join(dir, `yes-${mib}`);
+  if (!existsSync(path)) writeFileSync(path, Buffer.alloc(mib * 1024 * 1024, 'y\n'));
+  return path;
+}
+
+describe('input of the wrong shape', () => {
+  it('`yes | lic resources import -` (20 MiB of `y` lines): stops at the 100th bad line, exit 2, a few lines, little memory, no spool left', async () => {
+    const tmp = join(dir, 'tmp-yes');
+    mkdirSync(tmp);
+    const res = await lic(['resources', 'import', '-'], { stdin: yesFile(20), env: { TMPDIR: tmp } });
+    expect(res.code, res.stderr.slice(0, 500)).toBe(2);
+    expect(res.stdout).toBe('');
+    const lines = res.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe('lic: invalid bundle; nothing was sent:');
+    expect(lines.slice(1, 6)).toEqual([1, 2, 3, 4, 5].map((n) => `  stdin line ${n}: not valid JSON`));
+    expect(lines.slice(6)).toEqual(['  … and 95 more (stopped reading after line 100: 100 invalid lines)']);
+    // the spool of stdin (lic-bundle-*) is gone
+    expect(readdirSync(tmp)).toEqual([]);
+    // a correctness bound, not a timing: before, 20 MB took 2 GB (every problem kept)
+    if (res.maxRssKiB) expect(res.maxRssKiB / 1024).toBeLessThan(200);
+    Object.assign(figures, {
+      '`yes | lic resources import -` (20 MiB of y lines): exit code, stderr lines': `${res.code}, ${lines.length}`,
+      '`yes | lic resources import -`: peak resident memory (MiB)': res.maxRssKiB
+        ? (res.maxRssKiB / 1024).toFixed(0)
+        : 'not measured (no /usr/bin/time)',
+    });
+  });
+
+  it('Ctrl-C (SIGINT) or SIGTERM while `resources import -` reads stdin: exit 130, the spool directory is removed', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const tmp = join(dir, `tmp-${signal}`);
+      mkdirSync(tmp);
+      const child = spawn(LIC_NODE, [BIN, 'resources', 'import', '-'], { env: { ...base, TMPDIR: tmp }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      const exited = new Promise<number | string | null>((resolve) => child.on('exit', (code, sig) => resolve(code ?? sig)));
+      // one line of a resource, then stdin stays open: lic is reading, its spool on disk
+      child.stdin.write('{"name":"a","type":"t","code":"c","description":"","source":"","dataFormat":"","data":""}\n');
+      for (let i = 0; i < 600 && readdirSync(tmp).length === 0; i++) await sleep(50);
+      expect(readdirSync(tmp)[0]).toMatch(/^lic-bundle-/);
+      child.kill(signal);
+      const code = await exited;
+      clearTimeout(killer);
+      expect(code, stderr).toBe(130);
+      expect(stderr).toBe('lic: interrupted\n');
+      expect(readdirSync(tmp)).toEqual([]);
+    }
+  }, 90_000);
+
+  it('a valid 60 MB state file (block style, 376,000 keys): lic diff reads it in well under a GiB', async () => {
+    const file = join(dir, 'big-state.yaml');
+    const parts = ['version: 1\nkeys:\n'];
+    let size = parts[0]!.length;
+    for (let i = 0; size < 60_000_000; i++) {
+      const rec = `  - name: key-${String(i).padStart(7, '0')}\n    ownerId: owner-${i % 100}\n    permissions: 7\n    description: a key for the load probe number ${i}\n    expireDate: 2030-01-01T00:00:00.000Z\n`;
+      parts.push(rec);
+      size += rec.length;
+    }
+    writeFileSync(file, parts.join(''));
+    const bytes = statSync(file).size;
+    // the file is valid: it is read whole, then the service (a closed port) is asked for its keys: exit 5
+    const res = await lic(['diff', '-f', file], { timeoutMs: 280_000 });
+    expect(res.code, res.stderr.slice(0, 500)).toBe(5);
+    expect(res.stderr).toMatch(/^lic: (cannot connect to|connection refused by) /);
+    // a correctness bound, not a timing: before, the whole document's tree took 2.7-3.3 GB
+    if (res.maxRssKiB) expect(res.maxRssKiB * 1024).toBeLessThan(1024 ** 3);
+    Object.assign(figures, {
+      'valid state file read by lic diff (bytes, keys)': `${bytes}, ${parts.length - 1}`,
+      'valid state file: peak resident memory (MiB, ÷ file size)': res.maxRssKiB
+        ? `${(res.maxRssKiB / 1024).toFixed(0)}, ${((res.maxRssKiB * 1024) / bytes).toFixed(1)}`
+        : 'not measured (no /usr/bin/time)',
+    });
+  }, 300_000);
 });

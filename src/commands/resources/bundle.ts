@@ -124,38 +124,56 @@ function firstError(Value: TypeBoxValue, value: unknown): string {
   return `field ${e.instancePath.replace(/^\//, '')}: ${e.message}`;
 }
 
+/** Invalid lines listed in the message of a bad bundle; the rest are counted. */
+const SHOWN_PROBLEMS = 5;
+/** Invalid lines after which checkBundle stops reading: the bundle is no bundle (`yes | lic resources import -`), more lines tell nothing new. */
+const MAX_PROBLEMS = 100;
+
 /**
  * Checks a bundle read as `lines` (bundleLines), a line at a time: UTF-8, one JSON object
  * per line, blank lines ignored. Every line is checked before anything is sent: a line that
  * is not UTF-8 or JSON, not a BundleResource, whose data is not base64 or is over
  * MAX_DATA_BYTES, or whose code an earlier line already has, is a UsageError (exit 2)
- * naming the line and the field (up to 5 such lines listed). An empty bundle is a
- * UsageError too. Keeps only each code's line, never a record. Returns how many resources.
+ * naming the line and the field: the first SHOWN_PROBLEMS such lines listed, the others
+ * counted, and reading stops at the MAX_PROBLEMS-th (memory and time bounded whatever the
+ * input's shape). An empty bundle is a UsageError too. Keeps only each code's line, never
+ * a record. Returns how many resources.
  */
 export async function checkBundle(lines: AsyncIterable<BundleLine>, source: string): Promise<number> {
   const { Value } = await import('typebox/value');
   const problems: string[] = [];
+  let count = 0;
+  let stoppedAt: number | undefined;
+  const problem = (p: string) => {
+    if (++count <= SHOWN_PROBLEMS) problems.push(p);
+  };
   const seen = new Map<string, number>();
   for await (const { line, bytes } of lines) {
+    if (count >= MAX_PROBLEMS) {
+      stoppedAt = line - 1;
+      break;
+    }
     const s = lineText(bytes);
     if (s === undefined) {
-      problems.push(`${source} line ${line}: not UTF-8 text`);
+      problem(`${source} line ${line}: not UTF-8 text`);
       continue;
     }
     if (s.trim() === '') continue;
-    const r = checkLine(Value, s, (p) => problems.push(`${source} line ${line}: ${p}`));
+    const r = checkLine(Value, s, (p) => problem(`${source} line ${line}: ${p}`));
     if (!r) continue;
     const before = seen.get(r.code);
     if (before !== undefined) {
-      problems.push(`${source} line ${line}: field code: "${r.code}" is already on line ${before}; a bundle has each code once`);
+      problem(`${source} line ${line}: field code: "${r.code}" is already on line ${before}; a bundle has each code once`);
       continue;
     }
     seen.set(r.code, line);
     collectAfterRecordData(bytes.length);
   }
-  if (problems.length) {
-    const more = problems.length > 5 ? `\n  … and ${problems.length - 5} more` : '';
-    throw new UsageError(`invalid bundle; nothing was sent:\n  ${problems.slice(0, 5).join('\n  ')}${more}`);
+  if (count) {
+    const rest = count - problems.length;
+    const more = rest ? `\n  … and ${rest} more` : '';
+    const stopped = stoppedAt === undefined ? '' : ` (stopped reading after line ${stoppedAt}: ${MAX_PROBLEMS} invalid lines)`;
+    throw new UsageError(`invalid bundle; nothing was sent:\n  ${problems.join('\n  ')}${more}${stopped}`);
   }
   if (seen.size === 0) throw new UsageError(`${source}: the bundle is empty (no resource on any line); nothing was sent`);
   return seen.size;

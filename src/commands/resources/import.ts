@@ -1,12 +1,12 @@
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { createResource, listResources, updateResource, type ResourceInput } from '../../client/endpoints/resources.js';
 import { ApiError, ProtocolError } from '../../client/errors.js';
-import { messageFor, UsageError } from '../../cli/errors.js';
+import { InterruptedError, messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 import type { ApiClient } from '../../client/request.js';
@@ -34,14 +34,18 @@ interface Bundle {
   lines(): AsyncGenerator<BundleLine>;
   /** removes what reading stdin left behind (its spool file) */
   close(): Promise<void>;
+  /** throws InterruptedError once Ctrl-C (SIGINT/SIGTERM) came */
+  checkInterrupted(): void;
 }
 
 /**
  * Opens the bundle (`-` = stdin) for reading a line at a time (bundleLines): a file is
  * read from disk on each pass; stdin, which can be read once, is copied to a temporary
  * file (mode 0600: resource data may hold private keys) while it is checked, and the
- * import reads that copy. UsageError naming the file for a missing or unreadable one or a
- * directory.
+ * import reads that copy. That copy's directory (`lic-bundle-*` in the temporary folder)
+ * goes on every way out: close(), and at once on SIGINT/SIGTERM, after which reading stdin
+ * and the import stop with InterruptedError (exit 130). UsageError naming the file for a
+ * missing or unreadable one or a directory.
  */
 async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
   const fsError = (e: unknown) => (e instanceof UsageError ? e : new UsageError(`${file}: ${describeFsError(e)}`));
@@ -60,12 +64,23 @@ async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
     } catch (e) {
       throw fsError(e);
     }
-    return { source: file, lines: fromFile(file, file), close: async () => {} };
+    return { source: file, lines: fromFile(file, file), close: async () => {}, checkInterrupted: () => {} };
   }
-  const dir = await mkdtemp(join(tmpdir(), 'lic-bundle-'));
+  // Ctrl-C: the spool goes at once (synchronously: nothing may come after the signal), then
+  // whatever waits (stdin, the next line) stops; watched before the spool exists
+  const ac = new AbortController();
+  let dir: string | undefined = undefined;
+  const off = rt.ctx.onInterrupt(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    ac.abort();
+  });
+  dir = await mkdtemp(join(tmpdir(), 'lic-bundle-'));
   const spool = join(dir, 'stdin.ndjson');
   let copied = false;
   const stdin = rt.ctx.stdin;
+  const checkInterrupted = () => {
+    if (ac.signal.aborted) throw new InterruptedError();
+  };
   return {
     source: 'stdin',
     lines: async function* () {
@@ -75,18 +90,25 @@ async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
       try {
         yield* bundleLines(
           (async function* () {
-            for await (const c of stdin.chunks()) {
+            for await (const c of stdin.chunks(ac.signal)) {
               if (!out.write(c)) await once(out, 'drain');
               yield c;
             }
+            checkInterrupted();
           })(),
           'stdin',
         );
       } finally {
-        await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+        await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve()))).catch((e) => {
+          if (!ac.signal.aborted) throw e;
+        });
       }
     },
-    close: () => rm(dir, { recursive: true, force: true }),
+    close: async () => {
+      off();
+      await rm(dirname(spool), { recursive: true, force: true });
+    },
+    checkInterrupted,
   };
 }
 
@@ -128,9 +150,11 @@ async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Pr
   const dryRun = rt.globals.dryRun === true;
   try {
     await checkBundle(bundle.lines(), source);
+    bundle.checkInterrupted();
     const client = await rt.client();
     // the second pass: one line in memory at a time, parsed again (checkBundle proved each one)
     for await (const read of bundle.lines()) {
+      bundle.checkInterrupted();
       const size = read.bytes.length;
       const want = resourceOf(read);
       if (!want) continue;

@@ -1,17 +1,19 @@
-import { access, constants, mkdir, stat } from 'node:fs/promises';
+import { access, constants, lstat, mkdir, open, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createApiKey, deleteApiKey, updateApiKey } from '../../client/endpoints/api-keys.js';
+import { createApiKey, deleteApiKey, listApiKeys, updateApiKey } from '../../client/endpoints/api-keys.js';
 import { createAssembly, deleteAssembly, updateAssembly } from '../../client/endpoints/assemblies.js';
 import { createResource, deleteResource, updateResource } from '../../client/endpoints/resources.js';
 import type { ApiClient } from '../../client/request.js';
+import { ApiError } from '../../client/errors.js';
 import { messageFor, UsageError } from '../../cli/errors.js';
-import { describeFsError, writeFileAtomic } from '../../cli/files.js';
+import { describeFsError } from '../../cli/files.js';
+import { equalsClause, listRecords } from '../../cli/list/index.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
-import { MAX_STATE_BYTES, readData, readStateFile } from './file.js';
+import { MAX_STATE_BYTES, readData, readStateFile, type DesiredState } from './file.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 import { describeItem, makePlan, printPlan, type Plan, type Step } from './plan.js';
 
@@ -43,6 +45,76 @@ const WIRE = {
 
 /** A file name for a key's secret: its name with anything but `A-Za-z0-9._-` as `_`, `.key` added. */
 const keyFileName = (name: string) => `${name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || 'key'}.key`;
+
+/**
+ * The marker apply leaves in --key-dir while an API key is being created (`NAME.key.pending`,
+ * empty): written before the POST, removed once the secret is in `NAME.key`. A marker
+ * without its key file means the create's reply was lost: a re-run rotates that key.
+ */
+const PENDING = '.pending';
+
+/** Whether `path` exists as anything (a file, a directory, a link, even a dangling one): lstat, never following. */
+const exists = (path: string) =>
+  lstat(path).then(
+    () => true,
+    (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return false;
+      throw e;
+    },
+  );
+
+/** Flags that create a file only when nothing is there, never through a symbolic link (O_CREAT|O_EXCL|O_NOFOLLOW). */
+const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/**
+ * Writes `text` to `path`, a file that must not exist (NEW_FILE, mode 0600): never
+ * follows a link, never overwrites. What was written is removed again when the write fails.
+ */
+async function writeNewFile(path: string, text: string): Promise<void> {
+  const fh = await open(path, NEW_FILE, 0o600);
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+    await fh.close();
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The names of the file's keys whose secret was lost by an earlier apply into `keyDir`: a PENDING marker, no key file. */
+async function lostSecrets(want: DesiredState, keyDir: string | undefined): Promise<Set<string>> {
+  const lost = new Set<string>();
+  if (!keyDir) return lost;
+  for (const { rec } of want.keys ?? []) {
+    const path = join(keyDir, keyFileName(rec.name));
+    if ((await exists(path + PENDING)) && !(await exists(path))) lost.add(rec.name);
+  }
+  return lost;
+}
+
+/**
+ * Before anything is sent: no key file apply would write may exist in `keyDir` (a file, a
+ * link to one, anything): lic never overwrites a secret nor writes through a link. UsageError
+ * naming the file otherwise.
+ */
+async function checkKeyFiles(plan: Plan, keyDir: string): Promise<void> {
+  for (const step of plan.steps) {
+    if (step.noun !== 'keys' || (step.action !== 'create' && step.action !== 'rotate')) continue;
+    const path = join(keyDir, keyFileName(step.item));
+    let there: boolean;
+    try {
+      there = await exists(path);
+    } catch (e) {
+      throw new UsageError(`--key-dir: ${path}: ${describeFsError(e)}`);
+    }
+    if (there)
+      throw new UsageError(
+        `--key-dir: ${path} already exists: apply never overwrites a key file nor writes through a link; move it away (the API key ${JSON.stringify(step.item)} would be written there); nothing was sent`,
+      );
+  }
+}
 
 /**
  * `--key-dir` must be a directory that can be written, checked before anything is sent: one
@@ -86,8 +158,10 @@ async function bodyOf(step: Step, mappingId: number | string | undefined): Promi
  * nothing sent), then the plan is made (plan.ts: the same as `lic diff`) and run step by
  * step in its safe order, each sending only the fields that differ; a plan without steps
  * sends nothing. With deletes (--prune) it asks first on a terminal, else needs --yes.
- * New API keys' secrets go to `--key-dir` (0600 files, atomically; a key whose file can't
- * be written is deleted again) or stdout, once. The first failure stops the run: stderr
+ * New API keys' secrets go to `--key-dir` (new 0600 files, never over a file or through a
+ * link, checked before anything is sent; a key whose file can't be written is deleted
+ * again) or stdout, once. A change that could lock out the key lic runs with is confirmed
+ * first (--yes); a create whose reply was lost is named (lostReply) and rotated by a re-run. The first failure stops the run: stderr
  * says what was done and what was not (a second run finishes the job), secrets already
  * made are still printed, and the failure's own exit code follows. `--dry-run` prints each
  * request of the plan (redacted) and sends none.
@@ -97,13 +171,22 @@ async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
   const keyDir = opts.keyDir === undefined ? undefined : resolve(opts.keyDir);
   if (keyDir) await checkKeyDir(keyDir, rt.globals.dryRun === true);
   const client = await rt.client();
-  const plan = await makePlan(client, want, { prune: opts.prune === true, ownKey: await rt.apiKey() });
+  const plan = await makePlan(client, want, {
+    prune: opts.prune === true,
+    ownKey: await rt.apiKey(),
+    now: rt.ctx.now(),
+    lostSecrets: await lostSecrets(want, keyDir),
+  });
+  if (keyDir) await checkKeyFiles(plan, keyDir);
   if (rt.globals.dryRun) return dryRun(rt, client, plan, want.source);
   if (plan.steps.length === 0) return printPlan(rt, plan, want.source, { dryRun: false, newKeys: [] });
   const deletes = plan.steps.filter((s) => s.action === 'delete');
   if (deletes.length) {
     const names = deletes.slice(0, 5).map(describeItem).join(', ') + (deletes.length > 5 ? ` and ${deletes.length - 5} more` : '');
     await rt.confirm(`delete ${deletes.length} record(s) the state file lacks (${names})`, opts.yes);
+  }
+  for (const s of plan.steps.filter((s) => s.lockout)) {
+    await rt.confirm(`update ${describeItem(s)}, the key lic runs with (it ${s.lockout})`, opts.yes);
   }
   const newKeys: NewKey[] = [];
   const done: Step[] = [];
@@ -119,10 +202,12 @@ async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
       }
     } catch (e) {
       const left = plan.steps.slice(done.length);
+      const lost = e instanceof LostReplyError;
+      if (lost) done.push(step);
       rt.out.warn(
         `lic: apply stopped at ${step.action} ${describeItem(step)}: ${messageFor(e)}\n` +
           `lic: done (${done.length}): ${listSteps(done, 5) || 'nothing'}\n` +
-          `lic: not done (${left.length}): ${listSteps(left)}\n` +
+          `lic: not done (${left.length - (lost ? 1 : 0)}): ${listSteps(lost ? left.slice(1) : left) || 'nothing'}\n` +
           `lic: fix the cause and run lic apply again: it does only what is left`,
       );
       if (newKeys.length) await printNewKeys(rt, newKeys);
@@ -154,26 +239,79 @@ async function runStep(client: ApiClient, step: Step, plan: Plan, newKeys: NewKe
     plan.resourceIds.set(step.item, step.id);
   } else if (step.noun === 'assemblies') step.id = (await createAssembly(client, inner)).assemblyId;
   else {
-    const created = await createApiKey(client, inner);
+    // a rotation (docs/state.md): the key whose secret nobody has goes, then it is created again
+    if (step.action === 'rotate') await deleteApiKey(client, step.id!);
+    const path = keyDir ? join(keyDir, keyFileName(step.item)) : undefined;
+    const file = path && (newKeys.some((n) => n.keyFile === path) ? undefined : path);
+    if (file) await markPending(file);
+    let created: Awaited<ReturnType<typeof createApiKey>>;
+    try {
+      created = await createApiKey(client, inner);
+    } catch (e) {
+      throw await lostReply(client, step, e, file);
+    }
     step.id = created.apiKeyId;
     const k: NewKey = { name: step.item, id: created.apiKeyId };
     if (keyDir) {
-      const used = new Set(newKeys.map((n) => n.keyFile));
-      let path = join(keyDir, keyFileName(step.item));
-      if (used.has(path)) path = join(keyDir, keyFileName(`${step.item}-${created.apiKeyId}`));
+      const to = file ?? join(keyDir, keyFileName(`${step.item}-${created.apiKeyId}`));
       try {
-        await writeFileAtomic(path, `${created.key}\n`, { mode: 0o600 });
+        await writeNewFile(to, `${created.key}\n`);
       } catch (e) {
         // the secret exists nowhere else: take the key back rather than leave one nobody can use
         await deleteApiKey(client, created.apiKeyId).catch(() => undefined);
-        throw new Error(`could not write ${path} (${describeFsError(e)}); the new API key was deleted again`, { cause: e });
+        if (file) await unlink(file + PENDING).catch(() => undefined);
+        const why = (e as NodeJS.ErrnoException).code === 'EEXIST' ? 'it exists now' : describeFsError(e);
+        throw new Error(`could not write ${to} (${why}); the new API key was deleted again`, { cause: e });
       }
-      k.keyFile = path;
+      if (file) await unlink(file + PENDING).catch(() => undefined);
+      k.keyFile = to;
     } else k.key = created.key;
     newKeys.push(k);
     if (step.send.revoked === true) await updateApiKey(client, { id: created.apiKeyId, revoked: true });
   }
   return sent;
+}
+
+/** Writes the PENDING marker of key file `path` (empty, 0600, never through a link); one left by an earlier run is kept. */
+async function markPending(path: string): Promise<void> {
+  try {
+    await writeNewFile(path + PENDING, '');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`--key-dir: ${path + PENDING}: ${describeFsError(e)}`);
+    if (!(await lstat(path + PENDING)).isFile()) throw new UsageError(`--key-dir: ${path + PENDING} is not a file`);
+  }
+}
+
+/** A create of an API key whose reply was lost: the key exists on the service, its secret nowhere. */
+class LostReplyError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'LostReplyError';
+  }
+}
+
+/**
+ * After a failed create of an API key: when the service has a key of that name now (the
+ * POST was done but its reply lost: a 5xx, a cut connection), a LostReplyError naming it,
+ * its id and what a re-run does (exit 1); otherwise `e` itself.
+ */
+async function lostReply(client: ApiClient, step: Step, e: unknown, file: string | undefined): Promise<unknown> {
+  if (e instanceof UsageError || (e instanceof ApiError && e.status < 500)) return e;
+  let id: number | undefined;
+  try {
+    const body = await listApiKeys(client, { filter: equalsClause('Name', step.item), take: 2 });
+    id = listRecords<{ id: number; name: string }>(body, 'apiKeys', '/v1/api-keys').find((k) => k.name === step.item)?.id;
+  } catch {
+    return e;
+  }
+  if (id === undefined) return e;
+  const again = file
+    ? `run lic apply again with the same --key-dir: it rotates the key (deletes it and creates it again; ${file}${PENDING} marks it)`
+    : `nobody has its secret: delete it (lic keys delete ${id}) and run lic apply again, or give --key-dir next time`;
+  return new LostReplyError(
+    `the API key ${JSON.stringify(step.item)} was created (id ${id}) but the reply carrying its secret was lost (${messageFor(e)}); ${again}`,
+    { cause: e },
+  );
 }
 
 /** The first `most` steps as `action item`, comma-separated, then how many more (all when `most` is undefined). */
@@ -205,10 +343,11 @@ async function dryRun(rt: Runtime, client: ApiClient, plan: Plan, source: string
       rt.out.json(describeRequest(client, 'DELETE', `${path}/${step.id}`));
       continue;
     }
+    if (step.action === 'rotate') rt.out.json(describeRequest(client, 'DELETE', `${path}/${step.id}`));
     const known = step.mappingFile ? plan.resourceIds.get(step.mappingFile) : undefined;
     const body = await bodyOf(step, known ?? (step.mappingFile ? `(id of resource ${step.mappingFile}, once created)` : undefined));
-    rt.out.json(describeRequest(client, step.action === 'create' ? 'POST' : 'PUT', path, { body }));
-    if (step.action === 'create' && step.noun === 'keys' && step.send.revoked === true)
+    rt.out.json(describeRequest(client, step.action === 'update' ? 'PUT' : 'POST', path, { body }));
+    if (step.action !== 'update' && step.noun === 'keys' && step.send.revoked === true)
       rt.out.json(describeRequest(client, 'PUT', path, { body: { apiKey: { id: '(id of the new key)', revoked: true } } }));
   }
   for (const n of plan.notes) rt.out.info(n);
@@ -226,10 +365,10 @@ export function registerApply(program: Command, deps: CommandDeps, run = runAppl
     )
     .requiredOption('-f, --file <file>', 'the state file (YAML or JSON, from `lic state export`), or - for stdin')
     .option('--prune', 'also delete the records the file lacks, of the sections it has (never the key lic runs with)')
-    .option('-y, --yes', 'do not ask before deleting (needed with --prune off a terminal)')
+    .option('-y, --yes', 'do not ask before deleting or before changing the key lic runs with (needed for either off a terminal)')
     .option(
       '--key-dir <dir>',
-      "write each new API key's secret to DIR/NAME.key (mode 0600, atomically; DIR made 0700 when missing) instead of printing it",
+      "write each new API key's secret to DIR/NAME.key, a new file of mode 0600 (never over an existing file or through a link; DIR made 0700 when missing) instead of printing it",
     )
     .option('--dry-run', DRY_RUN_HELP)
     .addHelpText(

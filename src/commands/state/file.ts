@@ -12,6 +12,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../cli/errors.js';
+import { collectAfterRecordData } from '../../cli/memory.js';
 import { describeFsError, readFileBounded } from '../../cli/files.js';
 import { ApiKeyInsertBody, ApiKeyUpdateBody } from '../../schema/api-key.js';
 import { AssemblyInsertBody } from '../../schema/assembly.js';
@@ -158,38 +159,27 @@ type Yaml = typeof import('yaml');
  * resource of the file or of the service (`serviceCodes`, checked later by the plan).
  * A relative dataFile is relative to the state file's directory, or to `cwd` (the Context's)
  * for a state file on stdin. Throws UsageError (exit 2) listing up to 10 problems as
- * `FILE:LINE: section[i].field: …`.
+ * `FILE:LINE: section[i].field: …`, then how many more; checking stops at the 100th.
  */
 export async function readStateFile(path: string, readStdin: () => Promise<Buffer>, cwd: string): Promise<DesiredState> {
   const source = path === '-' ? 'stdin' : path;
-  let bytes: Buffer;
-  try {
-    if (path !== '-' && (await stat(path)).isDirectory()) throw new UsageError(`${path}: is a directory; give the state file`);
-    bytes = path === '-' ? await readStdin() : await readFileBounded(path, MAX_STATE_BYTES);
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`-f ${path}: ${describeFsError(e)}`);
-  }
-  if (bytes.length > MAX_STATE_BYTES) {
-    throw new UsageError(
-      `${source}: more than the limit of ${MAX_STATE_BYTES} bytes (64 MiB) for a state file; keep resource data in files (lic state export --data-dir DIR)`,
-    );
-  }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new UsageError(`${source}: not UTF-8 text`);
-  }
+  const text = await readStateText(path, readStdin, source);
   const yaml: Yaml = await import('yaml');
   const { Value } = await import('typebox/value');
+  const base = path === '-' ? cwd : dirname(resolve(cwd, path));
+  const fast = readBlockStyle(yaml, Value, text, source, base);
+  if (fast) {
+    if (fast.problems.length) throw invalid(fast.problems);
+    await checkDataFiles(fast.out, fast.problems);
+    if (fast.problems.length) throw invalid(fast.problems);
+    return fast.out;
+  }
   const lines = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const problems: string[] = [];
+  const problems = new Problems();
   const lineAt = (offset: number | undefined) => (offset === undefined ? 1 : lines.linePos(offset).line);
   for (const e of doc.errors) problems.push(`${source}:${lineAt(e.pos[0])}: ${e.message.split('\n')[0]}`);
   if (problems.length) throw invalid(problems);
-  const base = path === '-' ? cwd : dirname(resolve(cwd, path));
   const nodeLine = (p: (string | number)[]): number => {
     for (let n = p.length; n >= 0; n--) {
       const node = doc.getIn(p.slice(0, n), true) as { range?: [number, number, number] } | undefined;
@@ -203,7 +193,14 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
     const node = doc.getIn(p, true) as { range?: [number, number, number] } | undefined;
     return node && typeof node === 'object' && node.range ? text.slice(node.range[0], node.range[1]) : undefined;
   };
-  const root: unknown = doc.toJS();
+  let root: unknown;
+  try {
+    root = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    // the yaml package refuses an alias that expands past maxAliasCount nodes (a "billion laughs")
+    if (!(e instanceof ReferenceError)) throw e;
+    throw invalid([`${source}:${lineAt(amplifyingAlias(yaml, doc))}: ${ALIAS_PROBLEM}`]);
+  }
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw invalid([`${source}:1: expected a mapping with version and the sections ${STATE_NOUNS.join(', ')}`]);
   }
@@ -224,24 +221,17 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
       problems.push(`${source}:${nodeLine([noun])}: ${noun}: expected a list of records`);
       continue;
     }
-    const seen = new Map<string, number>();
-    const checked: { line: number; rec: never }[] = [];
-    list.forEach((item: unknown, i) => {
-      const at = (field?: string) =>
-        `${source}:${nodeLine(field ? [noun, i, field] : [noun, i])}: ${noun}[${i}]${field ? `.${field}` : ''}`;
-      const rec = checkRecord(Value, noun, item, at, base, problems, (f) => written([noun, i, f]));
-      if (!rec) return;
-      const key = matchKey(noun, rec);
-      const before = seen.get(key);
-      const line = nodeLine([noun, i]);
-      if (before !== undefined) {
-        problems.push(`${at()}: ${identityOf(noun, rec)} is already on line ${before}; a state file names each record once`);
-        return;
-      }
-      seen.set(key, line);
-      checked.push({ line, rec: rec as never });
-    });
-    out[noun] = checked;
+    const section = newSection(Value, noun, source, base, problems);
+    list.forEach((item: unknown, i) =>
+      addRecord(
+        section,
+        item,
+        i,
+        (field) => nodeLine(field ? [noun, i, field] : [noun, i]),
+        (field) => written([noun, i, field]),
+      ),
+    );
+    out[noun] = section.checked;
   }
   if (problems.length) throw invalid(problems);
   await checkDataFiles(out, problems);
@@ -249,10 +239,274 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
   return out;
 }
 
-/** The UsageError of a file with problems: the first 10 listed, then how many more. */
-function invalid(problems: string[]): UsageError {
-  const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
-  return new UsageError(`invalid state file; nothing was sent:\n  ${problems.slice(0, 10).join('\n  ')}${more}`);
+/** The records of one section being checked: what addRecord needs and what it fills in. */
+interface SectionCheck {
+  Value: TypeBoxValue;
+  noun: StateNoun;
+  source: string;
+  base: string;
+  problems: Problems;
+  /** each identity's line, for the record named twice */
+  seen: Map<string, number>;
+  checked: { line: number; rec: never }[];
+}
+
+const newSection = (Value: TypeBoxValue, noun: StateNoun, source: string, base: string, problems: Problems): SectionCheck => ({
+  Value,
+  noun,
+  source,
+  base,
+  problems,
+  seen: new Map(),
+  checked: [],
+});
+
+/**
+ * Checks record `i` of a section (`lineOf(field?)`: the line of the record or of its field;
+ * `written(field)`: the field's text as written, for a hint to quote it) and keeps it, or adds
+ * its problems; none once MAX_PROBLEMS were found.
+ */
+function addRecord(
+  c: SectionCheck,
+  item: unknown,
+  i: number,
+  lineOf: (field?: string) => number,
+  written?: (field: string) => string | undefined,
+): void {
+  const { noun, problems } = c;
+  if (problems.length >= MAX_PROBLEMS) return;
+  const at = (field?: string) => `${c.source}:${lineOf(field)}: ${noun}[${i}]${field ? `.${field}` : ''}`;
+  const rec = checkRecord(c.Value, noun, item, at, c.base, problems, written);
+  if (!rec) return;
+  const key = matchKey(noun, rec);
+  const before = c.seen.get(key);
+  const line = lineOf();
+  if (before !== undefined) {
+    problems.push(`${at()}: ${identityOf(noun, rec)} is already on line ${before}; a state file names each record once`);
+    return;
+  }
+  c.seen.set(key, line);
+  c.checked.push({ line, rec: rec as never });
+}
+
+/** Text of the records parsed at a time by readBlockStyle: about 64 KiB (a record is never cut), so its document tree (~40 times that) dies young. */
+const BATCH_CHARS = 64 * 1024;
+
+/** A section of a block-style state file as blockSections cuts it: its records' batches, each [start, end) of the text with its first line. */
+interface BlockSection {
+  noun: StateNoun;
+  line: number;
+  batches: { start: number; end: number; line: number }[];
+}
+
+/**
+ * Cuts a state file in the block style `lic state export` writes (top-level `version: …`,
+ * `keys:` then `- ` records, each record's other lines indented more than its dash, comments
+ * and blank lines anywhere) into its sections and batches of about BATCH_CHARS. Undefined
+ * for anything else (flow style, JSON, tabs, documents markers, unknown sections, a section
+ * twice): the whole-document reading handles and reports those.
+ */
+function blockSections(text: string): { version?: { text: string; line: number }; sections: BlockSection[] } | undefined {
+  const sections: BlockSection[] = [];
+  let version: { text: string; line: number } | undefined;
+  let cur: BlockSection | undefined;
+  /** the indent of the current section's dashes; -1 before its first record */
+  let dash = -1;
+  let batchStart = -1;
+  let batchLine = 0;
+  const close = (at: number) => {
+    if (cur && batchStart >= 0) cur.batches.push({ start: batchStart, end: at, line: batchLine });
+    batchStart = -1;
+  };
+  let line = 0;
+  for (let at = 0; at < text.length;) {
+    let nl = text.indexOf('\n', at);
+    if (nl === -1) nl = text.length;
+    line++;
+    const start = at;
+    at = nl + 1;
+    let indent = 0;
+    while (text.charCodeAt(start + indent) === 32) indent++;
+    const c = text.charCodeAt(start + indent);
+    // a blank or comment line belongs to whatever is around it
+    if (start + indent >= nl || c === 13 || c === 35) continue;
+    if (c === 9) return undefined;
+    const isDash =
+      c === 45 && (start + indent + 1 >= nl || text.charCodeAt(start + indent + 1) === 32 || text.charCodeAt(start + indent + 1) === 13);
+    if (cur && isDash && (dash === -1 || indent === dash)) {
+      dash = indent;
+      if (batchStart < 0) ((batchStart = start), (batchLine = line));
+      else if (start - batchStart >= BATCH_CHARS) (close(start), (batchStart = start), (batchLine = line));
+      continue;
+    }
+    if (cur && dash >= 0 && indent > dash) continue;
+    if (indent !== 0) return undefined;
+    // a top-level line: version, or a section's header
+    close(start);
+    cur = undefined;
+    dash = -1;
+    const l = text.slice(start, nl);
+    const m = /^(version|resources|assemblies|keys):(\s*(?:#.*)?|\s+\[\]\s*(?:#.*)?)\r?$/.exec(l) ?? /^(version):\s.*$/.exec(l);
+    if (!m) return undefined;
+    const key = m[1]!;
+    if (key === 'version') {
+      if (version) return undefined;
+      version = { text: l, line };
+      continue;
+    }
+    if (sections.some((x) => x.noun === key)) return undefined;
+    const section: BlockSection = { noun: key as StateNoun, line, batches: [] };
+    sections.push(section);
+    // `keys: []` holds no record; `keys:` takes the dashes that follow
+    if (!/\[\]/.test(m[2] ?? '')) cur = section;
+  }
+  close(text.length);
+  return { version, sections };
+}
+
+/**
+ * readStateFile for a block-style file (blockSections): each batch of records parsed alone,
+ * so the yaml package's document tree (tens of times the text's size) exists for about
+ * BATCH_CHARS at a time, never for the whole file; lines are counted from each batch's
+ * first. Undefined when the file is not in that style, or a batch is not YAML on its own (an
+ * alias to another batch, a syntax error): the caller then reads the whole document, which
+ * reports any problem with its line.
+ */
+function readBlockStyle(
+  yaml: Yaml,
+  Value: TypeBoxValue,
+  text: string,
+  source: string,
+  base: string,
+): { out: DesiredState; problems: Problems } | undefined {
+  const cut = blockSections(text);
+  if (!cut) return undefined;
+  const problems = new Problems();
+  const out: DesiredState = { source };
+  const version: unknown = cut.version ? (yaml.parse(cut.version.text) as { version?: unknown } | null)?.version : undefined;
+  if (version !== STATE_VERSION)
+    problems.push(
+      `${source}:${cut.version?.line ?? 1}: version: expected ${STATE_VERSION}${version === undefined ? ' (missing)' : `, got ${JSON.stringify(version)}`}`,
+    );
+  for (const noun of STATE_NOUNS) {
+    const sec = cut.sections.find((x) => x.noun === noun);
+    if (!sec) continue;
+    const section = newSection(Value, noun, source, base, problems);
+    let i = 0;
+    for (const b of sec.batches) {
+      const lc = new yaml.LineCounter();
+      const doc = yaml.parseDocument(text.slice(b.start, b.end), { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+      if (doc.errors.length || !yaml.isSeq(doc.contents)) return undefined;
+      let items: unknown[];
+      try {
+        items = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown[];
+      } catch {
+        return undefined;
+      }
+      const seq = doc.contents;
+      const lineOf = (offset: number | undefined) => b.line - 1 + (offset === undefined ? 1 : lc.linePos(offset).line);
+      const batch = text.slice(b.start, b.end);
+      const fieldNode = (j: number, field: string) => seq.getIn([j, field], true) as { range?: [number, number, number] } | undefined;
+      items.forEach((item, j) => {
+        const node = seq.items[j] as { range?: [number, number, number] } | undefined;
+        addRecord(
+          section,
+          item,
+          i + j,
+          (field) => {
+            const f = field ? fieldNode(j, field) : undefined;
+            return lineOf((f && typeof f === 'object' && f.range ? f : node)?.range?.[0]);
+          },
+          (field) => {
+            const f = fieldNode(j, field);
+            return f && typeof f === 'object' && f.range ? batch.slice(f.range[0], f.range[1]) : undefined;
+          },
+        );
+      });
+      i += items.length;
+      // the batch's document tree is garbage now: collect it before the next one is built
+      collectAfterRecordData(b.end - b.start);
+    }
+    out[noun] = section.checked;
+  }
+  return { out, problems };
+}
+
+/** Most nodes one alias may stand for when the file is read (the yaml package's maxAliasCount; its default). */
+const MAX_ALIAS_COUNT = 100;
+const ALIAS_PROBLEM = `an alias stands for more than ${MAX_ALIAS_COUNT} nodes (anchors and aliases nested to multiply a document): not a state file`;
+
+/**
+ * Where an alias bomb starts: the offset of the first alias whose anchored node holds aliases
+ * itself (the multiplying one), else of the first alias; undefined when there is none.
+ */
+function amplifyingAlias(yaml: Yaml, doc: import('yaml').Document): number | undefined {
+  let first: number | undefined;
+  let found: number | undefined;
+  yaml.visit(doc, {
+    Alias(_, node) {
+      first ??= node.range?.[0];
+      const target = node.resolve(doc);
+      let nested = false;
+      if (target && yaml.isCollection(target))
+        yaml.visit(target, {
+          Alias() {
+            nested = true;
+            return yaml.visit.BREAK;
+          },
+        });
+      if (nested) {
+        found = node.range?.[0];
+        return yaml.visit.BREAK;
+      }
+    },
+  });
+  return found ?? first;
+}
+
+/** Problems listed in the message of a bad state file; the rest are counted. */
+const SHOWN_PROBLEMS = 10;
+/** Problems after which the records left are not checked: memory and time bounded whatever the file's shape. */
+const MAX_PROBLEMS = 100;
+
+/** The state file's text: read (at most MAX_STATE_BYTES) and decoded, its bytes let go on return (a 64 MiB file is not held twice). */
+async function readStateText(path: string, readStdin: () => Promise<Buffer>, source: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    if (path !== '-' && (await stat(path)).isDirectory()) throw new UsageError(`${path}: is a directory; give the state file`);
+    bytes = path === '-' ? await readStdin() : await readFileBounded(path, MAX_STATE_BYTES);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`-f ${path}: ${describeFsError(e)}`);
+  }
+  if (bytes.length > MAX_STATE_BYTES) {
+    throw new UsageError(
+      `${source}: more than the limit of ${MAX_STATE_BYTES} bytes (64 MiB) for a state file; keep resource data in files (lic state export --data-dir DIR)`,
+    );
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${source}: not UTF-8 text`);
+  }
+}
+
+/** The problems of a state file: counted, the first SHOWN_PROBLEMS kept (a file of a million bad records holds ten messages). */
+class Problems {
+  readonly shown: string[] = [];
+  length = 0;
+  push(p: string): void {
+    if (this.length++ < SHOWN_PROBLEMS) this.shown.push(p);
+  }
+}
+
+/** The UsageError of a file with problems: the first SHOWN_PROBLEMS listed, then how many more (and where checking stopped). */
+function invalid(problems: Problems | string[]): UsageError {
+  const shown = Array.isArray(problems) ? problems.slice(0, SHOWN_PROBLEMS) : problems.shown;
+  const rest = problems.length - shown.length;
+  const more = rest > 0 ? `\n  … and ${rest} more` : '';
+  const stopped = problems.length >= MAX_PROBLEMS ? ` (stopped checking after ${MAX_PROBLEMS} problems)` : '';
+  return new UsageError(`invalid state file; nothing was sent:\n  ${shown.join('\n  ')}${more}${stopped}`);
 }
 
 /** TypeBox's value checker (typebox/value). */
@@ -277,7 +531,7 @@ function checkRecord(
   item: unknown,
   at: (field?: string) => string,
   base: string,
-  problems: string[],
+  problems: Problems,
   written?: (field: string) => string | undefined,
 ): KeyState | ResourceState | AssemblyState | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
@@ -360,8 +614,9 @@ function checkRecord(
 }
 
 /** Each dataFile must be a readable file of at most MAX_DATA_BYTES (stat only: the bytes are read one at a time later). */
-async function checkDataFiles(state: DesiredState, problems: string[]): Promise<void> {
+async function checkDataFiles(state: DesiredState, problems: Problems): Promise<void> {
   for (const { line, rec } of state.resources ?? []) {
+    if (problems.length >= MAX_PROBLEMS) return;
     if (!('file' in rec.data)) continue;
     const f = rec.data.file;
     try {

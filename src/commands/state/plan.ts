@@ -18,7 +18,17 @@ import {
   type ServiceKey,
   type ServiceState,
 } from './current.js';
-import { assemblyIdentity, assemblyKey, matchKey, readData, STATE_NOUNS, type DataRef, type DesiredState, type StateNoun } from './file.js';
+import {
+  assemblyIdentity,
+  assemblyKey,
+  matchKey,
+  readData,
+  STATE_NOUNS,
+  type DataRef,
+  type DesiredState,
+  type KeyState,
+  type StateNoun,
+} from './file.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 
 /** One field that changes: its value on the service (null for a create) and in the file. Resource data shows as a fingerprint. */
@@ -30,7 +40,8 @@ interface FieldChange {
 
 /** One write of the plan. */
 export interface Step {
-  action: 'create' | 'update' | 'delete';
+  /** `rotate`: an API key whose secret was lost (its reply never came) deleted and created again (docs/state.md) */
+  action: 'create' | 'update' | 'delete' | 'rotate';
   noun: StateNoun;
   /** the record's identity (resource code, API key name, assembly display name) */
   item: string;
@@ -46,6 +57,8 @@ export interface Step {
   data?: DataRef;
   /** an assembly's mapping resource, by code ("" for none), when mappingFileId is sent */
   mappingFile?: string;
+  /** how this update could lock lic out: it changes the key lic runs with ("revokes it", …); such a step runs last, after a confirmation */
+  lockout?: string;
 }
 
 /** The plan: the steps in the order apply runs them, and notes (records left alone, and why). */
@@ -77,17 +90,25 @@ const DEFAULTS: Record<string, unknown> = { description: '', source: '', type: '
  * data as bytes (each fetched and read alone), and with `prune` adds a delete for each
  * record of those nouns that the file lacks — but never for the API key with the prefix
  * of `ownKey` (the key lic runs with), nor for a resource without a code or an API key
- * without a name (a state file can't name them), each named in `notes`. Throws UsageError (exit 2) for a mappingFile that names no resource of the file
- * or the service.
+ * without a name (a state file can't name them), each named in `notes`. An update of that
+ * key which could lock lic out (lockoutOf: revoke, expiry within 24 hours of `now`,
+ * permission bits taken away, another owner) is marked `lockout`, named in `notes` and put
+ * last. A key named in `lostSecrets` (apply: its secret file was never written) is a
+ * `rotate`: deleted and created again. Throws UsageError (exit 2) for a mappingFile that
+ * names no resource of the file or the service.
  */
-export async function makePlan(client: ApiClient, want: DesiredState, o: { prune: boolean; ownKey?: string }): Promise<Plan> {
+export async function makePlan(
+  client: ApiClient,
+  want: DesiredState,
+  o: { prune: boolean; ownKey?: string; now?: Date; lostSecrets?: ReadonlySet<string> },
+): Promise<Plan> {
   const nouns = STATE_NOUNS.filter((n) => want[n] !== undefined);
   const have = await readService(client, nouns);
   const steps: Step[] = [];
   const notes: string[] = [];
   if (want.resources) await planResources(client, want, have, steps);
   if (want.assemblies) planAssemblies(want, have, steps);
-  if (want.keys) planKeys(want, have, steps);
+  if (want.keys) planKeys(want, have, steps, o);
   if (o.prune) {
     for (const noun of [...nouns].reverse()) {
       const keep = new Set<string>((want[noun] ?? []).map((w) => matchKey(noun, w.rec)));
@@ -111,7 +132,17 @@ export async function makePlan(client: ApiClient, want: DesiredState, o: { prune
   }
   const resourceIds = new Map<string, number>();
   for (const [id, code] of have.resourceCode) if (code !== '') resourceIds.set(code, id);
-  return { steps, notes, resourceIds };
+  // a change that could lock lic out goes last: whatever else the plan does is done by then
+  const risky = steps.filter((s) => s.lockout);
+  for (const s of risky)
+    notes.push(
+      `lic: warning: the update of ${describeItem(s)} (id ${s.id}) changes the key lic runs with: it ${s.lockout}, which may leave lic without access; apply makes it last and asks first (off a terminal it needs --yes)`,
+    );
+  for (const s of steps.filter((s) => s.action === 'rotate'))
+    notes.push(
+      `lic: ${describeItem(s)} (id ${s.id}) was created by an earlier apply whose reply was lost, so its secret was never written: apply deletes it and creates it again (a rotation)`,
+    );
+  return { steps: [...steps.filter((s) => !s.lockout), ...risky], notes, resourceIds };
 }
 
 /** A create's changes: every compared field not at its default, from null. */
@@ -207,13 +238,36 @@ function planAssemblies(want: DesiredState, have: ServiceState, steps: Step[]): 
   }
 }
 
-function planKeys(want: DesiredState, have: ServiceState, steps: Step[]): void {
+/** How soon an expiry set on the key lic runs with counts as locking lic out: 24 hours (docs/state.md). */
+const SOON_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How an update of the key lic runs with (`cur`, to `want`) could lock lic out, or undefined:
+ * it revokes the key, sets an expiry in the past or within SOON_MS of `now`, takes
+ * permission bits away, or gives it another owner (whose role may be less).
+ */
+function lockoutOf(cur: ServiceKey, want: KeyState, now: Date): string | undefined {
+  const why: string[] = [];
+  if (want.revoked && !cur.revoked) why.push('revokes it');
+  if (want.expireDate !== null && want.expireDate !== cur.expireDate && Date.parse(want.expireDate) <= now.getTime() + SOON_MS)
+    why.push(`makes it expire at ${want.expireDate}`);
+  const lost = cur.permissions & ~want.permissions;
+  if (lost) why.push(`takes permission bits ${lost} (${permissionLetters(lost)}) away`);
+  if (want.ownerId !== cur.ownerId) why.push(`moves it from owner "${cur.ownerId}" to "${want.ownerId}" (and that owner's role)`);
+  return why.length ? why.join(', ') : undefined;
+}
+
+function planKeys(
+  want: DesiredState,
+  have: ServiceState,
+  steps: Step[],
+  o: { ownKey?: string; now?: Date; lostSecrets?: ReadonlySet<string> },
+): void {
   for (const { line, rec } of want.keys!) {
     const cur = have.keys!.get(rec.name);
     const wantRec = rec as unknown as Record<string, unknown>;
-    if (!cur) {
-      const changes = createChanges(['name', ...COMPARED.keys], wantRec);
-      // an insert takes no `revoked` (contract §4): a revoked key is created, then revoked by a PUT
+    // an insert takes no `revoked` (contract §4): a revoked key is created, then revoked by a PUT
+    const createSend = (): Record<string, unknown> => {
       const send: Record<string, unknown> = {
         name: rec.name,
         ownerId: rec.ownerId,
@@ -222,21 +276,33 @@ function planKeys(want: DesiredState, have: ServiceState, steps: Step[]): void {
       };
       if (rec.expireDate) send.expireDate = rec.expireDate;
       if (rec.revoked) send.revoked = true;
-      steps.push({ action: 'create', noun: 'keys', item: rec.name, line, changes, send });
+      return send;
+    };
+    if (!cur) {
+      const changes = createChanges(['name', ...COMPARED.keys], wantRec);
+      steps.push({ action: 'create', noun: 'keys', item: rec.name, line, changes, send: createSend() });
       continue;
     }
     const curRec = cur as unknown as Record<string, unknown>;
     const changes = COMPARED.keys.filter((f) => wantRec[f] !== curRec[f]).map((f) => ({ field: f, from: curRec[f], to: wantRec[f] }));
+    const own = cur.keyPrefix !== '' && o.ownKey?.startsWith(cur.keyPrefix) === true;
+    if (o.lostSecrets?.has(rec.name) && !own) {
+      const created = createChanges(['name', ...COMPARED.keys], wantRec);
+      steps.push({ action: 'rotate', noun: 'keys', item: rec.name, id: cur.id, line, changes: created, send: createSend() });
+      continue;
+    }
     const send: Record<string, unknown> = {};
     for (const c of changes) send[c.field] = c.to;
-    if (changes.length) steps.push({ action: 'update', noun: 'keys', item: rec.name, id: cur.id, line, changes, send });
+    const lockout = own ? lockoutOf(cur, rec, o.now ?? new Date()) : undefined;
+    if (changes.length) steps.push({ action: 'update', noun: 'keys', item: rec.name, id: cur.id, line, changes, send, lockout });
   }
 }
 
 /** Counts of a plan by action. */
-export function planCounts(plan: Plan): { create: number; update: number; delete: number } {
+export function planCounts(plan: Plan): { create: number; update: number; delete: number; rotate?: number } {
   const n = (a: Step['action']) => plan.steps.filter((s) => s.action === a).length;
-  return { create: n('create'), update: n('update'), delete: n('delete') };
+  const rotate = n('rotate');
+  return { create: n('create'), update: n('update'), delete: n('delete'), ...(rotate ? { rotate } : {}) };
 }
 
 /** A value as a plan shows it: JSON for strings and null, permissions with their letters. */
@@ -291,12 +357,19 @@ export async function printPlan(rt: Runtime, plan: Plan, source: string, extra: 
     const paint = (c: 'green' | 'yellow' | 'red', s: string) => (color ? color(c, s) : s);
     let text = '';
     for (const s of plan.steps) {
-      const [mark, c] = s.action === 'create' ? ['+', 'green'] : s.action === 'update' ? ['~', 'yellow'] : ['-', 'red'];
+      const [mark, c] =
+        s.action === 'create'
+          ? ['+', 'green']
+          : s.action === 'update'
+            ? ['~', 'yellow']
+            : s.action === 'rotate'
+              ? ['±', 'yellow']
+              : ['-', 'red'];
       const where = [s.id !== undefined ? `id ${s.id}` : '', s.line !== undefined ? `${source}:${s.line}` : ''].filter(Boolean).join(', ');
       text += paint(c as 'green', `${mark} ${s.action} ${describeItem(s)}`) + (where ? ` (${where})` : '') + '\n';
       for (const ch of s.changes)
         text +=
-          s.action === 'create'
+          s.action === 'create' || s.action === 'rotate'
             ? `    ${ch.field}: ${shown(ch.field, ch.to)}\n`
             : `    ${ch.field}: ${shown(ch.field, ch.from)} → ${shown(ch.field, ch.to)}\n`;
     }
@@ -305,6 +378,7 @@ export async function printPlan(rt: Runtime, plan: Plan, source: string, extra: 
   for (const n of plan.notes) rt.out.info(n);
   const c = planCounts(plan);
   // the plan's summary is part of the report; "no changes" is a success note (silent off a terminal: `diff --exit-code` in cron)
-  if (plan.steps.length) rt.out.info(`Plan: ${c.create} to create, ${c.update} to update, ${c.delete} to delete.`);
+  if (plan.steps.length)
+    rt.out.info(`Plan: ${c.create} to create, ${c.update} to update, ${c.delete} to delete${c.rotate ? `, ${c.rotate} to rotate` : ''}.`);
   else rt.out.note(`No changes: the service matches ${source}.`);
 }
