@@ -115,7 +115,7 @@ describe('log list --all', () => {
   it('a terminal table is drawn page by page, with one header', async () => {
     const r = await runCli(['log', 'list', '--limit', '1200', '--fields', 'id,level', '--quiet', '--no-color'], { env, tty: true });
     expect(r.code).toBe(0);
-    expect(r.stdout.match(/^ *id {2}level$/gm)?.length).toBe(1);
+    expect(r.stdout.match(/^ *ID {2}LEVEL$/gm)?.length).toBe(1);
     expect(r.stdout.match(/^ *\d+ {2}\w+$/gm)?.length).toBe(1200);
   });
 });

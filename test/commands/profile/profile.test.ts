@@ -41,8 +41,10 @@ describe('profile add', () => {
     // stderr a terminal: the success note shows
     const r = await add(dir, 'one', `${s1.url}/`, s1.adminKey, [], { stderrTTY: true });
     expect(r.stdout).toBe('');
-    // the test context has no keyring (as a machine without a session bus): the file, with one notice
-    expect(r.stderr).toBe(`Added profile "one" (${s1.url}; key in the profile file), the default.\n${NOTICE}\n`);
+    // the test context has no keyring (as a machine without a session bus): the file, with one
+    // notice, wrapped to the terminal's 120 columns with a hanging indent
+    for (const line of r.stderr.split('\n')) expect(line.length).toBeLessThanOrEqual(120);
+    expect(r.stderr.replace(/\n {2}/g, ' ')).toBe(`Added profile "one" (${s1.url}; key in the profile file), the default.\n${NOTICE}\n`);
     expect(store(dir)).toEqual({ profiles: { one: { baseUrl: s1.url, apiKey: s1.adminKey } }, defaultProfile: 'one' });
     expect(mode(dir)).toBe(0o600);
   });

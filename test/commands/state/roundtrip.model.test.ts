@@ -297,6 +297,8 @@ function ids(svc: TestService, kind: 'key' | 'res' | 'asm'): number[] {
 }
 
 let fileNo = 0;
+/** Sequences run so far: each applies into a key directory of its own. */
+let sequences = 0;
 const stats: string[] = [];
 /** The argv of `cmd` with its references resolved against `svc` now; undefined when it names a record and there is none. */
 function resolveArgv(cmd: Cmd, svc: TestService): string[] | undefined {
@@ -387,8 +389,10 @@ async function roundTrip(cmds: Cmd[]): Promise<{ refused?: string }> {
   const same = await onSrc(['diff', '-f', file, '--prune', '--exit-code']);
   if (same.code !== 0) fail(log, 'diff of the exported file against its own service is not empty', same);
 
-  log.push('LIC_BASE_URL=<second service> lic apply -f state.yaml --key-dir keys');
-  const applied = await onDst(['apply', '-f', file, '--key-dir', join(dir, 'keys')]);
+  log.push('LIC_BASE_URL=<second service> lic apply -f state.yaml --key-dir keys-N');
+  // a key directory of its own per sequence: apply never overwrites a key file (--key-dir is O_EXCL)
+  const keyDir = join(dir, `keys-${++sequences}`);
+  const applied = await onDst(['apply', '-f', file, '--key-dir', keyDir]);
   if (applied.code !== 0) fail(log, 'apply to the second service failed', applied);
   log.push('LIC_BASE_URL=<second service> lic diff -f state.yaml --prune --exit-code');
   const after = await onDst(['diff', '-f', file, '--prune', '--exit-code']);
