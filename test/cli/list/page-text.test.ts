@@ -77,7 +77,8 @@ const variants: ((json: string) => string)[] = [
   (j) => j.replace(/"id":(\d+)/g, '"id":"$1"'),
   (j) => j.replace(/\//g, '\\/'),
   (j) => j.replace(/é/g, '\\u00e9'),
-  (j) => j.replace(/,"exception":"[^"]*"/g, ''),
+  // the whole JSON string, escaped quotes and backslashes included
+  (j) => j.replace(/,"exception":"(?:[^"\\]|\\.)*"/g, ''),
   (j) => j.replace(/"level":/g, '"Level":'),
 ];
 
