@@ -29,11 +29,17 @@ const forwarded = () => proxy.seen.length;
 const outDir = tempDir('lic-fuzz-out-');
 
 const { svc } = useService({ seed: 'demo' });
+/** The worker's directory before the tier: the fuzz runs in a temporary one (see beforeAll). */
+const startDir = process.cwd();
 beforeAll(async () => {
   // counts every request that reaches the service
   proxy = await startRecordingProxy(svc.url);
+  // a fuzzed path argument (`--data-dir 7`, `--html id:desc`) that a command accepts makes a
+  // file or directory relative to the working directory: one of its own, not the repository
+  process.chdir(tempDir('lic-fuzz-cwd-'));
 });
 afterAll(async () => {
+  process.chdir(startDir);
   await proxy.close();
 });
 
