@@ -109,7 +109,7 @@ function layers() {
     ...terminal('only src/cli knows the terminal'),
     ...COMMAND_LINE.map((name) => ({ name, why: 'only src/cli and src/commands know the command line' })),
   ];
-  const leaves = ['src/schema/**/*.ts', 'src/wire.ts', 'src/time.ts', 'src/dotnet/**/*.ts', 'src/local-files.ts'];
+  const leaves = ['src/schema/**/*.ts', 'src/wire.ts', 'src/time.ts', 'src/dotnet/**/*.ts', 'src/bounded-read.ts'];
   const rows = [
     { files: leaves, folders: [notCli, notCommands, notServer, notClient, notConfig], packages: noTerminal },
     { files: ['src/server/**/*.ts'], folders: [notCli, notCommands, notClient, notConfig], packages: noTerminal },
