@@ -393,7 +393,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       // the default parser (secure-json-parse) refuses prototype keys with its generic "not valid JSON"
       if (err && isJson(text)) {
         return done(
-          new ServiceError(400, Code.INVALID_ARGUMENT, 'request body has a "__proto__" or "constructor.prototype" key, which is not allowed'),
+          new ServiceError(
+            400,
+            Code.INVALID_ARGUMENT,
+            'request body has a "__proto__" or "constructor.prototype" key, which is not allowed',
+          ),
           undefined,
         );
       }
