@@ -213,8 +213,9 @@ export default tseslint.config(
     },
   },
   {
-    // bin/lic.js is CommonJS (bin/package.json): Node starts a CommonJS entry sooner (bench/startup.md)
-    files: ['bin/**/*.js'],
+    // bin/lic.js is CommonJS (bin/package.json): Node starts a CommonJS entry sooner (bench/startup.md);
+    // scripts/vendor-undici.cjs is the CommonJS entry of dist/vendor/undici.cjs (scripts/build.mjs)
+    files: ['bin/**/*.js', 'scripts/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

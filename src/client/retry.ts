@@ -46,7 +46,7 @@ function mayRetry(method: string, outcome: Reply | NetworkError): boolean {
 }
 
 /** What the retry loop needs from its client (the ClientOptions of the same names). */
-export interface RetryPolicy {
+interface RetryPolicy {
   /** extra attempts after the first */
   retries: number;
   notice?: (line: string) => void;
