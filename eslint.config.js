@@ -109,7 +109,7 @@ function layers() {
     ...terminal('only src/cli knows the terminal'),
     ...COMMAND_LINE.map((name) => ({ name, why: 'only src/cli and src/commands know the command line' })),
   ];
-  const leaves = ['src/schema/**/*.ts', 'src/wire.ts', 'src/time.ts', 'src/dotnet/**/*.ts', 'src/local-files.ts'];
+  const leaves = ['src/schema/**/*.ts', 'src/wire.ts', 'src/time.ts', 'src/dotnet/**/*.ts', 'src/bounded-read.ts'];
   const rows = [
     { files: leaves, folders: [notCli, notCommands, notServer, notClient, notConfig], packages: noTerminal },
     { files: ['src/server/**/*.ts'], folders: [notCli, notCommands, notClient, notConfig], packages: noTerminal },
@@ -213,8 +213,9 @@ export default tseslint.config(
     },
   },
   {
-    // bin/lic.js is CommonJS (bin/package.json): Node starts a CommonJS entry sooner (bench/startup.md)
-    files: ['bin/**/*.js'],
+    // bin/lic.js is CommonJS (bin/package.json): Node starts a CommonJS entry sooner (bench/startup.md);
+    // scripts/vendor-undici.cjs is the CommonJS entry of dist/vendor/undici.cjs (scripts/build.mjs)
+    files: ['bin/**/*.js', 'scripts/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

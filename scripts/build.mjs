@@ -16,6 +16,7 @@
 // metafile written here and V8's coverage, which modules each short command initialises.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /**
@@ -89,6 +90,29 @@ const VENDOR = [
   '@observablehq/plot',
   'linkedom',
 ];
+/**
+ * A VENDOR package whose index loads far more than lic uses: its vendor file holds this entry
+ * instead (the names lic imports, each from the package's own module), and the stand-in reads
+ * each name on first use, so a name that is itself a getter (undici's proxy agent) stays lazy.
+ */
+const VENDOR_ENTRY = { undici: './scripts/vendor-undici.cjs' };
+/** require() from the repository's root, as the vendor builds resolve (their resolveDir) */
+const requireHere = createRequire(join(process.cwd(), 'package.json'));
+/** The names `importer` takes from `spec` by `import { a, b } from 'spec'` or `(await import('spec')).a`. */
+function importedNames(importer, spec) {
+  const text = readFileSync(importer, 'utf8');
+  const quoted = `['"]${spec.replace(/[/.]/g, '\\$&')}['"]`;
+  const names = [];
+  for (const m of text.matchAll(new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*${quoted}`, 'g')))
+    names.push(
+      ...m[1]
+        .split(',')
+        .map((n) => n.trim().split(/\s+as\s+/)[0])
+        .filter((n) => n && !n.startsWith('type ')),
+    );
+  for (const m of text.matchAll(new RegExp(`\\(await import\\(${quoted}\\)\\)\\.(\\w+)`, 'g'))) names.push(m[1]);
+  return names;
+}
 const packageOf = (spec) =>
   spec
     .split('/')
@@ -113,13 +137,28 @@ const vendorPackages = {
       if (!VENDOR.includes(name) || args.importer.includes('node_modules')) return undefined;
       if (!vendorSpecs.has(name)) vendorSpecs.set(name, new Set());
       vendorSpecs.get(name).add(args.path);
+      const entry = VENDOR_ENTRY[args.path];
+      if (entry) {
+        const held = Object.keys(requireHere(entry));
+        const missing = importedNames(args.importer, args.path).filter((n) => !held.includes(n));
+        if (missing.length)
+          throw new Error(`${args.importer} imports ${missing.join(', ')} from ${args.path}, which ${entry} does not hold`);
+      }
       return { path: args.path, namespace: 'vendor' };
     });
     b.onLoad({ filter: /.*/, namespace: 'vendor' }, async (args) => {
+      const required = `require(${JSON.stringify(vendorFile(packageOf(args.path)))})[${JSON.stringify(args.path)}]`;
+      if (VENDOR_ENTRY[args.path]) {
+        // CommonJS with a getter per name: the vendor file is required, and each name read, on first use
+        const getters = Object.keys(requireHere(VENDOR_ENTRY[args.path])).map(
+          (n) => `  get ${JSON.stringify(n)}() { return (m ??= ${required})[${JSON.stringify(n)}]; },`,
+        );
+        return { loader: 'js', contents: `let m;\nmodule.exports = {\n${getters.join('\n')}\n};\n`, resolveDir: process.cwd() };
+      }
       const ns = await import(args.path);
       const names = Object.keys(ns).filter((n) => n !== 'default' && n !== '__esModule' && n !== 'module.exports');
       const lines = [
-        `const m = require(${JSON.stringify(vendorFile(packageOf(args.path)))})[${JSON.stringify(args.path)}];`,
+        `const m = ${required};`,
         'export default m.__esModule ? m.default : m;',
         ...names.map((n, i) => `const e${i} = m[${JSON.stringify(n)}];`),
         `export { ${names.map((n, i) => `e${i} as ${JSON.stringify(n)}`).join(', ')} };`,
@@ -178,7 +217,9 @@ results.push(
 results.push(await build({ ...common, entryPoints: ['src/server/index.ts'], outfile: 'dist/server.cjs', plugins: [lazyBuiltins] }));
 for (const [name, specs] of vendorSpecs) {
   // getters: a package's modules are initialised when first asked for (undici's proxy agent only with a proxy)
-  const entry = [...specs].map((s) => `  get ${JSON.stringify(s)}() { return require(${JSON.stringify(s)}); },`).join('\n');
+  const entry = [...specs]
+    .map((s) => `  get ${JSON.stringify(s)}() { return require(${JSON.stringify(VENDOR_ENTRY[s] ?? s)}); },`)
+    .join('\n');
   results.push(
     await build({
       ...common,

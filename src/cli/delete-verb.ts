@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { CommandDeps } from './deps.js';
-import { DRY_RUN_HELP } from './dry-run.js';
+import { DRY_RUN_HELP } from './dry-run-option.js';
 import { parseId } from './parse.js';
 import type { Runtime } from './runtime.js';
 

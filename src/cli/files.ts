@@ -1,9 +1,9 @@
 /** Local file access shared by the verbs that read or write files (--data-file, --data-out, --from-dll). */
-import { describeFsError, readFileBounded, sizeLimitText } from '../local-files.js';
+import { describeFsError, readFileBounded, sizeLimitText } from '../bounded-read.js';
 import { UsageError } from './errors.js';
 
-// the bounded readers are shared with the local service (src/local-files.ts)
-export { describeFsError, readFileBounded } from '../local-files.js';
+// the bounded readers are shared with the local service (src/bounded-read.ts)
+export { describeFsError, readFileBounded } from '../bounded-read.js';
 
 /** 1 MiB, 1024 × 1024 bytes. */
 export const MiB = 1024 * 1024;

@@ -12,7 +12,7 @@ import { VERSION, type Context } from './context.js';
 import { DeclinedError, UsageError } from './errors.js';
 import { Renderer, colorEnabled, type OutputFormat } from './output.js';
 import { MAX_CA_FILE_BYTES, readCaFile, readFileBounded } from './files.js';
-import { sizeLimitText } from '../local-files.js';
+import { sizeLimitText } from '../bounded-read.js';
 import { parseBaseUrl, parseDuration, parseRetries } from './parse.js';
 
 /** The local service's default address (`lic serve` without --port). */

@@ -138,19 +138,18 @@ export class ApiClient {
       trace: this.opts.trace,
       proxy: this.opts.proxy,
     };
-    const reply = await withRetries(
+    const reply = await withRetries(() => sendOnce(attempt), {
       method,
       url,
       path,
-      {
+      policy: {
         ...this.opts,
         retries: o.retries ?? this.opts.retries ?? DEFAULT_RETRIES,
         notice: o.quietRetries ? undefined : this.opts.notice,
       },
-      () => sendOnce(attempt),
-      () => this.closings !== closings,
-      o.signal,
-    );
+      cutOff: () => this.closings !== closings,
+      signal: o.signal,
+    });
     return interpret<T>(reply, method, path, this.opts.apiKey, (this.opts.now ?? Date.now)(), o.parse);
   }
 

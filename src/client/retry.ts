@@ -46,7 +46,7 @@ function mayRetry(method: string, outcome: Reply | NetworkError): boolean {
 }
 
 /** What the retry loop needs from its client (the ClientOptions of the same names). */
-export interface RetryPolicy {
+interface RetryPolicy {
   /** extra attempts after the first */
   retries: number;
   notice?: (line: string) => void;
@@ -68,22 +68,31 @@ function waitFor(p: RetryPolicy, attempt: number, retryAfter?: string): number |
   return Math.round(step * (0.5 + 0.5 * (p.random ?? Math.random)()));
 }
 
+/** The request `withRetries` repeats, and how (see withRetries). */
+export interface RetryOptions {
+  /** the request's method: which outcomes may be retried (mayRetry) */
+  method: string;
+  /** the request's full URL: its origin is named in each notice */
+  url: string;
+  /** the request's path: named in RequestAbortedError */
+  path: string;
+  /** attempts, notice and trace lines, and the injectable sleep (ms), random and clock (ms since epoch) */
+  policy: RetryPolicy;
+  /** true once the client was closed (the command is ending): a network failure or a wait then stops the loop */
+  cutOff: () => boolean;
+  /** the caller's abort signal, checked before each attempt */
+  signal?: AbortSignal;
+}
+
 /**
  * Runs `attempt` until it gives a reply that is not retried (see mayRetry), announcing each
- * retry through `p.notice` (`503 from http://h, retry 1/2 in 0.8s`) and waiting through
- * `p.sleep`. Returns the last reply (any status); throws the last NetworkError, or
- * RequestAbortedError when `signal` aborts before an attempt or `cutOff()` turns true
+ * retry through `o.policy.notice` (`503 from http://h, retry 1/2 in 0.8s`) and waiting (ms)
+ * through `o.policy.sleep`. Returns the last reply (any status); throws the last NetworkError,
+ * or RequestAbortedError when `o.signal` aborts before an attempt or `o.cutOff()` turns true
  * (the client was closed) after a network failure or a wait.
  */
-export async function withRetries(
-  method: string,
-  url: string,
-  path: string,
-  p: RetryPolicy,
-  attempt: () => Promise<Reply>,
-  cutOff: () => boolean,
-  signal?: AbortSignal,
-): Promise<Reply> {
+export async function withRetries(attempt: () => Promise<Reply>, o: RetryOptions): Promise<Reply> {
+  const { method, url, path, policy: p, cutOff, signal } = o;
   for (let n = 0; ; n++) {
     if (signal?.aborted) throw new RequestAbortedError(method, path);
     let outcome: Reply | NetworkError;

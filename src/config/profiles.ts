@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type Conf from 'conf';
-import { readFileBoundedSync, sizeLimitText } from '../local-files.js';
+import { readFileBoundedSync, sizeLimitText } from '../bounded-read.js';
 import { maskApiKey } from '../wire.js';
 
 export interface Profile {

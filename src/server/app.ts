@@ -15,7 +15,7 @@ import { createAuth } from './auth.js';
 import type { AuthFailLimit } from './auth-guard.js';
 import { BUSY_RETRY_AFTER_S, createWriteGate, databaseBusy, isBusy } from './busy.js';
 import type { ServiceContext } from './context.js';
-import { ApiFailure } from './errors.js';
+import { ServiceError } from './errors.js';
 import { writeLog } from './log-writer.js';
 import { fieldWithLoneSurrogate, firstStringWhere } from './text.js';
 import { registerOpenApi } from './openapi.js';
@@ -372,7 +372,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
     if (body.length === 0) {
       if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE') return done(null, undefined);
-      return done(new ApiFailure(400, Code.INVALID_ARGUMENT, 'request body is empty; expected a JSON object'), undefined);
+      return done(new ServiceError(400, Code.INVALID_ARGUMENT, 'request body is empty; expected a JSON object'), undefined);
     }
     let text: string;
     try {
@@ -380,7 +380,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     } catch {
       const field = fieldWithInvalidUtf8(body);
       return done(
-        new ApiFailure(
+        new ServiceError(
           400,
           Code.INVALID_ARGUMENT,
           `${field ?? 'request body'} is not valid UTF-8`,
@@ -393,7 +393,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       // the default parser (secure-json-parse) refuses prototype keys with its generic "not valid JSON"
       if (err && isJson(text)) {
         return done(
-          new ApiFailure(400, Code.INVALID_ARGUMENT, 'request body has a "__proto__" or "constructor.prototype" key, which is not allowed'),
+          new ServiceError(
+            400,
+            Code.INVALID_ARGUMENT,
+            'request body has a "__proto__" or "constructor.prototype" key, which is not allowed',
+          ),
           undefined,
         );
       }
@@ -402,7 +406,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       if (field !== undefined) {
         const reason = 'not valid Unicode: it holds an unpaired surrogate (a \\uD800-\\uDFFF escape without its other half)';
         const name = field || 'request body';
-        return done(new ApiFailure(400, Code.INVALID_ARGUMENT, `${name} is ${reason}`, [{ field: name, reason }]), undefined);
+        return done(new ServiceError(400, Code.INVALID_ARGUMENT, `${name} is ${reason}`, [{ field: name, reason }]), undefined);
       }
       done(null, value);
     });
@@ -410,7 +414,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.setSchemaErrorFormatter((errors, part) => {
     const { message, field } = describeValidation(errors as never, part);
-    return new ApiFailure(400, Code.INVALID_ARGUMENT, message, [{ field, reason: message }]);
+    return new ServiceError(400, Code.INVALID_ARGUMENT, message, [{ field, reason: message }]);
   });
 
   const warn = opts.warn ?? (() => {});
@@ -429,11 +433,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     if (closing) {
       reply.header('retry-after', '1');
-      throw new ApiFailure(503, Code.UNAVAILABLE, 'the service is shutting down');
+      throw new ServiceError(503, Code.UNAVAILABLE, 'the service is shutting down');
     }
     // HTTP/1.1 requires a Host header (RFC 9112 §3.2); Node's own refusal of one without it has no body
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
-      throw new ApiFailure(400, Code.INVALID_ARGUMENT, 'an HTTP/1.1 request needs a Host header');
+      throw new ServiceError(400, Code.INVALID_ARGUMENT, 'an HTTP/1.1 request needs a Host header');
     }
   });
   app.addHook('onRequest', auth.onRequest);
@@ -445,13 +449,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The audit entry of each write (contract §6) is written by the route, in the write's own
   // transaction (audit.ts), so the two commit together or not at all.
 
-  app.setErrorHandler((err: FastifyError | ApiFailure, req, reply) => {
+  app.setErrorHandler((err: FastifyError | ServiceError, req, reply) => {
     // a write that met another process's lock where it could not wait asynchronously (busy.ts)
     if (isBusy(err)) {
       gate.refused(`${req.method} ${req.url.split('?')[0]}`);
       err = databaseBusy();
     }
-    if (err instanceof ApiFailure) {
+    if (err instanceof ServiceError) {
       if (err.code === Code.UNAVAILABLE && !reply.hasHeader('retry-after')) reply.header('retry-after', String(BUSY_RETRY_AFTER_S));
       return reply
         .status(err.status)

@@ -36,7 +36,7 @@ export function writeAudit(ctx: Pick<ServiceContext, 'db' | 'now'>, req: Fastify
 /**
  * Runs a write handler's synchronous database work and its audit entry in one
  * transaction: `work` returns the reply and sets `req.audit`; both commit together, or
- * an error in either rolls back both and propagates (an ApiFailure keeps its status).
+ * an error in either rolls back both and propagates (a ServiceError keeps its status).
  * While another process holds the write lock it waits a bounded time, then rejects with
  * 503 having changed nothing (ServiceContext.write).
  */

@@ -11,7 +11,7 @@
  */
 import { Code } from '../wire.js';
 import type { Db } from './db.js';
-import { ApiFailure } from './errors.js';
+import { ServiceError } from './errors.js';
 import { waitingForLock } from './lock-wanted.js';
 import { writeLog } from './log-writer.js';
 
@@ -38,7 +38,7 @@ export function isBusy(e: unknown): boolean {
 
 /** The 503 of a write that waited BUSY_WAIT_MS for the lock in vain (the caller sets `Retry-After`, which says when to retry). */
 export const databaseBusy = () =>
-  new ApiFailure(
+  new ServiceError(
     503,
     Code.UNAVAILABLE,
     `the database is locked by another process (a write transaction held outside the service); nothing was changed`,

@@ -4,7 +4,7 @@
  * declared once. Server-only: the CLI never loads this.
  */
 import type { Properties, PropertySchema } from '../schema/json-schema.js';
-import type { FieldSpec, FieldType } from './query/types.js';
+import type { ColumnType, FieldSpec } from './query/types.js';
 
 /** What a record's field needs beyond its schema: a column that is not `<alias>.<snake_case name>`, a wire conversion. */
 type FieldOverride = Partial<Omit<FieldSpec, 'name'>>;
@@ -17,7 +17,7 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerC
  * `date-time` string → timestamp, any other string → string. Arrays and objects (JSON
  * columns) are not queryable; their override supplies the column's `toWire`.
  */
-function queryType(s: PropertySchema): { type: FieldType; queryable?: false } {
+function queryType(s: PropertySchema): { type: ColumnType; queryable?: false } {
   const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
   if (types.includes('integer')) return { type: 'int' };
   if (types.includes('number')) return { type: 'number' };

@@ -8,7 +8,7 @@ import { buildApp, type ConnectionLimits, type LogSink } from './app.js';
 import type { AuthFailLimit } from './auth-guard.js';
 import { generateApiKey, hashApiKey, keyPrefix } from './auth.js';
 import { damage, openDatabase, type Db } from './db.js';
-import { describeFsError, readFileBounded, sizeLimitText } from '../local-files.js';
+import { describeFsError, readFileBounded, sizeLimitText } from '../bounded-read.js';
 import { resumeLogWork } from './log/purge.js';
 import { openSecrets, type SecretKeySource } from './secrets.js';
 import { acquireServeLock } from './serve-lock.js';

@@ -1,7 +1,7 @@
 import { isoOrNull, type Db } from './db.js';
 import { badRequest } from './errors.js';
 import { compileListQuery, type ParsedListQuery } from './query/index.js';
-import { QueryError, type CompileOptions, type FieldSpec, type ListSpec } from './query/types.js';
+import { QueryError, type CompileOptions, type FieldSpec, type QueryFields } from './query/types.js';
 import { TAKE_DEFAULT, TAKE_MAX } from '../wire.js';
 
 /** The list query parameters (contract §5) as the route received them (already type-checked by the schema). */
@@ -15,7 +15,7 @@ export interface ListParams {
 
 /** A list endpoint's source: the FROM clause and its fields, and optionally a cheaper exact total. */
 export interface ListSource {
-  spec: ListSpec;
+  spec: QueryFields;
   /** FROM clause written by us, e.g. `log l` or `orders o` */
   from: string;
   /** exact count of the rows matching `where` (the log: src/server/log/totals.ts); absent → count(*) */
@@ -67,7 +67,7 @@ export function fieldToWire(f: FieldSpec, v: unknown): unknown {
 }
 
 /** Compiles the user's filter/sort/select, turning a QueryError into a 400 that names the parameter. */
-export function compileOr400(spec: ListSpec, q: ListParams, opts?: CompileOptions): ParsedListQuery {
+export function compileOr400(spec: QueryFields, q: ListParams, opts?: CompileOptions): ParsedListQuery {
   try {
     return compileListQuery(spec, q, opts);
   } catch (e) {
@@ -77,7 +77,7 @@ export function compileOr400(spec: ListSpec, q: ListParams, opts?: CompileOption
 }
 
 /** A list request's parameters → its compiled query (once per request) and paging; 400 as compileOr400. */
-export function compileListRequest(spec: ListSpec, q: ListParams, opts?: CompileOptions): ListRequest {
+export function compileListRequest(spec: QueryFields, q: ListParams, opts?: CompileOptions): ListRequest {
   return { query: compileOr400(spec, q, opts), take: q.take ?? TAKE_DEFAULT, skip: q.skip ?? 0 };
 }
 

@@ -6,7 +6,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, statSync, writeFileSync } from 'node:fs';
-import { readFileBoundedSync, sizeLimitText } from '../local-files.js';
+import { readFileBoundedSync, sizeLimitText } from '../bounded-read.js';
 import type { Db } from './db.js';
 
 const PREFIX = 'enc:v1:';

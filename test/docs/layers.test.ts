@@ -131,7 +131,7 @@ const clean: [layer: string, file: string, code: string][] = [
   [
     'config',
     'src/config/profiles.ts',
-    `import { readBounded } from '../local-files.js';\nvoid readBounded;\nexport const load = () => import('conf');`,
+    `import { readBounded } from '../bounded-read.js';\nvoid readBounded;\nexport const load = () => import('conf');`,
   ],
   [
     'cli',

@@ -14,7 +14,7 @@ import type { Runtime } from '../runtime.js';
 import { containsClause, equalsClause } from './filter.js';
 import { addListOptions, parseFilterValue, type ListDef, type ListFlags, type ListOptionsHelp } from './flags.js';
 import { fieldNames, fieldTypesOf, type FieldTypes } from './normalize.js';
-import type { FilterClause } from './plan.js';
+import type { FilterClause } from './page-plan.js';
 import { runList } from './run.js';
 
 /** The API client a list's endpoint function takes. */

@@ -7,7 +7,7 @@ import { TAKE_MAX, type ListQuery } from '../../wire.js';
 import { allOf } from './filter.js';
 import type { ListDef } from './flags.js';
 import { pageTextOf, type PageText } from './page-text.js';
-import type { FetchPage, ListPlan } from './plan.js';
+import type { FetchPage, ListPlan } from './page-plan.js';
 
 /** The value of `name` in a record, matched case-insensitively (contract §5 field names). */
 export function fieldOf(rec: Record<string, unknown>, name: string): unknown {

@@ -14,7 +14,7 @@ import { parseFieldList, type ListDef, type ListFlags } from './flags.js';
 import { normalizeEnvelope, normalizeListBody, normalizeRecord } from './normalize.js';
 import { pageScanner } from './page-text.js';
 import { fieldOf, listRecords, pages, totalOf } from './pages.js';
-import { planList, type FetchPage, type FilterClause, type ListPlan } from './plan.js';
+import { planList, type FetchPage, type FilterClause, type ListPlan } from './page-plan.js';
 
 export interface ListRun<R> {
   def: ListDef<R>;

@@ -4,7 +4,7 @@ import { UsageError } from '../../cli/errors.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { reservedHeaderReason } from '../../client/headers.js';
-import { DRY_RUN_HELP } from '../../cli/dry-run.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run-option.js';
 import { choiceOf } from '../../cli/parse.js';
 
 /** Largest `--input` body: 10 MiB, the service's body limit (contract §9). */

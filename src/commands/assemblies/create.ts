@@ -6,7 +6,7 @@ import { InterruptedError, messageFor, UsageError } from '../../cli/errors.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
-import { addDryRunOption } from '../../cli/dry-run.js';
+import { addDryRunOption } from '../../cli/dry-run-option.js';
 import { serviceSigningKeys, type ServiceSigningKey } from '../resources/signing-key.js';
 
 type AssembliesCreateOptions = AssemblyFieldOptions;

@@ -5,7 +5,7 @@ import { parseId } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
-import { addDryRunOption } from '../../cli/dry-run.js';
+import { addDryRunOption } from '../../cli/dry-run-option.js';
 
 type AssembliesUpdateOptions = AssemblyFieldOptions & { id: number };
 

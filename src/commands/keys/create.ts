@@ -3,7 +3,7 @@ import { createApiKey } from '../../client/endpoints/api-keys.js';
 import { checkExpiry, parseExpiry, parsePermissions } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { addDryRunOption } from '../../cli/dry-run.js';
+import { addDryRunOption } from '../../cli/dry-run-option.js';
 
 interface KeysCreateOptions {
   perm: number;

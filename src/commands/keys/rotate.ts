@@ -11,7 +11,7 @@ import { filterString, normalizeRecord } from '../../cli/list/index.js';
 import { checkExpiry, parseExpiry, parseId } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { addDryRunOption } from '../../cli/dry-run.js';
+import { addDryRunOption } from '../../cli/dry-run-option.js';
 import type { ApiKey } from '../../wire.js';
 import { DAY, formatDuration, parseDurationMs } from '../../time.js';
 import { API_KEY_LIST } from './list.js';

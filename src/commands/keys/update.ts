@@ -4,7 +4,7 @@ import { UsageError } from '../../cli/errors.js';
 import { checkExpiry, parseExpiryOrNever, parseId, parsePermissions } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { DRY_RUN_HELP } from '../../cli/dry-run.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run-option.js';
 
 interface KeysUpdateOptions {
   id: number;

@@ -5,7 +5,7 @@ import { normalizeEnvelope, normalTotal } from '../../cli/list/index.js';
 import { checkRange, parseId, parseTime } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { DRY_RUN_HELP } from '../../cli/dry-run.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run-option.js';
 
 export interface LogPurgeOptions {
   all?: boolean;

@@ -8,7 +8,7 @@ import { listLog } from '../../client/endpoints/log.js';
 import { InterruptedError } from '../../cli/errors.js';
 import { ABORTED, unlessAborted } from '../../cli/list/abort.js';
 import { containsClause, equalsClause, pages, planList } from '../../cli/list/index.js';
-import type { FetchPage } from '../../cli/list/plan.js';
+import type { FetchPage } from '../../cli/list/page-plan.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 import { startProgress } from '../../cli/progress.js';
 import type { Runtime } from '../../cli/runtime.js';

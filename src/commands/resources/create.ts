@@ -3,7 +3,7 @@ import { createResource } from '../../client/endpoints/resources.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
-import { addDryRunOption } from '../../cli/dry-run.js';
+import { addDryRunOption } from '../../cli/dry-run-option.js';
 import { snkDataWarning } from './signing-key.js';
 
 type ResourcesCreateOptions = ResourceFieldOptions & { name: string; type: string };

@@ -10,7 +10,7 @@ import { messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
 import { equalsClause, listRecords } from '../../cli/list/index.js';
 import type { CommandDeps } from '../../cli/deps.js';
-import { DRY_RUN_HELP } from '../../cli/dry-run.js';
+import { DRY_RUN_HELP } from '../../cli/dry-run-option.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
 import { MAX_STATE_BYTES, readData, readStateFile, type DesiredState } from './file.js';

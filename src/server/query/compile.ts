@@ -1,6 +1,6 @@
 /**
  * Compiler of the list query language (contract §5): `filter`, `sort` and `select` over a
- * ListSpec → parameterised SQL pieces. No user text ever reaches the SQL: every literal
+ * QueryFields → parameterised SQL pieces. No user text ever reaches the SQL: every literal
  * becomes a `?` parameter and column SQL comes only from FieldSpec.column.
  *
  * Semantics of `filter` (those of C# / Dynamic LINQ, which the original service runs):
@@ -26,7 +26,7 @@ import {
   type LiteralNode,
 } from './parse.js';
 import { parseRfc3339 } from '../../time.js';
-import type { CompiledQuery, CompileOptions, FieldSpec, FieldType, ListSpec, SortKey } from './types.js';
+import type { CompiledQuery, CompileOptions, ColumnType, FieldSpec, QueryFields, SortKey } from './types.js';
 
 type Param = string | number | null;
 
@@ -46,25 +46,25 @@ interface SpecIndex {
   queryableNames: string;
 }
 
-const specCache = new WeakMap<ListSpec, SpecIndex>();
+const specCache = new WeakMap<QueryFields, SpecIndex>();
 
-/** Per-spec lookup tables, built once per ListSpec object. Throws Error on a malformed spec (our bug). */
-function indexSpec(spec: ListSpec): SpecIndex {
+/** Per-spec lookup tables, built once per QueryFields object. Throws Error on a malformed spec (our bug). */
+function indexSpec(spec: QueryFields): SpecIndex {
   let ix = specCache.get(spec);
   if (ix) return ix;
   const byName = new Map<string, FieldSpec>();
   const order = new Map<FieldSpec, number>();
   spec.fields.forEach((f, i) => {
     const key = f.name.toLowerCase();
-    if (byName.has(key)) throw new Error(`ListSpec: duplicate field name ${f.name}`);
+    if (byName.has(key)) throw new Error(`QueryFields: duplicate field name ${f.name}`);
     byName.set(key, f);
     order.set(f, i);
   });
   const idField = byName.get('id');
-  if (!idField || idField.queryable === false) throw new Error('ListSpec: needs a queryable "id" field');
+  if (!idField || idField.queryable === false) throw new Error('QueryFields: needs a queryable "id" field');
   const defaultSort: SortKey[] = spec.defaultSort.map((k) => {
     const field = byName.get(k.name.toLowerCase());
-    if (!field || field.queryable === false) throw new Error(`ListSpec: default sort field ${k.name} is not a queryable field`);
+    if (!field || field.queryable === false) throw new Error(`QueryFields: default sort field ${k.name} is not a queryable field`);
     return { field, desc: k.desc };
   });
   ix = {
@@ -102,7 +102,7 @@ function lookup(ix: SpecIndex, param: string, name: string, pos: number, needQue
 // ---------------------------------------------------------------------------------------
 // filter
 
-const TYPE_DESC: Record<FieldType, string> = {
+const TYPE_DESC: Record<ColumnType, string> = {
   int: 'an integer',
   number: 'a number',
   string: 'a string',
@@ -119,7 +119,7 @@ type Operand =
 /** Comparison class: values compare only within one class. */
 type Klass = 'numeric' | 'string' | 'bool' | 'timestamp';
 
-function fieldKlass(t: FieldType): Klass {
+function fieldKlass(t: ColumnType): Klass {
   return t === 'int' || t === 'number' ? 'numeric' : t;
 }
 
@@ -352,14 +352,14 @@ class FilterCompiler {
  * Throws QueryError (param 'filter', with position) on syntax errors, unknown or
  * non-queryable fields, type mismatches, bad times, and over-long or over-deep input.
  */
-export function compileFilter(spec: ListSpec, filter: string | undefined): { where: string; params: Param[] } {
+export function compileFilter(spec: QueryFields, filter: string | undefined): { where: string; params: Param[] } {
   const { where, params } = compileParsedFilter(spec, filter === undefined ? undefined : parseFilter(filter));
   return { where, params };
 }
 
 /** compileFilter of an already parsed filter (undefined: none); keeps the tree beside its SQL. */
 function compileParsedFilter(
-  spec: ListSpec,
+  spec: QueryFields,
   ast: FilterNode | undefined,
   opts?: CompileOptions,
 ): { where: string; params: Param[]; filter?: FilterNode } {
@@ -406,7 +406,7 @@ const isBlank = (s: string | undefined): boolean => s === undefined || s.trim() 
  * tiebreak unless already present. Throws QueryError (param 'sort') on unknown,
  * non-queryable or repeated fields and on a bad direction.
  */
-export function compileSort(spec: ListSpec, sort: string | undefined): { orderBy: string; sort: SortKey[] } {
+export function compileSort(spec: QueryFields, sort: string | undefined): { orderBy: string; sort: SortKey[] } {
   const ix = indexSpec(spec);
   let keys: SortKey[];
   if (isBlank(sort)) {
@@ -442,7 +442,7 @@ export function compileSort(spec: ListSpec, sort: string | undefined): { orderBy
  * duplicates; empty/absent → all fields. Throws QueryError (param 'select') on an unknown
  * name or an empty item.
  */
-export function compileSelect(spec: ListSpec, select: string | undefined): FieldSpec[] {
+export function compileSelect(spec: QueryFields, select: string | undefined): FieldSpec[] {
   const ix = indexSpec(spec);
   if (isBlank(select)) return [...spec.fields];
   const chosen = new Set<FieldSpec>();
@@ -462,14 +462,14 @@ export interface ParsedListQuery extends CompiledQuery {
 
 /**
  * Compiles the list parameters (contract §5) `filter`, `sort` and `select` of one request
- * against a resource's ListSpec (contract §5); see compileFilter, compileSort and
+ * against a resource's QueryFields (contract §5); see compileFilter, compileSort and
  * compileSelect for each part. Throws QueryError (→ HTTP 400, code 3) naming the parameter
- * and position; throws a plain Error only for a malformed ListSpec (a bug on our side).
+ * and position; throws a plain Error only for malformed QueryFields (a bug on our side).
  * The result is computed once per request and handed down (page, total, planner hints).
  * `opts` lets the route answer Contains from an index (CompileOptions).
  */
 export function compileListQuery(
-  spec: ListSpec,
+  spec: QueryFields,
   q: { filter?: string; sort?: string; select?: string },
   opts?: CompileOptions,
 ): ParsedListQuery {

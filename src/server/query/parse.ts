@@ -38,7 +38,7 @@ export const MAX_FILTER_DEPTH = 64;
 export type CompareOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 type MethodName = 'contains' | 'startsWith' | 'endsWith';
 
-/** A field reference as written; resolved against the ListSpec by the compiler. */
+/** A field reference as written; resolved against the QueryFields by the compiler. */
 export interface FieldNode {
   kind: 'field';
   name: string;

@@ -4,15 +4,19 @@
  * user's `filter`, `sort` and `select` into parameterised SQL pieces over those fields.
  */
 
-/** Types a field can have; `timestamp` columns hold INTEGER ms since epoch (UTC). */
-export type FieldType = 'int' | 'number' | 'string' | 'bool' | 'timestamp';
+/**
+ * How the query language compares a field's column (its SQL storage): `timestamp` columns hold
+ * INTEGER ms since epoch (UTC) and compare as points in time. Not the CLI's record `FieldType`
+ * (src/cli/list/normalize.ts), which is the JSON wire type a record is normalised to.
+ */
+export type ColumnType = 'int' | 'number' | 'string' | 'bool' | 'timestamp';
 
 export interface FieldSpec {
   /** wire name as in the JSON record, camelCase (`timeStamp`); matched case-insensitively */
   name: string;
   /** SQL expression for the column, written by us, never by a user (`l.time_stamp`) */
   column: string;
-  type: FieldType;
+  type: ColumnType;
   /** false for fields that can be selected but not filtered or sorted (blobs, JSON arrays) */
   queryable?: boolean;
   /** converts the stored value to its wire form; default by type (timestamp → RFC 3339, bool → boolean) */
@@ -24,7 +28,12 @@ export interface SortKey {
   desc: boolean;
 }
 
-export interface ListSpec {
+/**
+ * A list resource's fields as the query language sees them (contract §5), with the default
+ * sort: what compileListQuery compiles `filter`, `sort` and `select` against. Not the CLI's
+ * `ListSpec` (src/cli/list/define.ts), which declares a list verb.
+ */
+export interface QueryFields {
   fields: readonly FieldSpec[];
   /** sort used when `sort` is absent, e.g. [{id, desc:false}] or the log's TimeStamp desc, Id desc */
   defaultSort: readonly { name: string; desc: boolean }[];

@@ -106,7 +106,7 @@ export interface InsertRoute<B extends TSchema> {
   body: B;
   /** the reply's id field, e.g. `assemblyId` */
   idField: string;
-  /** checks and stores the record (400/409 as ApiFailure); returns its new id */
+  /** checks and stores the record (400/409 as ServiceError); returns its new id */
   insert: (body: Static<B>, req: FastifyRequest) => number;
 }
 

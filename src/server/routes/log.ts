@@ -7,7 +7,7 @@ import { compileListRequest, compileOr400, listQuerySchema, type ListParams, typ
 import { containsHook } from '../log/fts.js';
 import { logPage } from '../log/page.js';
 import { hasForeignTriggers, partsIn } from '../log/parts.js';
-import { rangeScope } from '../log/planner.js';
+import { rangeScope } from '../log/range-scope.js';
 import {
   deleteAllViaView,
   deleteEntry,

@@ -2,13 +2,13 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { compileFilter, compileListQuery, compileSelect, compileSort } from '../../../src/server/query/compile.js';
 import { parseRfc3339 } from '../../../src/time.js';
-import { QueryError, type ListSpec } from '../../../src/server/query/types.js';
+import { QueryError, type QueryFields } from '../../../src/server/query/types.js';
 import { logSource } from '../../../src/server/routes/log.js';
 
 // the service's own log fields, so these tests follow the route if it changes
-const logSpec: ListSpec = logSource.spec;
+const logSpec: QueryFields = logSource.spec;
 
-const keySpec: ListSpec = {
+const keySpec: QueryFields = {
   fields: [
     { name: 'id', column: 'k.id', type: 'int' },
     { name: 'name', column: 'k.name', type: 'string' },
@@ -22,7 +22,7 @@ const keySpec: ListSpec = {
   defaultSort: [{ name: 'id', desc: false }],
 };
 
-const f = (spec: ListSpec, filter: string) => compileFilter(spec, filter);
+const f = (spec: QueryFields, filter: string) => compileFilter(spec, filter);
 
 function qerr(fn: () => unknown): QueryError {
   try {
@@ -363,8 +363,8 @@ describe('sort', () => {
   });
 
   it('throws a plain Error for a spec whose default sort names an unknown field', () => {
-    const bad: ListSpec = { fields: [{ name: 'id', column: 'id', type: 'int' }], defaultSort: [{ name: 'nope', desc: false }] };
-    expect(() => compileSort(bad, undefined)).toThrow(/ListSpec/);
+    const bad: QueryFields = { fields: [{ name: 'id', column: 'id', type: 'int' }], defaultSort: [{ name: 'nope', desc: false }] };
+    expect(() => compileSort(bad, undefined)).toThrow(/QueryFields/);
   });
 });
 
@@ -404,7 +404,7 @@ describe('limits reach SQLite safely', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE k (id INTEGER PRIMARY KEY, revoked INTEGER)');
     db.prepare('INSERT INTO k VALUES (1, 1), (2, 0)').run();
-    const tiny: ListSpec = {
+    const tiny: QueryFields = {
       fields: [
         { name: 'id', column: 'k.id', type: 'int' },
         { name: 'r', column: 'k.revoked', type: 'bool' },

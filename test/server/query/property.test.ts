@@ -13,12 +13,12 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileListQuery } from '../../../src/server/query/compile.js';
-import { QueryError, type FieldSpec, type FieldType, type ListSpec } from '../../../src/server/query/types.js';
+import { QueryError, type ColumnType, type FieldSpec, type QueryFields } from '../../../src/server/query/types.js';
 
 // ---------------------------------------------------------------------------------------
 // the table
 
-const spec: ListSpec = {
+const spec: QueryFields = {
   fields: [
     { name: 'id', column: 't.id', type: 'int' },
     { name: 'count', column: 't.count', type: 'int' },
@@ -33,7 +33,7 @@ const spec: ListSpec = {
   ],
   defaultSort: [{ name: 'id', desc: false }],
 };
-const byType = (t: FieldType): FieldSpec[] => spec.fields.filter((f) => f.type === t && f.queryable !== false);
+const byType = (t: ColumnType): FieldSpec[] => spec.fields.filter((f) => f.type === t && f.queryable !== false);
 const F = {
   numeric: [...byType('int'), ...byType('number')],
   string: byType('string'),

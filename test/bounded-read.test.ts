@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileBounded } from '../src/local-files.js';
+import { readFileBounded } from '../src/bounded-read.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'lic-local-files-'));
+const dir = mkdtempSync(join(tmpdir(), 'lic-bounded-read-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const MiB = 1024 * 1024;
 
