@@ -217,19 +217,28 @@ export function bareJsonFlag(args: readonly string[], program: Command): string[
 
 /**
  * `args` with the output flags (OUTPUT_FLAGS: `-o X`, `--output=X`, `--json[=F]`, `--raw`)
- * typed before the command (`lic -o json keys list`, after bareJsonFlag) moved to the end
- * (before a `--`), where the verb that declares them (outputFormats) parses them; a verb that
- * does not declare them refuses them as commander refuses any unknown option.
+ * typed before the verb (`lic -o json keys list`, `lic keys --json list`; after bareJsonFlag)
+ * moved to the end (before a `--`), where the verb that declares them (outputFormats) parses
+ * them; a verb that does not declare them refuses them as commander refuses any unknown option.
  */
 export function hoistOutputFlags(args: readonly string[], root: Command): string[] {
   const rootValue = new Set<string>();
   for (const o of root.options) if (o.required) for (const f of [o.long, o.short]) if (f) rootValue.add(f);
   const moved: string[] = [];
   const rest: string[] = [];
+  let cmd = root;
   let i = 0;
-  for (; i < args.length; i++) {
+  for (; i < args.length && cmd.commands.length > 0; i++) {
     const a = args[i]!;
-    if (!a.startsWith('-') || a === '--') break;
+    if (a === '--') break;
+    if (!a.startsWith('-')) {
+      // a noun or a verb: go down to it; anything else is the root's to report
+      const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+      if (!sub) break;
+      rest.push(a);
+      cmd = sub;
+      continue;
+    }
     const eq = a.indexOf('=');
     const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a.startsWith('-o') && !a.startsWith('--') ? '-o' : a;
     const takes = OUTPUT_FLAGS.get(flag);
@@ -244,6 +253,7 @@ export function hoistOutputFlags(args: readonly string[], root: Command): string
     if (flag === a && next !== undefined && (takes === 'required' || (takes === 'optional' && !next.startsWith('-'))))
       moved.push(args[++i]!);
   }
+  if (moved.length === 0) return [...args];
   const tail = args.slice(i);
   const dashes = tail.indexOf('--');
   return dashes < 0 ? [...rest, ...tail, ...moved] : [...rest, ...tail.slice(0, dashes), ...moved, ...tail.slice(dashes)];

@@ -85,6 +85,10 @@ describe('hoistOutputFlags: output flags before the command go to the verb', () 
       ['-ojson', 'api', 'GET', '/v1/x', '--', '-o'],
       ['api', 'GET', '/v1/x', '-ojson', '--', '-o'],
     ],
+    [
+      ['keys', '--json=', 'ls', '--limit', '1'],
+      ['keys', 'ls', '--limit', '1', '--json='],
+    ],
     // after the command they are the verb's already
     [
       ['keys', 'list', '-o', 'json'],
