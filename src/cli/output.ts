@@ -224,12 +224,15 @@ export class Renderer {
   }
 
   /**
-   * Opens a list that arrives in batches (pages), for every format: ndjson, csv, tsv and
+   * The one writer of each format (the only switch over formats that prints data): for a
+   * list that arrives in batches (pages), and through `list` and `record` for one in hand.
+   * Every format: ndjson, csv, tsv and
    * the piped table write each batch at once, so memory stays flat; json streams ONE
    * object of the server's shape (`{success, code, message, <array>: [...], <total>: N}`);
    * a TTY table is drawn page by page with the widths of the first page (./table.ts),
    * and a list of more than BIG_TTY_LIST rows gets a note on stderr suggesting ndjson or
-   * a pager (once; not with --quiet). `shape.what` (a ListDef's plural noun) names the rows.
+   * a pager (once; not with --quiet). `shape.what` (a ListDef's plural noun) names the rows;
+   * json's `whole` prints a document in hand as it is (a record, a --raw body).
    */
   openList<R>(columns: Column<R>[], shape: ListShape = NO_SHAPE, o: ListWriterOptions = {}): ListWriter<R> {
     const format = this.opts.format === 'json' && o.live ? 'ndjson' : this.opts.format;
