@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import type { CommandDeps } from './deps.js';
 import { DRY_RUN_HELP } from './dry-run-option.js';
-import { parseId } from './parse.js';
+import { outputFormats, parseId } from './parse.js';
 import type { Runtime } from './runtime.js';
 
 /** What `delete` takes from the command line. */
@@ -44,8 +44,8 @@ export type RegisterDelete = (parent: Command, deps: CommandDeps, run?: (opts: D
 /** Declares `delete <id> [--yes] [--dry-run]` (alias `rm`) for `verb`: returns the noun's register function. */
 export function defineDelete(verb: DeleteVerb): RegisterDelete {
   return (parent, deps, run = (opts, rt) => runDelete(verb, opts, rt)) => {
-    parent
-      .command('delete')
+    // the one-line note, or the service's reply with -o json (Renderer.done)
+    outputFormats(parent.command('delete'), ['table', 'json'])
       .alias('rm')
       .description(`Delete ${verb.article} ${verb.what} (asks first; --yes off a terminal)`)
       .argument('<id>', `${verb.what} id`, parseId)

@@ -1,14 +1,17 @@
 /**
- * The one renderer (docs/architecture.md): every result goes through here. `json` prints the
- * body it is given (the list machinery normalises it to the documented shape unless
- * --raw; pretty on a TTY, one line when piped); `table` is a
- * fitted terminal table (./table.ts) on a TTY and the same columns as tab-separated text (no header;
- * no color unless forced by FORCE_COLOR/CLICOLOR_FORCE) when piped. Data formats for pipelines: `ndjson` (one JSON record per
- * line), `csv` (header row, RFC 4180 quoting by csv-stringify) and `tsv` (header row,
- * both of the columns given: the list machinery gives the records' wire fields;
- * tabs/newlines/backslashes escaped as `\t` `\n` `\\`). `openList` streams a list that
- * arrives in pages (`--all`, `log tail`) with the stdout's backpressure respected.
- * Only this module knows chalk and csv-stringify (./table.ts: string-width).
+ * The one renderer (docs/architecture.md): every result goes through here, and each format
+ * has ONE writer, made by `Renderer.openList` (a ListWriter: begin, write a batch, end): a
+ * whole list (`list`) and a single record (`record`) go through the same writers as a list
+ * streamed page by page (`--all`, `log tail`), with stdout's backpressure respected.
+ * `json` prints the body it is given (the list machinery normalises it to the documented
+ * shape unless --raw; pretty on a TTY, one line when piped), or streams one object of that
+ * shape; `ndjson` one JSON record per line; `csv` (header row, RFC 4180 quoting by
+ * csv-stringify) and `tsv` (header row; tabs/newlines/backslashes escaped as `\t` `\n`
+ * `\\`) the columns given (the list machinery gives the records' wire fields); `table` a
+ * fitted terminal table (./table.ts, cli-table3) drawn page by page on a TTY and the same
+ * columns as tab-separated text (no header; no color unless forced by
+ * FORCE_COLOR/CLICOLOR_FORCE) when piped. A record's table format is the record view
+ * (`field  value` lines). Only this module knows chalk and csv-stringify (./table.ts: string-width).
  */
 import type { ForegroundColorName } from 'chalk';
 import type { Context } from './context.js';
@@ -100,7 +103,15 @@ export interface ListWriter<R> {
   writeText?(page: PageText): Promise<void>;
   /** finishes the output; `total` is the list's total count for json (omitted when undefined) */
   end(total?: number): Promise<void>;
+  /**
+   * Writes a whole document already in hand (a list body, a record) as it is, instead of
+   * begin/write/end; only json has it: it prints the body, not a shape rebuilt around the records.
+   */
+  whole?(body: unknown): Promise<void>;
 }
+
+/** The shape openList is given for a whole list or record (Renderer.list, record): json prints the body itself (`whole`). */
+const NO_SHAPE: ListShape = { arrayField: 'items' };
 
 export interface ListWriterOptions {
   /**
@@ -141,22 +152,20 @@ export class Renderer {
   }
 
   /**
-   * A list: the body as-is for json; one line per record of `rows` for ndjson; a header
-   * and `rows` under `columns` for csv/tsv; otherwise the table of `rows` under `columns`.
+   * A whole list in hand, through the same writer as a streamed one (openList): begin,
+   * write(rows), end; for json the body as given (Renderer.json), for the others `rows`
+   * under `columns` (ndjson one line per row; csv/tsv a header and the rows; the table).
    */
   async list<R>(body: unknown, rows: R[], columns: Column<R>[]): Promise<void> {
-    if (this.opts.format === 'json') return this.json(body);
-    if (this.opts.format === 'ndjson') return this.put(ndjsonLines(rows));
-    if (this.opts.format === 'csv' || this.opts.format === 'tsv') {
-      return this.put(await this.delimited([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => dataCell(c.get(r))))]));
-    }
-    if (!this.ctx.stdout.isTTY) {
-      this.ctx.stdout.write(await this.pipedLines(rows, columns));
-      return;
-    }
-    const table = await this.tableStream(columns);
-    await this.put(table.page(rows));
-    await this.omittedNote(table);
+    await this.whole(this.openList(columns), body, rows);
+  }
+
+  /** Writes a whole document through `writer`: json's `whole(body)`, else begin, write(rows), end. */
+  private async whole<R>(writer: ListWriter<R>, body: unknown, rows: R[]): Promise<void> {
+    if (writer.whole) return writer.whole(body);
+    await writer.begin({});
+    await writer.write(rows);
+    await writer.end();
   }
 
   /**
@@ -185,17 +194,20 @@ export class Renderer {
   }
 
   /**
-   * One record as `field  value` lines (TTY) or `field\tvalue` (piped); the body for
-   * json; for ndjson `data.record` (else the body); for csv/tsv a header of the field
-   * names and one row of values: `data.fields` (wire names, raw values), else `fields`.
+   * One record: the body for json; for ndjson one line of `data.record` (else the body);
+   * for csv/tsv a header of the field names and one row of values, `data.fields` (wire
+   * names, raw values) else `fields`; these three through the list writers (openList). The
+   * table format is the record view (recordView): `field  value` lines, or `field\tvalue` piped.
    */
   async record(body: unknown, fields: [string, unknown][], data?: { record: unknown; fields: [string, unknown][] }): Promise<void> {
-    if (this.opts.format === 'json') return this.json(body);
-    if (this.opts.format === 'ndjson') return this.json(data ? data.record : body);
-    if (this.opts.format === 'csv' || this.opts.format === 'tsv') {
-      const cells = data?.fields ?? fields;
-      return this.put(await this.delimited([cells.map(([k]) => k), cells.map(([, v]) => dataCell(v))]));
-    }
+    if (this.opts.format === 'table') return this.recordView(fields);
+    const cells = data?.fields ?? fields;
+    const columns: Column<unknown>[] = cells.map(([k, v]) => ({ header: k, get: () => v }));
+    await this.whole(this.openList(columns), body, [data ? data.record : body]);
+  }
+
+  /** The table format of one record: `field  value` lines wrapped to a terminal, `field\tvalue` lines piped. */
+  private async recordView(fields: [string, unknown][]): Promise<void> {
     if (!this.ctx.stdout.isTTY) {
       this.ctx.stdout.write(fields.map(([k, v]) => `${k}\t${tsvCell(cellText(v))}`).join('\n') + '\n');
       return;
@@ -212,14 +224,17 @@ export class Renderer {
   }
 
   /**
-   * Opens a list that arrives in batches (pages), for every format: ndjson, csv, tsv and
+   * The one writer of each format (the only switch over formats that prints data): for a
+   * list that arrives in batches (pages), and through `list` and `record` for one in hand.
+   * Every format: ndjson, csv, tsv and
    * the piped table write each batch at once, so memory stays flat; json streams ONE
    * object of the server's shape (`{success, code, message, <array>: [...], <total>: N}`);
    * a TTY table is drawn page by page with the widths of the first page (./table.ts),
    * and a list of more than BIG_TTY_LIST rows gets a note on stderr suggesting ndjson or
-   * a pager (once; not with --quiet). `shape.what` (a ListDef's plural noun) names the rows.
+   * a pager (once; not with --quiet). `shape.what` (a ListDef's plural noun) names the rows;
+   * json's `whole` prints a document in hand as it is (a record, a --raw body).
    */
-  openList<R>(columns: Column<R>[], shape: ListShape, o: ListWriterOptions = {}): ListWriter<R> {
+  openList<R>(columns: Column<R>[], shape: ListShape = NO_SHAPE, o: ListWriterOptions = {}): ListWriter<R> {
     const format = this.opts.format === 'json' && o.live ? 'ndjson' : this.opts.format;
     const noop = async () => {};
     switch (format) {
@@ -232,6 +247,7 @@ export class Renderer {
           begin: (env) => this.put(js.open(env)),
           write: (rs) => (rs.length ? this.put(js.items(rs)) : Promise.resolve()),
           end: (total) => this.put(js.close(total)),
+          whole: async (body) => this.json(body),
           ...(pretty ? {} : { writeText: (p: PageText) => this.put(js.itemsText(pageJsonItems(p), p.count)) }),
         };
       }

@@ -2,7 +2,8 @@
  * Flag value parsers. Each throws commander's InvalidArgumentError with the allowed
  * forms, which commander reports naming the flag; main() maps it to exit code 2.
  */
-import { InvalidArgumentError, type Command, type Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { OUTPUT_FORMATS, type OutputFormat } from './output.js';
 import { UsageError } from './errors.js';
 import { DAY, parseDurationMs, parseRfc3339 } from '../time.js';
 import { INT32_MAX, LOG_LEVELS, TAKE_MAX } from '../wire.js';
@@ -185,40 +186,59 @@ export function parseExpiryOrNever(value: string, now: Date): string | null {
   }
 }
 
-/** `lic NOUN VERB` of a command, for messages. */
-function commandPath(cmd: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
-}
-
-/** The output formats a verb can honour, when not all (set by restrictOutput). */
-const outputsOf = new WeakMap<Command, readonly string[]>();
+/** The output formats each command honours, as its registration declared them (outputFormats). */
+const outputsOf = new WeakMap<Command, readonly OutputFormat[]>();
 
 /**
- * Declares that `cmd` can print only `formats` (e.g. `templates show` prints the body or
- * the json reply): checkOutputFlags then refuses any other `-o` as a usage error.
+ * Declares that `cmd` honours `-o/--output` in `formats` (default: every format), and,
+ * when json is one of them, `--json [fields]` and `--raw` (as gh's AddJSONFlags attaches
+ * `--json` only to the commands that print JSON). addOutputOptions adds the flags, after
+ * the command's own, once every command is registered; a command never declared has no
+ * `-o`, so commander itself refuses it (`unknown option '-o'`), and an `-o` outside
+ * `formats` is commander's `argument 'csv' is invalid. Allowed choices are table, json.`
  */
-export function restrictOutput(cmd: Command, formats: readonly string[]): Command {
+export function outputFormats(cmd: Command, formats: readonly OutputFormat[] = OUTPUT_FORMATS): Command {
   outputsOf.set(cmd, formats);
   return cmd;
 }
 
+/** Adds the output flags (outputFormats) to every command under `program` that declared them. */
+export function addOutputOptions(program: Command): void {
+  const walk = (cmd: Command) => {
+    const formats = outputsOf.get(cmd);
+    if (formats) {
+      cmd.addOption(new Option('-o, --output <format>', 'output format').choices(formats).argParser(choiceOf(formats)));
+      if (formats.includes('json')) {
+        cmd
+          .option(
+            '--json [fields]',
+            'same as --output json; with comma-separated fields (gh style), also --fields FIELDS',
+            (v: string) => v || true,
+          )
+          .option('--raw', "with json: the service's body untouched (not normalised: fields it left out stay out)");
+      }
+    }
+    cmd.commands.forEach(walk);
+  };
+  walk(program);
+}
+
+/** The output flags and whether each takes a value (hoistOutputFlags, nounOf): `--json`'s is optional. */
+export const OUTPUT_FLAGS: ReadonlyMap<string, 'required' | 'optional' | 'none'> = new Map([
+  ['-o', 'required'],
+  ['--output', 'required'],
+  ['--json', 'optional'],
+  ['--raw', 'none'],
+] as const);
+
 /**
- * Before a verb runs (preAction): `--json` with a different `-o`, or an `-o` the verb
- * can't honour (restrictOutput), is a UsageError naming the flags; nothing is sent.
+ * Before a verb runs (preAction): `--json` with a different `-o` is a UsageError naming the
+ * flags; nothing is sent. (An `-o` the verb can't honour never gets here: see outputFormats.)
  */
 export function checkOutputFlags(cmd: Command): void {
   const g = cmd.optsWithGlobals() as { json?: unknown; output?: string };
   if (g.json && g.output !== undefined && g.output !== 'json') {
     throw new UsageError(`--json and --output ${g.output} conflict: give one of them`);
-  }
-  const format = g.json ? 'json' : g.output;
-  const allowed = outputsOf.get(cmd);
-  if (format !== undefined && allowed && !allowed.includes(format)) {
-    throw new UsageError(
-      `${commandPath(cmd)} cannot print --output ${format}; it prints ${allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0]}`,
-    );
   }
 }
 

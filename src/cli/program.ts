@@ -2,7 +2,7 @@
  * The root command: global flags, then one registration per noun. Declarations only;
  * every verb parses its flags into an options object and calls its `runX` (docs/architecture.md).
  */
-import { Command, Help, Option } from 'commander';
+import { Command, Help } from 'commander';
 import { registerApi } from '../commands/api/index.js';
 import { registerAssemblies } from '../commands/assemblies/index.js';
 import { registerCompletion } from '../commands/completion/index.js';
@@ -23,8 +23,15 @@ import type { CommandDeps, RuntimeOf } from './deps.js';
 import { UsageError } from './errors.js';
 import { registerHelpTopics } from './help-topics.js';
 import { proseWidth, wrapText } from './layout.js';
-import { OUTPUT_FORMATS } from './output.js';
-import { checkOutputFlags, choiceOf, deferRequiredOptions, parseBaseUrl, parseDuration, parseRetries } from './parse.js';
+import {
+  OUTPUT_FLAGS,
+  addOutputOptions,
+  checkOutputFlags,
+  deferRequiredOptions,
+  parseBaseUrl,
+  parseDuration,
+  parseRetries,
+} from './parse.js';
 import { Runtime, type GlobalOptions } from './runtime.js';
 
 /** `--base-url`: parseBaseUrl, with its UsageError (credentials: the value is never echoed) naming the flag. */
@@ -73,7 +80,8 @@ const NOUNS: readonly RegisterNoun[] = [...NOUN_REGISTRARS.values()];
  * must be declared.
  */
 export function nounOf(argv: readonly string[], root: Command): RegisterNoun | undefined {
-  const value = new Map<string, 'required' | 'optional' | 'none'>();
+  // the output flags are the verbs' (hoistOutputFlags), but may come first
+  const value = new Map<string, 'required' | 'optional' | 'none'>(OUTPUT_FLAGS);
   for (const o of root.options) {
     for (const flag of [o.long, o.short]) if (flag) value.set(flag, o.required ? 'required' : o.optional ? 'optional' : 'none');
   }
@@ -116,13 +124,6 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: De
     .addHelpText('after', '\nRun `lic --version` for the version, `lic COMMAND --help` for a command.')
     .option('--profile <name>', 'profile to use (env LIC_PROFILE; default: the default profile)')
     .option('--base-url <url>', 'service URL, overriding the profile (env LIC_BASE_URL)', baseUrlFlag)
-    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).argParser(choiceOf(OUTPUT_FORMATS)))
-    .option(
-      '--json [fields]',
-      'same as --output json; with comma-separated fields (gh style), also --fields FIELDS',
-      (v: string) => v || true,
-    )
-    .option('--raw', "with json: the service's body untouched (not normalised: fields it left out stay out)")
     .option('--no-color', 'no color even on a terminal (also NO_COLOR)')
     .option('-v, --verbose', 'trace HTTP requests on stderr (the API key is redacted); success notes also off a terminal')
     .option('-q, --quiet', 'no progress, notes or retry notices on stderr')
@@ -157,9 +158,10 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: De
       outputError: (s) => ctx.stderr.write(`lic: ${usageMessage(s)}\n`),
     });
 
-  // `--json` takes an optional field list: a command name or anything else after it is not one
+  // `--json` takes an optional field list: a command name or anything else after it is not one;
+  // the output flags are the verbs' own, but may come first as users type them (`lic -o json keys list`)
   const parseOptions = program.parseOptions.bind(program);
-  program.parseOptions = (args: string[]) => parseOptions(bareJsonFlag(args, program));
+  program.parseOptions = (args: string[]) => parseOptions(hoistOutputFlags(bareJsonFlag(args, program), program));
 
   const runtimeOf: RuntimeOf = (cmd) => {
     const rt = new Runtime(ctx, cmd.optsWithGlobals() as GlobalOptions);
@@ -173,6 +175,8 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: De
   // required options are checked in preAction, after commander's unknown-option check,
   // so `keys create --prem 7` suggests --perm instead of saying --perm is missing
   deferRequiredOptions(program);
+  // -o/--json/--raw on the verbs that declared them (outputFormats), after their own flags
+  addOutputOptions(program);
   program.hook('preAction', (_root, action) => checkOutputFlags(action));
   return program;
 }
@@ -209,4 +213,48 @@ export function bareJsonFlag(args: readonly string[], program: Command): string[
     if (!next.startsWith('-') && (!FIELD_LIST.test(next) || names.has(next))) out[i] = '--json=';
   }
   return out;
+}
+
+/**
+ * `args` with the output flags (OUTPUT_FLAGS: `-o X`, `--output=X`, `--json[=F]`, `--raw`)
+ * typed before the verb (`lic -o json keys list`, `lic keys --json list`; after bareJsonFlag)
+ * moved to the end (before a `--`), where the verb that declares them (outputFormats) parses
+ * them; a verb that does not declare them refuses them as commander refuses any unknown option.
+ */
+export function hoistOutputFlags(args: readonly string[], root: Command): string[] {
+  const rootValue = new Set<string>();
+  for (const o of root.options) if (o.required) for (const f of [o.long, o.short]) if (f) rootValue.add(f);
+  const moved: string[] = [];
+  const rest: string[] = [];
+  let cmd = root;
+  let i = 0;
+  for (; i < args.length && cmd.commands.length > 0; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (!a.startsWith('-')) {
+      // a noun or a verb: go down to it; anything else is the root's to report
+      const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+      if (!sub) break;
+      rest.push(a);
+      cmd = sub;
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a.startsWith('-o') && !a.startsWith('--') ? '-o' : a;
+    const takes = OUTPUT_FLAGS.get(flag);
+    if (takes === undefined) {
+      rest.push(a);
+      if (rootValue.has(a) && i + 1 < args.length) rest.push(args[++i]!);
+      continue;
+    }
+    moved.push(a);
+    const next = args[i + 1];
+    // a value in the next word: `-o json`, and `--json id,name` (bareJsonFlag wrote a bare one `--json=`)
+    if (flag === a && next !== undefined && (takes === 'required' || (takes === 'optional' && !next.startsWith('-'))))
+      moved.push(args[++i]!);
+  }
+  if (moved.length === 0) return [...args];
+  const tail = args.slice(i);
+  const dashes = tail.indexOf('--');
+  return dashes < 0 ? [...rest, ...tail, ...moved] : [...rest, ...tail.slice(0, dashes), ...moved, ...tail.slice(dashes)];
 }

@@ -1,7 +1,8 @@
 /**
  * Every verb's invalid flag values, derived from the command tree: each value-taking option
- * and id argument of every verb is given a bad value (BAD, by flag name), and so is the root
- * `-o`. Each must exit 2 with one stderr line naming the flag and what it accepts, print
+ * and id argument of every verb is given a bad value (BAD, by flag name), and so is `-o`:
+ * a verb that declares it (outputFormats) names its own formats, one that doesn't refuses
+ * it as an unknown option. Each must exit 2 with one stderr line naming the flag and what it accepts, print
  * nothing on stdout and send no request (a recording proxy counts what reaches the
  * service). A new verb is covered by what it declares; a new option with no entry in BAD
  * or FREE fails the last test until it gets one.
@@ -19,7 +20,8 @@ import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-p
  * a key `VERB PATH --flag` (e.g. `products list --customer`) is that verb's own, before `--flag`.
  */
 const BAD: Record<string, { value: string; accepts: RegExp }> = {
-  '--output': { value: 'yaml', accepts: /table, json, ndjson, csv, tsv/ },
+  // the accepted formats are each verb's own (outputOf)
+  '--output': { value: 'yaml', accepts: /Allowed choices are/ },
   id: { value: 'abc', accepts: /positive integer/ },
   '--id': { value: 'abc', accepts: /positive integer/ },
   '--perm': { value: 'rwz', accepts: /0\.\.7/ },
@@ -94,6 +96,8 @@ const FREE = new Set<string>([
   '--data-dir',
   '--key-dir',
   '--html',
+  // field names: the list verbs check them against the noun's (test/cli/list/json-fields.test.ts)
+  '--json',
 ]);
 
 interface Case {
@@ -124,17 +128,33 @@ const badOf = (path: string[], name: string) => BAD[`${path.join(' ')} ${name}`]
 /** Whether any text is a valid value of `flag` of the verb at `path`. */
 const isFree = (path: string[], flag: string) => FREE.has(`${path.join(' ')} ${flag}`) || FREE.has(flag);
 
+/** What `-o` of a verb accepts: the formats it declared (outputFormats), in order; undefined when it has no `-o`. */
+function outputOf(cmd: Command): RegExp | undefined {
+  const o = cmd.options.find((x) => x.long === '--output');
+  return o && new RegExp(`Allowed choices are ${o.argChoices!.join(', ')}\\.$`);
+}
+
 function cases(): Case[] {
   const all: Case[] = [];
   for (const { path, cmd } of VERBS) {
     const args = cmd.registeredArguments.filter((a) => a.required);
     const neutral = args.map((a) => (badOf(path, a.name()) ? '1' : 'x'));
-    const o = BAD['--output']!;
-    all.push({ verb: path, flag: '--output', argv: [...path, ...neutral, '-o', o.value], accepts: o.accepts });
+    const out = outputOf(cmd);
+    all.push({
+      verb: path,
+      flag: out ? '--output' : '-o',
+      argv: [...path, ...neutral, '-o', BAD['--output']!.value],
+      accepts: out ?? /unknown option '-o'/,
+    });
     for (const opt of cmd.options) {
       const bad = opt.long && !isFree(path, opt.long) && badOf(path, opt.long);
       if (bad && (opt.required || opt.optional))
-        all.push({ verb: path, flag: opt.long!, argv: [...path, ...neutral, opt.long!, bad.value], accepts: bad.accepts });
+        all.push({
+          verb: path,
+          flag: opt.long!,
+          argv: [...path, ...neutral, opt.long!, bad.value],
+          accepts: opt.long === '--output' ? out! : bad.accepts,
+        });
     }
     args.forEach((a, i) => {
       const bad = badOf(path, a.name());

@@ -42,8 +42,12 @@ describe('conflicting output flags: exit 2 naming both, nothing sent', () => {
     [['keys', 'create', '--perm', '1', '-o', 'tsv', '--json'], 'lic: --json and --output tsv conflict: give one of them\n'],
     [
       ['templates', 'show', '1', '--product', '1', '--release', '1', '-o', 'tsv'],
-      'lic: lic templates show cannot print --output tsv; it prints table or json\n',
+      // a format the verb does not declare (outputFormats) is commander's own refusal
+      "lic: option '-o, --output <format>' argument 'tsv' is invalid. Allowed choices are table, json.\n",
     ],
+    // a verb that prints nothing to format declares no -o
+    [['completion', 'bash', '-o', 'csv'], "lic: unknown option '-o'\n"],
+    [['-o', 'json', 'profile', 'use', 'x'], "lic: unknown option '-o'\n"],
     [
       ['resources', 'get', '1', '--data-out', '-', '-o', 'csv'],
       'lic: --data-out - and --output csv would both write to stdout; write the data to a file instead\n',

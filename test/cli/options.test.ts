@@ -80,8 +80,13 @@ const USAGE_CASES: [string[], string[]][] = [
   [['--json', '-o', 'csv', 'keys', 'list'], ['--json and --output csv conflict']],
   [['keys', 'list', '-o', 'tsv', '--json'], ['--json and --output tsv conflict']],
   [
+    ['state', 'export', '-o', 'csv'],
+    ["option '-o, --output <format>' argument 'csv' is invalid", 'Allowed choices are table, json.'],
+  ],
+  [['completion', 'bash', '-o', 'csv'], ["unknown option '-o'"]],
+  [
     ['templates', 'show', '1', '--product', '1', '--release', '2', '-o', 'csv'],
-    ['lic templates show cannot print --output csv; it prints table or json'],
+    ["option '-o, --output <format>' argument 'csv' is invalid", 'Allowed choices are table, json.'],
   ],
   [
     ['api', '/v1/log', '-X', 'patch'],

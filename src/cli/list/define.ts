@@ -10,6 +10,7 @@ import { Option, type Command } from 'commander';
 import type { ListQuery } from '../../wire.js';
 import type { CommandDeps } from '../deps.js';
 import type { Column } from '../output.js';
+import { outputFormats } from '../parse.js';
 import type { Runtime } from '../runtime.js';
 import { containsClause, equalsClause } from './filter.js';
 import { addListOptions, parseFilterValue, type ListDef, type ListFlags, type ListOptionsHelp } from './flags.js';
@@ -138,7 +139,7 @@ export function defineList<R, O extends object>(spec: ListSpec<R, O>): DefinedLi
       });
     },
     register(parent, deps, run = list.run) {
-      const cmd = list.addFlags(parent.command('list').alias('ls').description(description), deps);
+      const cmd = list.addFlags(outputFormats(parent.command('list')).alias('ls').description(description), deps);
       addListOptions(cmd, list, help)
         .addHelpText('after', `${note ? `\n${note}\n` : ''}\nExamples:\n  ${examples.join('\n  ')}`)
         .action(async (o: O, c: Command) => run(o, deps.runtimeOf(c)));

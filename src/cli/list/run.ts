@@ -1,7 +1,7 @@
 /**
- * Running a list verb (runList): one page as before, or page after page (`--all`, a
- * `--limit` over several pages) streamed to the Renderer's ListWriter with a progress bar
- * on stderr; an endpoint without paging parameters in one request (runUnpaged).
+ * Running a list verb (runList): one page, or page after page (`--all`, a `--limit` over
+ * several pages) with a progress bar on stderr, both written by the format's one writer
+ * (Renderer.openList); an endpoint without paging parameters in one request (runUnpaged).
  */
 import { InvalidArgumentError } from 'commander';
 import { InterruptedError, UsageError } from '../errors.js';
@@ -11,7 +11,7 @@ import type { Runtime } from '../runtime.js';
 import { collectAfterReply } from '../memory.js';
 import { ABORTED, unlessAborted } from './abort.js';
 import { parseFieldList, type ListDef, type ListFlags } from './flags.js';
-import { normalizeEnvelope, normalizeListBody, normalizeRecord } from './normalize.js';
+import { normalizeEnvelope, normalizeListBody, normalizeRecord, normalTotal } from './normalize.js';
 import { pageScanner } from './page-text.js';
 import { fieldOf, listRecords, pages, totalOf } from './pages.js';
 import { planList, type FetchPage, type FilterClause, type ListPlan } from './page-plan.js';
@@ -83,6 +83,8 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
   // select their fields only when some are left out (blobs), the table its columns' fields
   const selectFor = format === 'table' ? def.columnFields : delimited && def.blobs?.length ? dataFields : undefined;
   const plan = planList(def, flags, run.filters, selectFor);
+  // one writer for the format (Renderer.openList), whether one page or many
+  const writer = rt.out.openList<R>(columns, def);
   if (plan.single) {
     const body = (await run.fetch({
       filter: plan.filter,
@@ -92,7 +94,13 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
       skip: plan.skip,
     })) as Record<string, unknown>;
     const records = norm(listRecords<R>(body, def.arrayField));
-    await rt.out.list(raw ? body : normalizeListBody(body, records, { ...def, types: undefined }), records, columns);
+    // --raw (json only): the service's body as it came
+    if (raw && writer.whole) await writer.whole(body);
+    else {
+      await writer.begin(normalizeEnvelope(body, def));
+      await writer.write(records);
+      await writer.end(def.totalField ? normalTotal(body[def.totalField]) : undefined);
+    }
     // notes for a person (Renderer.note: stderr a terminal or -v, not --quiet; never stdout):
     // nothing matched, or only a page of more. Off a terminal they stay silent: a cron job mails any stderr.
     const total = totalOf(body, def.totalField);
@@ -103,7 +111,6 @@ export async function runList<R>(rt: Runtime, run: ListRun<R>): Promise<void> {
     }
     return;
   }
-  const writer = rt.out.openList<R>(columns, def);
   const ctx = rt.ctx;
   // a bar on a terminal stderr, unless the records themselves stream onto the same terminal
   // (a terminal table is drawn page by page, so its rows would run through the bar: no bar then)

@@ -8,6 +8,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run-option.js';
 import { serviceSigningKeys, type ServiceSigningKey } from '../resources/signing-key.js';
+import { outputFormats } from '../../cli/parse.js';
 
 type AssembliesCreateOptions = AssemblyFieldOptions;
 
@@ -64,7 +65,7 @@ async function checkSigningKey(client: ApiClient, token: string, dll: string): P
 
 /** Declares `assemblies create` and its flags (parse only; the work is runAssembliesCreate). */
 export function registerAssembliesCreate(parent: Command, deps: CommandDeps, run = runAssembliesCreate): void {
-  const cmd = parent.command('create').description('Register a .NET assembly, from its DLL (--from-dll) or from flags');
+  const cmd = outputFormats(parent.command('create')).description('Register a .NET assembly, from its DLL (--from-dll) or from flags');
   addDryRunOption(addAssemblyFieldOptions(cmd))
     .addHelpText(
       'after',

@@ -12,6 +12,7 @@ import { printSyncReport, syncReport, type SyncItem } from '../../cli/sync-summa
 import type { Assembly } from '../../wire.js';
 import { MAX_DLL_BYTES } from './input.js';
 import { ASSEMBLY_LIST } from './list.js';
+import { outputFormats } from '../../cli/parse.js';
 
 interface AssembliesImportOptions {
   /** files and folders */
@@ -174,8 +175,7 @@ async function runAssembliesImport(opts: AssembliesImportOptions, rt: Runtime): 
 
 /** Declares `assemblies import PATH… [--recursive] [--details] [--dry-run]`. */
 export function registerAssembliesImport(parent: Command, deps: CommandDeps, run = runAssembliesImport): void {
-  parent
-    .command('import')
+  outputFormats(parent.command('import'))
     .description(
       'Register every .NET assembly in these files and folders that the service does not have yet (same identity = unchanged; exit 1 when any failed)',
     )

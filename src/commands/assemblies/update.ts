@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { updateAssembly } from '../../client/endpoints/assemblies.js';
 import { UsageError } from '../../cli/errors.js';
-import { parseId } from '../../cli/parse.js';
+import { outputFormats, parseId } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addAssemblyFieldOptions, assemblyInputFrom, type AssemblyFieldOptions } from './input.js';
@@ -23,8 +23,7 @@ async function runAssembliesUpdate(opts: AssembliesUpdateOptions, rt: Runtime): 
 
 /** Declares `assemblies update ID` with the create flags, all optional. */
 export function registerAssembliesUpdate(parent: Command, deps: CommandDeps, run = runAssembliesUpdate): void {
-  const cmd = parent
-    .command('update')
+  const cmd = outputFormats(parent.command('update'), ['table', 'json'])
     .description('Change an assembly: only the fields given are sent (--from-dll sends the identity read from the file)')
     .argument('<id>', 'assembly id', parseId);
   addDryRunOption(addAssemblyFieldOptions(cmd))

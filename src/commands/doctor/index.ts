@@ -9,6 +9,7 @@ import type { Runtime, Target } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 import nodeLines from '../../cli/node-lines.json' with { type: 'json' };
 import { PROBE_ENDPOINTS, classify, inferAccess, probeAll, type ProbeResult } from './access.js';
+import { outputFormats } from '../../cli/parse.js';
 
 /** Clock skew beyond this many seconds fails the clock check: key expiry is judged on the service's clock. */
 const MAX_SKEW_S = 60;
@@ -332,8 +333,7 @@ async function printDoctor(report: DoctorReport, rt: Runtime): Promise<void> {
 
 /** Declares `lic doctor`. */
 export function registerDoctor(program: Command, deps: CommandDeps, run = runDoctor): void {
-  program
-    .command('doctor')
+  outputFormats(program.command('doctor'))
     .description('Check the setup: config file, profile, service reachable, TLS, clock, key, and what the key may do (GETs only)')
     .addHelpText(
       'after',

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createApiKey } from '../../client/endpoints/api-keys.js';
-import { checkExpiry, parseExpiry, parsePermissions } from '../../cli/parse.js';
+import { checkExpiry, outputFormats, parseExpiry, parsePermissions } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run-option.js';
@@ -35,8 +35,7 @@ async function runKeysCreate(opts: KeysCreateOptions, rt: Runtime): Promise<void
 
 /** Declares `keys create --perm P` with --name, --owner, --description, --expires (the key itself is printed once, never taken from argv). */
 export function registerKeysCreate(parent: Command, deps: CommandDeps, run = runKeysCreate): void {
-  const cmd = parent
-    .command('create')
+  const cmd = outputFormats(parent.command('create'))
     .description('Create an API key and print it once')
     .requiredOption('--perm <perm>', 'permission bitmask: 0..7, letters rwd, or names read,write,delete', parsePermissions)
     .option('--name <name>', 'display name')

@@ -8,7 +8,7 @@ import type { ApiClient } from '../../client/request.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
 import { filterString, normalizeRecord } from '../../cli/list/index.js';
-import { checkExpiry, parseExpiry, parseId } from '../../cli/parse.js';
+import { checkExpiry, outputFormats, parseExpiry, parseId } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addDryRunOption } from '../../cli/dry-run-option.js';
@@ -240,8 +240,7 @@ async function warnIfOwnKey(rt: Runtime, old: ApiKey): Promise<void> {
 
 /** Declares `keys rotate ID [--grace 7d] [--key-file PATH]` with --dry-run; `run` is the seam for option tests. */
 export function registerKeysRotate(parent: Command, deps: CommandDeps, run = runKeysRotate): void {
-  const cmd = parent
-    .command('rotate')
+  const cmd = outputFormats(parent.command('rotate'))
     .description("Replace an API key: create a new one with the old one's owner, permissions and description, then expire the old one")
     .argument('<id>', 'API key id to replace', parseId)
     .option(

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { updateApiKey, type ApiKeyInput } from '../../client/endpoints/api-keys.js';
 import { UsageError } from '../../cli/errors.js';
-import { checkExpiry, parseExpiryOrNever, parseId, parsePermissions } from '../../cli/parse.js';
+import { checkExpiry, outputFormats, parseExpiryOrNever, parseId, parsePermissions } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run-option.js';
@@ -40,8 +40,7 @@ async function runKeysUpdate(opts: KeysUpdateOptions, rt: Runtime): Promise<void
 
 /** Declares `keys update ID` with --perm, --name, --description, --expires, --revoke, --unrevoke (only those given are sent). */
 export function registerKeysUpdate(parent: Command, deps: CommandDeps, run = runKeysUpdate): void {
-  parent
-    .command('update')
+  outputFormats(parent.command('update'), ['table', 'json'])
     .description('Change an API key: permissions, name, description, expiry, revocation')
     .argument('<id>', 'API key id', parseId)
     .option('--perm <perm>', 'permission bitmask: 0..7, letters rwd, or names read,write,delete', parsePermissions)

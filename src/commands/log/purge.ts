@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { listLog, purgeLog, type LogPurgeQuery } from '../../client/endpoints/log.js';
 import { UsageError } from '../../cli/errors.js';
 import { normalizeEnvelope, normalTotal } from '../../cli/list/index.js';
-import { checkRange, parseId, parseTime } from '../../cli/parse.js';
+import { checkRange, outputFormats, parseId, parseTime } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run-option.js';
@@ -96,8 +96,7 @@ async function dryRunPurge(query: LogPurgeQuery, rt: Runtime): Promise<void> {
 /** Declares `log purge` with --all, --id, --before, --since/--until, --where and --yes (one kind of criterion; purgeCriteria checks). */
 export function registerLogPurge(parent: Command, deps: CommandDeps, run = runLogPurge): void {
   const time = (v: string) => parseTime(v, deps.ctx.now());
-  parent
-    .command('purge')
+  outputFormats(parent.command('purge'))
     .description('Delete log entries (Administrator; asks first, saying how many, --yes off a terminal)')
     .option('--all', 'the whole log')
     .option('--id <id>', 'one entry', parseId)

@@ -3,7 +3,7 @@ import type { CommandDeps } from '../../cli/deps.js';
 import { UsageError } from '../../cli/errors.js';
 import { describeFsError, writeFileAtomic } from '../../cli/files.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
-import { checkRange, parseTime } from '../../cli/parse.js';
+import { checkRange, outputFormats, parseTime } from '../../cli/parse.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DAY } from '../../time.js';
 import { gatherReport } from './report-data.js';
@@ -51,8 +51,7 @@ export function registerLogReport(parent: Command, deps: CommandDeps, run = runL
   let instant: Date | undefined;
   const at = () => (instant ??= deps.ctx.now());
   const time = (v: string) => parseTime(v, at());
-  parent
-    .command('report')
+  outputFormats(parent.command('report'), ['table', 'json'])
     .description('A self-contained HTML report of the log (levels per day, event types, problems, exceptions, management calls)')
     .option('--since <time>', 'from this time (RFC 3339, date, or 30m/24h/7d ago; default 30d)', time)
     .option('--until <time>', 'up to this time, exclusive (same forms; default now)', time)

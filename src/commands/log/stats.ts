@@ -4,7 +4,7 @@ import { InterruptedError, UsageError } from '../../cli/errors.js';
 import { ABORTED, unlessAborted } from '../../cli/list/abort.js';
 import { allOf, equalsClause, normalTotal } from '../../cli/list/index.js';
 import type { Column } from '../../cli/output.js';
-import { checkRange, parseLevel, parseTime } from '../../cli/parse.js';
+import { checkRange, outputFormats, parseLevel, parseTime } from '../../cli/parse.js';
 import { startProgress } from '../../cli/progress.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -197,8 +197,7 @@ export function registerLogStats(parent: Command, deps: CommandDeps, run = runLo
     if (!found) throw new InvalidArgumentError(`Allowed choices are ${BUCKET_SIZES.join(', ')}.`);
     return found;
   };
-  parent
-    .command('stats')
+  outputFormats(parent.command('stats'))
     .description('Count log entries per level per hour, day or week, as a chart on a terminal')
     .option('--since <time>', 'from this time (RFC 3339, date, or 30m/24h/7d ago; default 30d)', time)
     .option('--until <time>', 'up to this time, exclusive (same forms; default now)', time)

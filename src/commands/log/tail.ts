@@ -5,7 +5,7 @@ import { TAKE_MAX, type LogEntry } from '../../wire.js';
 import { InterruptedError } from '../../cli/errors.js';
 import { ABORTED, unlessAborted } from '../../cli/list/abort.js';
 import { allOf, fieldOf, listRecords } from '../../cli/list/index.js';
-import { parseCount, parseDuration, parseLevel } from '../../cli/parse.js';
+import { outputFormats, parseCount, parseDuration, parseLevel } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { LOG_LIST } from './list.js';
@@ -161,8 +161,7 @@ async function runLogTail(opts: LogTailOptions, rt: Runtime): Promise<void> {
 
 /** Declares `log tail` with --follow, --lines, --level, --contains, --where and --interval. */
 export function registerLogTail(parent: Command, deps: CommandDeps, run = runLogTail): void {
-  parent
-    .command('tail')
+  outputFormats(parent.command('tail'))
     .description('Print the newest log entries; with --follow, keep printing new ones until Ctrl-C')
     .option('-f, --follow', 'keep polling for new entries (by id: none twice, none skipped) until Ctrl-C')
     .option('-n, --lines <n>', 'newest entries to print first', parseCount, TAIL_DEFAULT_LINES)

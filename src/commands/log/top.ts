@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { CommandDeps } from '../../cli/deps.js';
 import { parseFilterValue } from '../../cli/list/flags.js';
 import type { Column } from '../../cli/output.js';
-import { checkRange, parseCount, parseTime } from '../../cli/parse.js';
+import { checkRange, outputFormats, parseCount, parseTime } from '../../cli/parse.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DAY } from '../../time.js';
 import { LOG_LEVELS, type LogLevel } from '../../wire.js';
@@ -173,8 +173,7 @@ export function registerLogTop(parent: Command, deps: CommandDeps, run = runLogT
   let instant: Date | undefined;
   const at = () => (instant ??= deps.ctx.now());
   const time = (v: string) => parseTime(v, at());
-  parent
-    .command('top')
+  outputFormats(parent.command('top'))
     .argument(
       '<field>',
       'template, level, exception, message, or a property name (LicenseId, …); comma-separated: their combination',

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { keyStoreOf, maskKey, readProfiles, type KeyStore } from '../../config/profiles.js';
+import { outputFormats } from '../../cli/parse.js';
 
 interface ProfileRow {
   name: string;
@@ -36,8 +37,7 @@ async function runProfileList(rt: Runtime): Promise<void> {
 
 /** Registers `lic profile list` on `parent`. */
 export function registerProfileList(parent: Command, deps: CommandDeps, run = runProfileList): void {
-  parent
-    .command('list')
+  outputFormats(parent.command('list'))
     .alias('ls')
     .description('List profiles (keys masked) and where each key is stored')
     .addHelpText('after', "\nExamples:\n  lic profile list\n  lic profile list -o json | jq -r '.profiles[].name'")

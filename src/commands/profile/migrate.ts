@@ -3,6 +3,7 @@ import { UsageError } from '../../cli/errors.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { KeyStore } from '../../config/profiles.js';
+import { outputFormats } from '../../cli/parse.js';
 
 interface ProfileMigrateOptions {
   /** where the keys go */
@@ -55,8 +56,7 @@ async function runProfileMigrate(opts: ProfileMigrateOptions, rt: Runtime): Prom
 
 /** Registers `lic profile migrate` on `parent`. */
 export function registerProfileMigrate(parent: Command, deps: CommandDeps, run = runProfileMigrate): void {
-  parent
-    .command('migrate')
+  outputFormats(parent.command('migrate'))
     .description("Move API keys between the operating system's keyring and the profile file")
     .argument('[names...]', 'profiles to move (default: all)')
     .addOption(new Option('--to <store>', 'where the keys go').choices(STORES).default('keyring'))

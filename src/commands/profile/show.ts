@@ -3,6 +3,7 @@ import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { maskKey, storePath } from '../../config/profiles.js';
 import { formatDuration } from '../../time.js';
+import { outputFormats } from '../../cli/parse.js';
 
 /**
  * `lic profile show`: the profile, base URL, (masked) key and network settings a command would
@@ -80,8 +81,7 @@ async function runProfileShow(rt: Runtime): Promise<void> {
 
 /** Registers `lic profile show` on `parent`. */
 export function registerProfileShow(parent: Command, deps: CommandDeps, run = runProfileShow): void {
-  parent
-    .command('show')
+  outputFormats(parent.command('show'))
     .description('Show the profile, URL and key (masked) that commands use now')
     .addHelpText('after', '\nExamples:\n  lic profile show\n  LIC_PROFILE=prod lic profile show -o json')
     .action(async (_o: unknown, cmd: Command) => run(deps.runtimeOf(cmd)));

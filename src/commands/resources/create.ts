@@ -5,6 +5,7 @@ import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
 import { addDryRunOption } from '../../cli/dry-run-option.js';
 import { snkDataWarning } from './signing-key.js';
+import { outputFormats } from '../../cli/parse.js';
 
 type ResourcesCreateOptions = ResourceFieldOptions & { name: string; type: string };
 
@@ -26,7 +27,9 @@ async function runResourcesCreate(opts: ResourcesCreateOptions, rt: Runtime): Pr
 
 /** Declares `resources create` and its flags (parse only; the work is runResourcesCreate). */
 export function registerResourcesCreate(parent: Command, deps: CommandDeps, run = runResourcesCreate): void {
-  const cmd = parent.command('create').description('Create a resource from a file (or stdin); the password only from stdin or a prompt');
+  const cmd = outputFormats(parent.command('create')).description(
+    'Create a resource from a file (or stdin); the password only from stdin or a prompt',
+  );
   addResourceFieldOptions(cmd, true).addHelpText(
     'after',
     '\nExamples:\n' +

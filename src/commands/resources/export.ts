@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
-import { UsageError } from '../../cli/errors.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
 import { intKey, listRecords, normalizeRecord, pages, planList } from '../../cli/list/index.js';
 import { BUNDLE_FIELDS, needsPassword, type BundleResource } from './bundle.js';
 import { RESOURCE_LIST } from './list.js';
+import { outputFormats } from '../../cli/parse.js';
 
 interface ResourcesExportOptions {
   /** Type = this, exactly */
@@ -30,13 +30,9 @@ const ID_PAGE = 200;
  * one resource's data is in memory. Resources without a code are left out with a note
  * on stderr (the import matches by code); passwords are never exported (contract §7), and
  * PKCS #12 resources are named on stderr as needing theirs set after the import.
- * UsageError for `-o` other than ndjson (the bundle's own format).
+ * It declares `-o` table (the default) and ndjson only (outputFormats): the bundle's own format.
  */
 async function runResourcesExport(opts: ResourcesExportOptions, rt: Runtime): Promise<void> {
-  const format = rt.out.opts.format;
-  if (format !== 'table' && format !== 'ndjson') {
-    throw new UsageError(`resources export writes a bundle, one JSON record per line (ndjson); -o ${format} is not available, drop -o`);
-  }
   const client = await rt.client();
   const plan = planList(RESOURCE_LIST, { all: true, where: opts.where, take: ID_PAGE }, RESOURCE_LIST.filters(opts, rt.ctx.now()));
   const fetch = (q: Parameters<typeof listResources>[1]) => listResources(client, { ...q, select: 'id, code, name' });
@@ -85,11 +81,9 @@ async function runResourcesExport(opts: ResourcesExportOptions, rt: Runtime): Pr
 
 /** Declares `resources export` with the filter flags of `resources list` and --where. */
 export function registerResourcesExport(parent: Command, deps: CommandDeps, run = runResourcesExport): void {
-  const cmd = parent
-    .command('export')
-    .description(
-      'Write resources (data included, passwords never) to stdout as a bundle, one JSON record per line, for `resources import`',
-    );
+  const cmd = outputFormats(parent.command('export'), ['table', 'ndjson']).description(
+    'Write resources (data included, passwords never) to stdout as a bundle, one JSON record per line, for `resources import`',
+  );
   RESOURCE_LIST.addFlags(cmd, deps)
     .option(
       '--where <expr>',

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { listResources } from '../../client/endpoints/resources.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
 import { describeFsError, writeFileAtomic } from '../../cli/files.js';
-import { parseId } from '../../cli/parse.js';
+import { outputFormats, parseId } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import type { Resource } from '../../wire.js';
@@ -129,8 +129,7 @@ async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<
 /** Declares `resources get ID [--data-out PATH|-]`. */
 export function registerResourcesGet(parent: Command, deps: CommandDeps, run = runResourcesGet): void {
   // one record: fields, json, ndjson (the record on one line), or a csv/tsv header and row
-  parent
-    .command('get')
+  outputFormats(parent.command('get'))
     .description(
       'Show one resource (the size of its data; for an RSA/SNK signing key its key size and public key token; -o json carries the data as base64; never the password); --data-out writes the bytes',
     )

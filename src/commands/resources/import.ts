@@ -17,6 +17,7 @@ import { printSyncReport, syncReport, type SyncItem } from '../../cli/sync-summa
 import type { Resource } from '../../wire.js';
 import { BUNDLE_FIELDS, bundleLines, checkBundle, lineText, needsPassword, type BundleLine, type BundleResource } from './bundle.js';
 import { RESOURCE_LIST } from './list.js';
+import { outputFormats } from '../../cli/parse.js';
 
 interface ResourcesImportOptions {
   /** the bundle: a path, or `-` for stdin */
@@ -213,8 +214,7 @@ async function runResourcesImport(opts: ResourcesImportOptions, rt: Runtime): Pr
 
 /** Declares `resources import FILE|-`. */
 export function registerResourcesImport(parent: Command, deps: CommandDeps, run = runResourcesImport): void {
-  const cmd = parent
-    .command('import')
+  const cmd = outputFormats(parent.command('import'))
     .description(
       'Create or update resources from a bundle written by `resources export`, matched by code; unchanged ones are left alone (exit 1 when any failed)',
     )

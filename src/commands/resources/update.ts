@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { updateResource, type ResourceInput } from '../../client/endpoints/resources.js';
 import { UsageError } from '../../cli/errors.js';
-import { parseId } from '../../cli/parse.js';
+import { outputFormats, parseId } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { addResourceFieldOptions, resourceInputFrom, type ResourceFieldOptions } from './input.js';
@@ -46,8 +46,7 @@ async function kindAfterUpdate(client: ApiClient, id: number, input: ResourceInp
 
 /** Declares `resources update ID` with the create flags, all optional. */
 export function registerResourcesUpdate(parent: Command, deps: CommandDeps, run = runResourcesUpdate): void {
-  const cmd = parent
-    .command('update')
+  const cmd = outputFormats(parent.command('update'), ['table', 'json'])
     .description('Change a resource: only the fields given are sent')
     .argument('<id>', 'resource id', parseId);
   addDryRunOption(addResourceFieldOptions(cmd, false))

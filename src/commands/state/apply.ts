@@ -16,6 +16,7 @@ import { needsPassword } from '../resources/bundle.js';
 import { MAX_STATE_BYTES, readData, readStateFile, type DesiredState } from './file.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 import { describeItem, makePlan, printPlan, type Plan, type Step } from './plan.js';
+import { outputFormats } from '../../cli/parse.js';
 
 interface ApplyOptions {
   /** the state file, or `-` for stdin */
@@ -358,8 +359,7 @@ async function dryRun(rt: Runtime, client: ApiClient, plan: Plan, source: string
 
 /** Declares top-level `apply -f FILE [--prune] [--yes] [--key-dir DIR] [--dry-run]`. */
 export function registerApply(program: Command, deps: CommandDeps, run = runApply): void {
-  program
-    .command('apply')
+  outputFormats(program.command('apply'))
     .description(
       'Make the service match a state file: create, update only the fields that differ and, with --prune, delete (docs/state.md)',
     )

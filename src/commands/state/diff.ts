@@ -3,6 +3,7 @@ import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { MAX_STATE_BYTES, readStateFile } from './file.js';
 import { makePlan, planCounts, printPlan } from './plan.js';
+import { outputFormats } from '../../cli/parse.js';
 
 interface DiffOptions {
   /** the state file, or `-` for stdin */
@@ -41,8 +42,7 @@ async function runDiff(opts: DiffOptions, rt: Runtime): Promise<void> {
 
 /** Declares top-level `diff -f FILE [--prune] [--exit-code]`. */
 export function registerDiff(program: Command, deps: CommandDeps, run = runDiff): void {
-  program
-    .command('diff')
+  outputFormats(program.command('diff'))
     .description('Show what `lic apply` would change to make the service match a state file; sends no write (docs/state.md)')
     .requiredOption('-f, --file <file>', 'the state file (YAML or JSON, from `lic state export`), or - for stdin')
     .option('--prune', 'also show the records apply --prune would delete (those the file lacks, of the sections it has)')

@@ -9,6 +9,7 @@ import { needsPassword } from '../resources/bundle.js';
 import { readService, resourceData, ServiceStateError, unnamedNote } from './current.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 import { assemblyIdentity, STATE_NOUNS, STATE_VERSION, type StateNoun } from './file.js';
+import { outputFormats } from '../../cli/parse.js';
 
 interface StateExportOptions {
   /** the sections to write, in STATE_NOUNS order */
@@ -49,14 +50,10 @@ const byString =
  * their key, resources without their password (PKCS #12 ones named on stderr). Written
  * record by record, each resource's data fetched alone, so memory stays flat; with
  * --data-dir each resource's bytes go to a file there (mode 0600: a signing key's private
- * half) named in `dataFile`. UsageError for another -o; ServiceStateError (exit 1) for an assembly whose mapping
+ * half) named in `dataFile`. `-o` is json or table (YAML) only (outputFormats); ServiceStateError (exit 1) for an assembly whose mapping
  * resource has no code.
  */
 async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<void> {
-  const format = rt.out.opts.format;
-  if (format !== 'table' && format !== 'json') {
-    throw new UsageError(`state export writes one YAML document (or JSON with -o json); -o ${format} is not available`);
-  }
   if (opts.dataDir) {
     try {
       await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -64,7 +61,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
       throw new UsageError(`--data-dir ${opts.dataDir}: ${describeFsError(e)}`);
     }
   }
-  const yaml = format === 'json' ? undefined : await import('yaml');
+  const yaml = rt.out.opts.format === 'json' ? undefined : await import('yaml');
   const client = await rt.client();
   const have = await readService(client, opts.nouns);
   // refused before a byte is written: `lic state export > f.yaml` never leaves half a file
@@ -187,8 +184,7 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
 
 /** Declares `state export [--nouns LIST] [--data-dir DIR]`. */
 export function registerStateExport(parent: Command, deps: CommandDeps, run = runStateExport): void {
-  parent
-    .command('export')
+  outputFormats(parent.command('export'), ['table', 'json'])
     .description('Write the configuration (API keys without their secrets, resources without passwords, assemblies) as one YAML document')
     .option('--nouns <list>', `the sections to write, comma-separated: ${STATE_NOUNS.join(', ')} (default: all)`, parseNouns)
     .option('--data-dir <dir>', "write each resource's data to a file in DIR (mode 0600) named by dataFile, instead of inline base64")

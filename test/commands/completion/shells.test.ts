@@ -81,8 +81,8 @@ describe.skipIf(!HAS.bash)('bash', () => {
     expect(complete('lic keys ')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete'])));
   it('lic log list --level <TAB> → the log levels', () =>
     expect(complete('lic log list --level ')).toEqual(['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal']));
-  it('lic -o <TAB> → the output formats', () =>
-    expect(complete('lic -o ')).toEqual(expect.arrayContaining(['table', 'json', 'ndjson', 'csv', 'tsv'])));
+  it('lic keys list -o <TAB> → the output formats', () =>
+    expect(complete('lic keys list -o ')).toEqual(expect.arrayContaining(['table', 'json', 'ndjson', 'csv', 'tsv'])));
   it('lic keys list --profile <TAB> → the profile names from the store', () =>
     expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
 });
@@ -110,7 +110,8 @@ describe.skipIf(!HAS.zsh)('zsh', () => {
     expect(complete('lic keys ')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete'])));
   it('lic log list --level <TAB> → the log levels', () =>
     expect(complete('lic log list --level ')).toEqual(['Verbose', 'Debug', 'Information', 'Warning', 'Error', 'Fatal']));
-  it('lic -o <TAB> → the output formats', () => expect(complete('lic -o ')).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv']));
+  it('lic keys list -o <TAB> → the output formats', () =>
+    expect(complete('lic keys list -o ')).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv']));
   it('lic keys list --profile <TAB> → the profile names from the store', () =>
     expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
 });
@@ -131,7 +132,8 @@ describe.skipIf(!HAS.fish)('fish', () => {
     expect(complete('lic keys ')).toEqual(expect.arrayContaining(['list', 'create', 'update', 'delete'])));
   it('lic log list --level <TAB> → the log levels', () =>
     expect(complete('lic log list --level ').sort()).toEqual(['Debug', 'Error', 'Fatal', 'Information', 'Verbose', 'Warning']));
-  it('lic -o <TAB> → the output formats', () => expect(complete('lic -o ').sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv']));
+  it('lic keys list -o <TAB> → the output formats', () =>
+    expect(complete('lic keys list -o ').sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv']));
   it('lic keys list --profile <TAB> → the profile names from the store', () =>
     expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
 });

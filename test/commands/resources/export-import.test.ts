@@ -138,7 +138,7 @@ describe('export', () => {
     for (const f of ['json', 'csv']) {
       const r = await fromSrc(['resources', 'export', '-o', f]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`-o ${f} is not available`);
+      expect(r.stderr).toBe(`lic: option '-o, --output <format>' argument '${f}' is invalid. Allowed choices are table, ndjson.\n`);
       expect(r.stdout).toBe('');
     }
   });
