@@ -32,12 +32,13 @@ export interface PlainReply {
 }
 
 /**
- * A keep-alive pool of node:http connections (one per origin for a run's sequential
- * requests; idle ones never hold the process open), with the request method sendOnce and
- * probe call. Deadlines are the caller's (its AbortSignal), as with undici.
+ * A keep-alive pool of node:http connections (up to 8 per origin: `log stats` keeps 6
+ * requests in flight and doctor 4, which one connection would serialise; idle ones never
+ * hold the process open), with the request method sendOnce and probe call. Deadlines are
+ * the caller's (its AbortSignal), as with undici.
  */
 export class NodeHttpDispatcher {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
   /** Sends one request; resolves when the status line and headers arrived. */
   request(o: PlainRequest): Promise<PlainReply> {

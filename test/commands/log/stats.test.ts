@@ -3,6 +3,8 @@
  * from take=0 totals, the same through a service that leaves defaults out, the request
  * cap checked before anything is sent, the chart on a terminal and the numbers off it.
  */
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketCount, bucketFloor, buckets, registerLogStats, type LogStatsOptions } from '../../../src/commands/log/stats.js';
@@ -142,6 +144,34 @@ describe('log stats', () => {
       expect(s.startsWith('GET /v1/log?')).toBe(true);
       expect(u.searchParams.get('take')).toBe('0');
       expect(u.searchParams.get('filter')).toMatch(/^\(Level = "(Warning|Error)"\) and \(Message\.Contains\("401"\)\)$/);
+    }
+  });
+
+  it('keeps several counts in flight over plain http (the node:http pool is not one connection)', async () => {
+    // a proxy on a real socket that holds each request 30 ms and counts how many it holds at once
+    let inFlight = 0;
+    let most = 0;
+    const proxy = createServer((req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        const up = httpRequest(`${svc.url}${req.url}`, { method: req.method, headers: req.headers }, (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res).on('finish', () => inFlight--);
+        });
+        req.pipe(up);
+      }, 30);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const r = await lic(['log', 'stats', ...RANGE, '-o', 'json'], { url: `http://127.0.0.1:${port}` });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(EXPECTED_JSON);
+      expect(most).toBeGreaterThan(1);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
     }
   });
 
