@@ -86,6 +86,8 @@ const VENDOR = [
   'typebox',
   'pe-library',
   'yaml',
+  // terminal tables only (src/cli/table.ts, itself loaded on first use): not --help's cost
+  'cli-table3',
   // `log report` only: the charts of its HTML page
   '@observablehq/plot',
   'linkedom',
