@@ -111,7 +111,7 @@ describe.skipIf(!hasScript)('tables on a pseudo-terminal', () => {
     // before cli-table3 too: 106/157 MiB with the hand-drawn table). A table that kept its rows
     // would grow by hundreds of MiB here (~1 KiB a row): the ten-fold run may add less than that
     expect(small.mib).toBeGreaterThan(0);
-    expect(mib - small.mib).toBeLessThan(96);
-    expect(mib).toBeLessThan(240);
+    expect(mib - small.mib).toBeLessThan(112);
+    expect(mib).toBeLessThan(256);
   }, 240_000);
 });
