@@ -294,10 +294,16 @@ class LostReplyError extends Error {
 /**
  * After a failed create of an API key: when the service has a key of that name now (the
  * POST was done but its reply lost: a 5xx, a cut connection), a LostReplyError naming it,
- * its id and what a re-run does (exit 1); otherwise `e` itself.
+ * its id and what a re-run does (exit 1); otherwise `e` itself. Where the key was certainly
+ * not made (a refusal, or no key of that name), the PENDING marker of `file` goes too: a
+ * re-run simply creates it; where that can't be told (the look-up failed) the marker stays.
  */
 async function lostReply(client: ApiClient, step: Step, e: unknown, file: string | undefined): Promise<unknown> {
-  if (e instanceof UsageError || (e instanceof ApiError && e.status < 500)) return e;
+  const notMade = async () => {
+    if (file) await unlink(file + PENDING).catch(() => undefined);
+    return e;
+  };
+  if (e instanceof UsageError || (e instanceof ApiError && e.status < 500)) return notMade();
   let id: number | undefined;
   try {
     const body = await listApiKeys(client, { filter: equalsClause('Name', step.item), take: 2 });
@@ -305,7 +311,7 @@ async function lostReply(client: ApiClient, step: Step, e: unknown, file: string
   } catch {
     return e;
   }
-  if (id === undefined) return e;
+  if (id === undefined) return notMade();
   const again = file
     ? `run lic apply again with the same --key-dir: it rotates the key (deletes it and creates it again; ${file}${PENDING} marks it)`
     : `nobody has its secret: delete it (lic keys delete ${id}) and run lic apply again, or give --key-dir next time`;

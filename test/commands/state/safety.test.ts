@@ -148,4 +148,20 @@ describe('a create whose reply was lost', () => {
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toContain('No changes'); // a success note: -v shows it off a terminal
   });
+
+  it('a create the service refuses (an unknown owner) leaves no marker: the re-run creates, it does not rotate', async () => {
+    const kd = join(dir, 'kd-refused');
+    const file = stateFile('refused.json', [{ name: 'refused-one', ownerId: 'nobody-here', permissions: 1 }]);
+    const r = await lic(svc.adminKey, ['apply', '-f', file, '--key-dir', kd]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('is not a known user');
+    expect(existsSync(join(kd, 'refused-one.key'))).toBe(false);
+    expect(existsSync(join(kd, 'refused-one.key.pending'))).toBe(false);
+    const plan = await lic(svc.adminKey, ['apply', '-f', file, '--key-dir', kd, '--dry-run']);
+    expect(plan.code, plan.stderr).toBe(0);
+    // one request, the create: no DELETE of a rotation
+    expect(plan.stderr).toContain('1 request(s) above');
+    expect(plan.stdout).toMatch(/"method":\s*"POST"/);
+    expect(plan.stdout).not.toMatch(/"method":\s*"DELETE"/);
+  });
 });
