@@ -45,7 +45,7 @@ export interface ServeLock {
 const held = new Set<string>();
 
 /** Field 22 of /proc/PID/stat (start time, clock ticks since boot); undefined off Linux or when unreadable. */
-function startTime(pid: number): string | undefined {
+export function processStartTime(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the command name (field 2) is in parentheses and may hold spaces: count from after it
@@ -66,7 +66,7 @@ function alive(info: LockInfo, path: string): boolean {
     // EPERM: it runs, as another user
     if ((e as { code?: string }).code !== 'EPERM') return false;
   }
-  const now = startTime(info.pid);
+  const now = processStartTime(info.pid);
   return !(info.started !== undefined && now !== undefined && now !== info.started);
 }
 
@@ -105,7 +105,7 @@ function writeWhole(path: string, info: LockInfo, exclusive: boolean): void {
  */
 export function acquireServeLock(dbPath: string): ServeLock {
   const path = `${dbPath}.lock`;
-  const mine: LockInfo = { pid: process.pid, started: startTime(process.pid) };
+  const mine: LockInfo = { pid: process.pid, started: processStartTime(process.pid) };
   for (let attempt = 0; ; attempt++) {
     try {
       writeWhole(path, mine, true);

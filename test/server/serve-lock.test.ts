@@ -10,17 +10,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseInUseError, startService } from '../../src/server/index.js';
+import { processStartTime } from '../../src/server/serve-lock.js';
 import { tempDir } from '../helpers/temp.js';
-
-/** The start time /proc gives process `pid` (field 22), or undefined off Linux. */
-function startTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
 
 /** The id of a process that has exited. */
 function deadPid(): number {
@@ -31,7 +22,7 @@ describe('the lock file of a served database', () => {
   it('held by a live process: refused naming it and its URL; nothing opened', async () => {
     const db = join(tempDir(), 'lic.db');
     const holder = process.ppid;
-    writeFileSync(`${db}.lock`, JSON.stringify({ pid: holder, started: startTime(holder), url: 'http://127.0.0.1:9' }));
+    writeFileSync(`${db}.lock`, JSON.stringify({ pid: holder, started: processStartTime(holder), url: 'http://127.0.0.1:9' }));
     const err = await startService({ dbPath: db, port: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DatabaseInUseError);
     expect((err as Error).message).toBe(
@@ -46,7 +37,7 @@ describe('the lock file of a served database', () => {
     ['its process id was reused by a process started at another time', () => ({ pid: process.ppid, started: '1' })],
     ['it is not a lock lic wrote', () => 'not json'],
   ])('stale when %s: taken over, then removed on close', async (_why, content) => {
-    if (_why.includes('reused') && startTime(process.ppid) === undefined) return; // no /proc: the start time can't tell
+    if (_why.includes('reused') && processStartTime(process.ppid) === undefined) return; // no /proc: the start time can't tell
     const db = join(tempDir(), 'lic.db');
     const c = content();
     writeFileSync(`${db}.lock`, typeof c === 'string' ? c : JSON.stringify(c));
