@@ -3,7 +3,7 @@
  * second service naming its process and URL; a lock whose process is gone, whose process id
  * now belongs to a process started at another time, or that is unreadable, is stale and taken
  * over; a second service in the same process is refused too; a closed service leaves no lock.
- * Two real processes (and a SIGKILL) are in test/e2e/serve.test.ts.
+ * Two real processes (and a SIGKILL) are in test/commands/serve/serve.spawned.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

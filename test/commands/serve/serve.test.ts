@@ -1,7 +1,7 @@
 /**
  * `lic serve` in-process: URL on stdout, keys on stderr once, profile `local`, reuse of a
  * database, a busy port, and shutdown on a (simulated) signal. Real signals to a spawned
- * process are in test/e2e/serve.test.ts.
+ * process are in test/commands/serve/serve.spawned.test.ts.
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listenOnFreePort } from '../../helpers/fake-server.js';
 import { BIN, LIC_NODE } from '../../helpers/spawn.js';
 
-import { insertLog } from '../../cli/list/harness.js';
+import { insertLog } from './harness.js';
 import { useService } from '../../helpers/fixtures.js';
 
 const ENTRIES = 1000;

@@ -11,16 +11,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { LogReport } from '../../src/commands/log/report-data.js';
-import { filterString } from '../../src/cli/list/filter.js';
-import { DAY } from '../../src/time.js';
-import { envFor } from '../helpers/cli.js';
-import { query, useService } from '../helpers/fixtures.js';
-import { http } from '../helpers/service.js';
-import { spawnLic } from '../helpers/spawn.js';
+import type { LogReport } from '../../../src/commands/log/report-data.js';
+import { filterString } from '../../../src/cli/list/filter.js';
+import { DAY } from '../../../src/time.js';
+import { envFor } from '../../helpers/cli.js';
+import { query, useService } from '../../helpers/fixtures.js';
+import { http } from '../../helpers/service.js';
+import { spawnLic } from '../../helpers/spawn.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-if (!CHROMIUM) console.warn('test/e2e/log-report.test.ts: chromium not found; skipping the browser checks (apt-get install chromium)');
+if (!CHROMIUM) console.warn('test/commands/log/report.test.ts: chromium not found; skipping the browser checks (apt-get install chromium)');
 
 const NOW = new Date('2030-03-10T12:00:00.000Z');
 const { svc } = useService({ seed: 'demo', now: () => NOW });

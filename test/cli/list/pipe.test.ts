@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, LIC_NODE } from '../../helpers/spawn.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-import { insertLog } from '../../cli/list/harness.js';
+import { insertLog } from './harness.js';
 
 const DIST = fileURLToPath(new URL('../../../dist/cli.cjs', import.meta.url));
 let svc: TestService;

@@ -7,9 +7,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
-import { http } from '../helpers/service.js';
-import { spawnLic, startLic } from '../helpers/spawn.js';
+import { tempDir } from '../../helpers/cli.js';
+import { http } from '../../helpers/service.js';
+import { spawnLic, startLic } from '../../helpers/spawn.js';
 
 const URL_LINE = /^(http:\/\/127\.0\.0\.1:(\d+))\n/;
 const KEY_LINE = /^ {2}Administrator +admin +(api_[a-z0-9]{24})$/m;
