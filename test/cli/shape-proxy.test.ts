@@ -6,10 +6,10 @@
  * every machine format. `--raw` shows that the proxies really changed the bodies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli } from '../../helpers/cli.js';
+import { envFor, runCli } from '../helpers/cli.js';
 
-import { startTransformProxy, type ProxyMode, type TransformProxy } from '../../helpers/transform-proxy.js';
-import { useService } from '../../helpers/fixtures.js';
+import { startTransformProxy, type ProxyMode, type TransformProxy } from '../helpers/transform-proxy.js';
+import { useService } from '../helpers/fixtures.js';
 
 const proxies = new Map<ProxyMode, TransformProxy>();
 let resourceId: number;

@@ -1,91 +1,11 @@
-/** `lic keys list` with the list machinery: --owner, --revoked, --active, --all, --fields, formats. */
+/** `lic keys list --all` with the list machinery: paging by id or skip, --fields, formats, over more keys than a page. */
 import { parse as parseCsv } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_LIST } from '../../../src/commands/keys/list.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
-import { addUserWithKey } from '../../helpers/service.js';
-import { useService, ndjson } from '../../helpers/fixtures.js';
+import { ndjson } from '../../helpers/fixtures.js';
+import { requests, useManyKeys } from './_shared.js';
 
-const secrets: string[] = [];
-const BULK = 1200;
-
-interface KeyRow {
-  id: number;
-  owner_id: string;
-  revoked: number;
-  expire_date: number | null;
-}
-const dbKeys = (): KeyRow[] => svc.db.prepare('SELECT id, owner_id, revoked, expire_date FROM api_keys ORDER BY id').all() as KeyRow[];
-const requests = (stderr: string): URL[] => [...stderr.matchAll(/^> GET (\S+)/gm)].map((m) => new URL(m[1]!));
-
-const { svc, env } = useService();
-beforeAll(async () => {
-  secrets.push(svc.adminKey);
-  for (const [user, perm] of [
-    ['u1', 1],
-    ['u1', 3],
-    ['u1', 7],
-    ['u2', 1],
-    ['u2', 5],
-  ] as const) {
-    secrets.push(await addUserWithKey(svc, user, 'Sales', perm));
-  }
-  const ids = dbKeys().map((k) => k.id);
-  // one of u1's revoked, one of u1's expired, one of u2's expiring in the future
-  svc.db.prepare('UPDATE api_keys SET revoked = 1 WHERE id = ?').run(ids[1]);
-  svc.db.prepare('UPDATE api_keys SET expire_date = ? WHERE id = ?').run(Date.now() - 86_400_000, ids[2]);
-  svc.db.prepare('UPDATE api_keys SET expire_date = ? WHERE id = ?').run(Date.now() + 86_400_000, ids[4]);
-  // many more straight into the database, for paging; every fifth revoked
-  const ins = svc.db.prepare(
-    'INSERT INTO api_keys (name, owner_id, permissions, created_at, key_prefix, key_hash, revoked) VALUES (?, ?, 1, ?, ?, ?, ?)',
-  );
-  svc.db.transaction(() => {
-    for (let i = 0; i < BULK; i++) ins.run(`bulk, "${i}"`, 'u2', Date.now(), 'api_bulk', `hash-${i}`, i % 5 === 0 ? 1 : 0);
-  })();
-});
-
-describe('keys list friendly flags', () => {
-  it('--owner: only that user\'s keys, filter OwnerId = "…"', async () => {
-    const r = await runCli(['keys', 'list', '--owner', 'u1', '-o', 'ndjson', '--verbose'], { env });
-    expect(r.code).toBe(0);
-    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('OwnerId = "u1"');
-    expect(ndjson(r.stdout).map((k) => k.id)).toEqual(
-      dbKeys()
-        .filter((k) => k.owner_id === 'u1')
-        .map((k) => k.id),
-    );
-  });
-
-  it('--revoked with --owner: AND-ed', async () => {
-    const r = await runCli(['keys', 'list', '--owner', 'u1', '--revoked', '-o', 'ndjson', '--verbose'], { env });
-    expect(r.code).toBe(0);
-    expect(requests(r.stderr)[0]!.searchParams.get('filter')).toBe('(OwnerId = "u1") and (Revoked = true)');
-    const want = dbKeys().filter((k) => k.owner_id === 'u1' && k.revoked === 1);
-    expect(want).toHaveLength(1);
-    expect(ndjson(r.stdout).map((k) => k.id)).toEqual(want.map((k) => k.id));
-  });
-
-  it('--active: neither revoked nor expired (a future expiry is fine)', async () => {
-    const r = await runCli(['keys', 'list', '--active', '--all', '-o', 'ndjson'], { env });
-    expect(r.code).toBe(0);
-    const now = Date.now();
-    const want = dbKeys().filter((k) => k.revoked === 0 && (k.expire_date === null || k.expire_date > now));
-    expect(ndjson(r.stdout).map((k) => k.id)).toEqual(want.map((k) => k.id));
-    expect(want.some((k) => k.expire_date !== null)).toBe(true);
-  });
-
-  it("the --active clause is built at the context's clock", () => {
-    expect(API_KEY_LIST.filters({ active: true }, new Date('2030-01-02T03:04:05Z'))).toContain(
-      '(Revoked = false) and (ExpireDate = null or ExpireDate > "2030-01-02T03:04:05.000Z")',
-    );
-  });
-
-  it('--revoked with --active is a usage error (exit 2)', async () => {
-    const r = await runCli(['keys', 'list', '--revoked', '--active'], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--revoked.*cannot be used with.*--active/);
-  });
-});
+const { svc, env, secrets, dbKeys } = useManyKeys();
 
 describe('keys list --all', () => {
   it('every key exactly once in id order, paged by id ascending; secrets never printed', async () => {

@@ -1,41 +1,16 @@
 /**
- * `lic keys create|list|update|delete` in-process against the real service (contract §3,
- * §4): the created key works with exactly the rights of its bits and its owner's role,
- * revocation and expiry bite at once, and the full key never leaks.
+ * `lic keys create` in-process against the real service (contract §3, §4): what it prints
+ * and sends, the created key working with exactly the rights of its bits and its owner's
+ * role, revocation and expiry biting at once, its --dry-run, and the full key never leaking
+ * (over every run of this file).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { envFor, runCli, tempDir, type RunOptions } from '../../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useDryRun } from '../../helpers/dry-run.js';
 import { addUserWithKey, http } from '../../helpers/service.js';
-import { useService } from '../../helpers/fixtures.js';
+import { expectNoLeak, useKeysCli } from './_shared.js';
 
-/** every output of every run here, to check no full key except a freshly created one's ever shows */
-const transcript: { args: string[]; stdout: string; stderr: string }[] = [];
-const secrets = new Set<string>();
-
-const { svc } = useService();
-beforeAll(async () => {
-  secrets.add(svc.adminKey);
-});
-
-async function lic(args: string[], o: RunOptions & { key?: string } = {}) {
-  const r = await runCli(args, { ...o, env: { ...envFor(svc, o.key ?? svc.adminKey), ...o.env } });
-  transcript.push({ args, stdout: r.stdout, stderr: r.stderr });
-  return r;
-}
-
-/** Creates a key through the CLI and returns its id and secret. */
-async function create(flags: string[], o: RunOptions & { key?: string } = {}): Promise<{ id: number; key: string }> {
-  const r = await lic(['keys', 'create', ...flags, '-o', 'json'], o);
-  expect(r.code, r.stderr).toBe(0);
-  const body = JSON.parse(r.stdout);
-  secrets.add(body.key);
-  return { id: body.apiKeyId, key: body.key };
-}
-
-async function listed(id: number) {
-  const r = await http(svc, 'GET', `/v1/api-keys?filter=${encodeURIComponent(`Id = ${id}`)}`, { key: svc.adminKey });
-  return r.body.apiKeys[0];
-}
+const { svc, transcript, secrets, lic, create, listed } = useKeysCli();
+const { proxy, dryRun, prefix } = useDryRun(svc);
 
 describe('keys create', () => {
   it('prints id and key (tab-separated when piped) and warns on stderr that it is shown once', async () => {
@@ -202,15 +177,6 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
     expect((await lic(['keys', 'create', '--perm', '1', '--expires', '2030-01-01T00:00:00Z'], { now })).code).toBe(2);
   });
 
-  it('keys update --expires never clears the expiry (expireDate: null on the wire, any case); the key works again', async () => {
-    const k = await create(['--perm', '7', '--expires', '2020-01-01', '--force']);
-    expect((await lic(['keys', 'list'], { key: k.key })).code).toBe(3);
-    const r = await lic(['keys', 'update', String(k.id), '--expires', 'NEVER']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(svc.db.prepare('SELECT expire_date FROM api_keys WHERE id = ?').pluck().get(k.id)).toBeNull();
-    expect((await lic(['keys', 'list'], { key: k.key })).code).toBe(0);
-  });
-
   it('an unknown key is exit 3 naming the cause', async () => {
     const r = await lic(['keys', 'list'], { key: 'api_000000000000000000000000' });
     expect(r.code).toBe(3);
@@ -218,131 +184,21 @@ describe('a created key has exactly the rights of its bits and its owner', () =>
   });
 });
 
-describe('keys list', () => {
-  it('piped: tab-separated, no header, the prefix but never the key', async () => {
-    const { id, key } = await create(['--perm', '5', '--name', 'listed', '--description', 'two\twords']);
-    const r = await lic(['keys', 'list', '--take', '1000']);
-    expect(r.code).toBe(0);
-    const line = r.stdout.split('\n').find((l) => l.startsWith(`${id}\t`))!;
-    const k = await listed(id);
-    expect(line).toBe(`${id}\tlisted\tadmin\t5 r-d\t${key.slice(0, 8)}\t${k.createdAt}\t\tactive\ttwo words`);
-    expect(r.stdout.split('\n')[0]).toMatch(/^1\tbootstrap\tadmin\t7 rwd\t/);
-    expect(r.stdout).not.toContain('ID\tNAME');
-    for (const s of secrets) expect(r.stdout).not.toContain(s);
-  });
-
-  it('-o json: the body unchanged (compared with a raw call); never the key', async () => {
-    const r = await lic(['keys', 'list', '-o', 'json']);
-    const raw = await http(svc, 'GET', '/v1/api-keys', { key: svc.adminKey });
-    expect(JSON.parse(r.stdout)).toEqual(raw.body);
-    expect(r.stdout).toBe(`${JSON.stringify(raw.body)}\n`);
-    for (const s of secrets) expect(r.stdout).not.toContain(s);
-  });
-
-  it('on a TTY: a table with a header, never the key', async () => {
-    const r = await lic(['keys', 'list'], { tty: true, env: { NO_COLOR: '1' } });
-    expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/^\s*ID\s+NAME\s+OWNER\s+PERM\s+PREFIX/);
-    expect(r.stdout).toContain('bootstrap');
-    for (const s of secrets) expect(r.stdout).not.toContain(s);
-  });
-
-  it('--take and --skip page in id order', async () => {
-    const all = (await http(svc, 'GET', '/v1/api-keys?take=1000', { key: svc.adminKey })).body.apiKeys.map((k: { id: number }) =>
-      String(k.id),
-    );
-    const r = await lic(['keys', 'list', '--take', '2', '--skip', '1']);
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => l.split('\t')[0]),
-    ).toEqual(all.slice(1, 3));
-  });
-});
-
-describe('keys update', () => {
-  it('sends only the flags given; -o json prints the envelope', async () => {
-    const { id } = await create(['--perm', '1', '--name', 'n0', '--description', 'd0', '--expires', '2031-01-01']);
-    const before = await listed(id);
-    const r = await lic(['keys', 'update', String(id), '--perm', 'rwd', '-o', 'json']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe('{"success":true,"code":0,"message":"OK"}\n');
-    expect(await listed(id)).toEqual({ ...before, permissions: 7 });
-    await lic(['keys', 'update', String(id), '--name', 'n1', '--description', '']);
-    expect(await listed(id)).toEqual({ ...before, permissions: 7, name: 'n1', description: '' });
-    await lic(['keys', 'update', String(id), '--expires', '2032-02-02']);
-    expect((await listed(id)).expireDate).toBe('2032-02-02T00:00:00.000Z');
-  });
-
-  it('without -o json: stdout empty, one line on stderr (a terminal; in a pipe none); rm (the delete alias) -o json: the envelope on stdout, nothing on stderr', async () => {
-    const { id } = await create(['--perm', '1']);
-    const u = await lic(['keys', 'update', String(id), '--name', 'n2'], { stderrTTY: true });
-    expect([u.code, u.stdout, u.stderr]).toEqual([0, '', `Updated API key ${id}.\n`]);
-    const piped = await lic(['keys', 'update', String(id), '--name', 'n3']);
-    expect([piped.code, piped.stdout, piped.stderr]).toEqual([0, '', '']);
-    const d = await lic(['keys', 'rm', String(id), '--yes', '-o', 'json']);
-    expect([d.code, d.stdout, d.stderr]).toEqual([0, '{"success":true,"code":0,"message":"OK"}\n', '']);
-    expect(await listed(id)).toBeUndefined();
-  });
-
-  it('an unknown id is exit 4', async () => {
-    const r = await lic(['keys', 'update', '999999', '--name', 'x']);
-    expect(r.code).toBe(4);
-    expect(r.stderr).toBe('lic: no API key with id 999999 (HTTP 404, code 5, PUT /v1/api-keys)\n');
-  });
-});
-
-describe('keys delete: confirmation', () => {
-  let configDir: string;
-  beforeAll(async () => {
-    configDir = tempDir();
-    const r = await runCli(['profile', 'add', 'ci', '--base-url', svc.url, '--api-key-stdin'], { configDir, stdin: svc.adminKey });
-    expect(r.code, r.stderr).toBe(0);
-  });
-
-  it('off a TTY without --yes: exit 2, nothing deleted', async () => {
-    const { id } = await create(['--perm', '1']);
-    const r = await runCli(['keys', 'delete', String(id)], { configDir });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`lic: refusing to delete API key ${id} without confirmation: not a terminal, so pass --yes\n`);
-    expect(await listed(id)).toBeDefined();
-  });
-
-  it('on a TTY: the prompt names the profile, the host and the key; yes deletes', async () => {
-    const { id } = await create(['--perm', '1']);
-    const r = await runCli(['keys', 'delete', String(id)], { configDir, tty: true, confirm: [true] });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.prompts).toEqual([`delete API key ${id} on ${new URL(svc.url).host} (profile ci)?`]);
-    expect(await listed(id)).toBeUndefined();
-  });
-
-  it('on a TTY, answering no: exit 1, nothing deleted', async () => {
-    const { id } = await create(['--perm', '1']);
-    const r = await runCli(['keys', 'rm', String(id)], { configDir, tty: true, confirm: [false] });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe('lic: cancelled: nothing was changed\n');
-    expect(r.prompts).toHaveLength(1);
-    expect(await listed(id)).toBeDefined();
-  });
-
-  it('Ctrl-C at the prompt: exit 130, nothing deleted', async () => {
-    const { id } = await create(['--perm', '1']);
-    const ctrlC = Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' });
-    const r = await runCli(['keys', 'delete', String(id)], { configDir, tty: true, confirm: [ctrlC] });
-    expect(r.code).toBe(130);
-    expect(r.stderr).toBe('lic: interrupted\n');
-    expect(await listed(id)).toBeDefined();
-  });
-
-  it('--yes on a TTY does not ask; a second delete of the same id is exit 4', async () => {
-    const { id } = await create(['--perm', '1']);
-    const r = await runCli(['keys', 'delete', String(id), '-y'], { configDir, tty: true });
-    expect(r.code).toBe(0);
-    expect(r.prompts).toEqual([]);
-    const again = await runCli(['keys', 'delete', String(id), '--yes'], { configDir });
-    expect(again.code).toBe(4);
-    expect(again.stderr).toBe(`lic: no API key with id ${id} (HTTP 404, code 5, DELETE /v1/api-keys/${id})\n`);
+describe('--dry-run prints the request and sends no write', () => {
+  it('keys create: method, url, headers (key redacted to its prefix), body', async () => {
+    const { plan, sent } = await dryRun(['keys', 'create', '--perm', 'rw', '--name', 'ci', '--dry-run']);
+    expect(plan).toEqual({
+      method: 'POST',
+      url: `${proxy.url}/v1/api-keys`,
+      headers: {
+        'user-agent': expect.stringMatching(/^lic\//),
+        accept: 'application/json',
+        'content-type': 'application/json',
+        'x-api-key': prefix(),
+      },
+      body: { apiKey: { permissions: 3, name: 'ci' } },
+    });
+    expect(sent).toEqual([]);
   });
 });
 
@@ -390,11 +246,6 @@ describe('the full key never leaks', () => {
 
   it('over the whole transcript of this file: a full key only ever in the stdout of the create that made it', () => {
     expect(transcript.length).toBeGreaterThan(50);
-    for (const t of transcript) {
-      for (const s of secrets) {
-        expect(t.stderr, `stderr of ${t.args.join(' ')}`).not.toContain(s);
-        if (t.stdout.includes(s)) expect(t.args.slice(0, 2), `stdout of ${t.args.join(' ')}`).toEqual(['keys', 'create']);
-      }
-    }
+    expectNoLeak(transcript, secrets);
   });
 });
