@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
+import { useDryRun } from '../../helpers/dry-run.js';
 import { closedPort } from '../../helpers/fake-server.js';
 import { http } from '../../helpers/service.js';
 import { useService } from '../../helpers/fixtures.js';
@@ -74,5 +75,26 @@ describe('lic api', () => {
     const r = await runCli(args as string[], { env: { LIC_BASE_URL: `http://127.0.0.1:${port}`, LIC_API_KEY: svc.adminKey }, stdin: '{}' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(msg);
+  });
+});
+
+describe('--dry-run prints the request and sends no write', () => {
+  const { proxy, dryRun } = useDryRun(useService().svc);
+
+  it('api: any method, query string in the url, the --input body', async () => {
+    const del = await dryRun(['api', '-X', 'DELETE', '/v1/log', '-f', 'deleteAll=true', '--dry-run']);
+    expect(del.plan).toMatchObject({ method: 'DELETE', url: `${proxy.url}/v1/log?deleteAll=true` });
+    const post = await dryRun(['api', '/v1/assemblies', '--input', '-', '--dry-run'], {
+      stdin: '{"assembly":{"name":"X","version":"1.0.0.0"}}',
+    });
+    expect(post.plan).toMatchObject({ method: 'POST', body: { assembly: { name: 'X', version: '1.0.0.0' } } });
+    const nested = await dryRun(['api', '-X', 'PUT', '/v1/resources', '--input', '-', '--dry-run'], {
+      stdin: JSON.stringify({ resource: { id: 1, Password: 's3cret-a', extra: [{ password: 's3cret-b', keep: 'me' }] } }),
+    });
+    expect(nested.plan.body).toEqual({ resource: { id: 1, Password: '[redacted]', extra: [{ password: '[redacted]', keep: 'me' }] } });
+    expect(nested.stdout).not.toMatch(/s3cret/);
+    const get = await dryRun(['api', '/v1/log', '-f', 'take=5', '--dry-run']);
+    expect(get.plan).toMatchObject({ method: 'GET', url: `${proxy.url}/v1/log?take=5`, body: null });
+    expect(get.sent).toEqual([]);
   });
 });

@@ -235,27 +235,6 @@ describe('log list friendly filter flags', () => {
   });
 });
 
-describe('log list usage errors (exit 2, naming the flag and the allowed values)', () => {
-  it.each([
-    [['--sort', 'level:up'], /--sort.*unknown sort direction "up" for level; allowed: asc, desc/],
-    [
-      ['--sort', 'color'],
-      /--sort.*unknown field "color" of log entries; fields: id, message, messageTemplate, level, timeStamp, exception, properties/,
-    ],
-    [['--fields', 'id,,message'], /--fields.*expected comma-separated field names/],
-    [['--fields', 'id,secret'], /--fields.*unknown field "secret"/],
-    [['--limit', '-1'], /--limit.*expected an integer 0\.\.2147483647/],
-    [['--take', '5000'], /--take.*expected an integer 0\.\.1000/],
-    [['--all', '--take', '0'], /--take 0 asks for no records per page/],
-    [['-o', 'xml'], /--output.*Allowed choices are table, json, ndjson, csv, tsv/],
-  ])('%j', async (args, message) => {
-    const r = await runCli(['log', 'list', ...args], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stdout).toBe('');
-  });
-});
-
 describe('streaming behaviour', () => {
   it('waits for stdout to drain whenever a write says its buffer is full', async () => {
     const expected = dbLog();
