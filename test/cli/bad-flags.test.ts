@@ -1,3 +1,4 @@
+// Cross-cutting: a bad value for every flag of every verb, derived from the command tree; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Every verb's invalid flag values, derived from the command tree: each value-taking option
  * and id argument of every verb is given a bad value (BAD, by flag name), and so is `-o`:

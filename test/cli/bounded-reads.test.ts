@@ -1,3 +1,4 @@
+// Cross-cutting: every flag that reads a file or stdin stops one byte past its limit; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Bounded reads: `/dev/zero` as a file or as stdin, through the real bin/lic,
  * stops one byte past each flag's limit and exits 2 naming the flag, with nothing sent.

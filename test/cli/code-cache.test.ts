@@ -1,3 +1,4 @@
+// Cross-cutting: bin/lic.js's compile cache, the same for every command; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * bin/lic.js's compile cache: Node's own (module.enableCompileCache) in LIC_CACHE_DIR, one
  * subdirectory per Node version and set of V8 flags at start (none: --liftoff-only is set

@@ -1,3 +1,4 @@
+// Cross-cutting: the modes of every directory and secret file lic makes; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Directories lic makes are its owner's alone (0700), whatever the umask — the profile
  * store's (API keys), the service's data directory (the database and its key file), the

@@ -1,3 +1,4 @@
+// Cross-cutting: a pipe reader going away early (EPIPE) ends any command quietly; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * `lic ... | head -1` under `set -o pipefail`: the real bin/lic in a real shell pipeline
  * against the real service. The reader going away (EPIPE) ends the command quietly with

@@ -1,3 +1,4 @@
+// Cross-cutting: the documented exit codes, one per kind of failure, over many verbs; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * The documented exit codes (README "Exit codes"; src/cli/errors.ts): 0 ok, 1 API or
  * runtime error, 2 usage, 3 401/403 or no key, 4 not found, 5 network/timeout; one line

@@ -1,3 +1,4 @@
+// Cross-cutting: enum values, --json and contradicting output flags across verbs; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Flag handling across verbs against the real service: enum values in any
  * case reach the service as their canonical spelling, `--json` agrees with `-o json`,

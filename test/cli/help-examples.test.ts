@@ -1,3 +1,4 @@
+// Cross-cutting: every noun's and verb's --help ends in examples; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /** Every verb's and every noun's --help ends in an `Examples:` block of `lic <noun> [<verb>] ...` lines (STYLE: help shows realistic use). */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';

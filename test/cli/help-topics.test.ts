@@ -1,3 +1,4 @@
+// Cross-cutting: help topics, inherited global flags and suggestions for every noun and verb; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Help beyond the verbs: the topics `lic help environment|exit-codes|filters`
  * next to commander's own `lic help NOUN`, the root help naming the topics, inherited

@@ -1,3 +1,4 @@
+// Cross-cutting: every help page fits the terminal; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Every help page fits the terminal (docs/output-and-scripts.md, "Terminal width"): `lic
  * --help`, every noun's and verb's `--help` (enumerated from the command tree, so a new verb

@@ -1,3 +1,4 @@
+// Cross-cutting: declaring only the noun a command line runs changes no command's output; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * buildProgram declares only the noun a command line certainly runs (nounOf):
  * whatever the command line, what lic prints and its exit code are those of the program

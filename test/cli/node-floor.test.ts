@@ -1,3 +1,4 @@
+// Cross-cutting: the Node floor bin/lic.js enforces before any command; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * The Node floor: src/cli/node-lines.json is the one place that says which Node lines lic
  * runs on; package.json engines.node and dist/version.json (what bin/lic.js reads) agree with

@@ -1,3 +1,4 @@
+// Cross-cutting: bad flags and arguments of many verbs are usage errors with nothing sent; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Options parsing per verb: every bad flag or argument is a usage error (exit 2)
  * naming the flag and the allowed forms, and nothing is sent. "Nothing sent" is proven two

@@ -1,3 +1,4 @@
+// Cross-cutting: which verbs declare -o and with which formats, and output flags before the noun; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Cross-cutting: which verbs declare `-o/--output` (src/cli/parse.ts outputFormats) and with
  * which formats, as docs/output-and-scripts.md lists them; and the output flags typed before

@@ -1,3 +1,4 @@
+// Cross-cutting: the one renderer (json, tables, piped text, colour) as every command uses it; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * The one renderer, seen from the command line (docs/architecture.md): -o json is the service's body
  * unchanged, tables on a TTY, tab-separated text when piped, color rules, and stdout

@@ -1,3 +1,4 @@
+// Cross-cutting: out-of-range numbers for the numeric flags of many verbs; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 import { describe, expect, it } from 'vitest';
 import { closedPort } from '../helpers/fake-server.js';
 import { runCli } from '../helpers/cli.js';

@@ -1,3 +1,4 @@
+// Cross-cutting: the progress bar any long list draws, on a real pseudo-terminal; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * The progress bar on a real pseudo-terminal (util-linux `script`) while stdout goes to
  * `| head -3`, whose output lands on the same terminal: the bytes the terminal received are

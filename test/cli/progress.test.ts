@@ -1,3 +1,4 @@
+// Cross-cutting: the progress bar's text and timing, shared by every long-running command; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /** The progress bar: its own ETA and elapsed-time formatting, and its text fitted to the width. */
 import { describe, expect, it } from 'vitest';
 import { barText, etaSeconds, formatElapsed, formatEta, startProgress } from '../../src/cli/progress.js';

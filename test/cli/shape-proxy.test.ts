@@ -1,3 +1,4 @@
+// Cross-cutting: the same stdout, in every machine format, from lic serve and from a service that leaves defaults out or sends ids as strings, over many nouns; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * One shape for scripts: the same commands, run directly against lic
  * serve and through a transforming proxy that makes its replies look like another

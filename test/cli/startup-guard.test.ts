@@ -1,3 +1,4 @@
+// Cross-cutting: no command loads a module it does not need; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * The start-up guard, not a timing assert: a short command must not load or
  * initialise a module it does not need. The built CLI is one CommonJS file (dist/cli.cjs)

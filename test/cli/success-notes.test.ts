@@ -1,3 +1,4 @@
+// Cross-cutting: which success notes go to stderr, in a pipe and on a terminal, over the write verbs; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Success notes (docs/output-and-scripts.md, "What goes to stderr"), through the built CLI:
  * in a pipe, as cron runs it, a command that worked writes nothing to stderr (`state export`,

@@ -1,3 +1,4 @@
+// Cross-cutting: a terminal table that leaves columns out says so, for every list; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * A terminal table that leaves columns out says so, in one line on stderr naming them and
  * --wide; a key's state (active, revoked, expired) survives every width.

@@ -1,3 +1,4 @@
+// Cross-cutting: terminal tables on a real pseudo-terminal, for every list; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Terminal tables through a real pseudo-terminal (util-linux `script`), with the width
  * set on the pty (`stty cols`) as a terminal window would: no line wider than the

@@ -1,3 +1,4 @@
+// Cross-cutting: terminal tables (width, truncation, --wide, --utc, footers) as every list draws them; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Terminal tables: fitted to the width (COLUMNS / the stream's columns), text
  * truncated with `…` by display width, ids and numbers whole and right-aligned, `--wide`,

@@ -1,3 +1,4 @@
+// Cross-cutting: option parsing of every verb, table-driven through its register seam; a verb's end-to-end behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Options parsing per verb, table-driven and without a network (docs/architecture.md, "Adding a verb"): each verb
  * is registered alone with a `run` that records what it was called with (its seam,

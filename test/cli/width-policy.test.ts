@@ -1,3 +1,4 @@
+// Cross-cutting: the width policy over every list and lic doctor at every width from 60 to 200; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * The width policy (src/cli/table.ts) over every list and `lic doctor`, on the demo data
  * (`lic serve --seed demo`), at every terminal width from 60 to 200, with and without

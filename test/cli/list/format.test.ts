@@ -1,3 +1,4 @@
+// Cross-cutting: the list machinery's formats (json, ndjson, csv, tsv) and filters every list verb prints through; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { JsonListStream, dataCell, ndjsonLines, tsvField, tsvLine, type ListShape } from '../../../src/cli/list/format.js';

@@ -1,3 +1,4 @@
+// Shared: helpers for the list machinery's tests and log tail's: waiting on a condition, log entries inserted straight into a database.
 /**
  * Helpers for the list machinery and `log tail` tests: waiting on a condition, and log
  * entries inserted straight into a service database. (Their test Context is

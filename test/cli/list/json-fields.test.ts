@@ -1,3 +1,4 @@
+// Cross-cutting: machine formats, --fields and --raw as every list verb takes them; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Machine formats are raw and the global flags around them: gh's
  * `--json id,name` as `-o json --fields id,name`, bare `--json` anywhere, `--raw` only

@@ -1,3 +1,4 @@
+// Cross-cutting: the normalisation of service replies every list and record goes through; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /** The normalisation rules (src/cli/list/normalize.ts) and the `--json` argv rule, unit by unit. */
 import { describe, expect, it } from 'vitest';
 import { buildProgram, bareJsonFlag } from '../../../src/cli/program.js';

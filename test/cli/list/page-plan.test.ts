@@ -1,3 +1,4 @@
+// Cross-cutting: how the list machinery plans pages, sorts and fields for any list verb; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/cli/errors.js';

@@ -1,3 +1,4 @@
+// Cross-cutting: the list stream's pass-through of pages already in the printed shape; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * The stream's pass-through (src/cli/list/page-text.ts): records already in the printed
  * shape are written from the service's text, every other page is parsed and normalised,

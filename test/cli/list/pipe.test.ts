@@ -1,3 +1,4 @@
+// Cross-cutting: --all of any list through a real pipe (early close, slow reader); a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * The real bin/lic with a real pipe: `lic log list --all | head -1`-style early close
  * must end the command quietly with exit 0 (no crash, no stack trace, no hang), and a

@@ -1,3 +1,4 @@
+// Cross-cutting: --all of any list fetches one page ahead; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * `--all` fetches one page ahead (src/cli/list/run.ts pages()): the real bin/lic against a
  * real `lic serve`, through a proxy (node:http, 127.0.0.1:0) that holds page requests for a

@@ -1,3 +1,4 @@
+// Cross-cutting: the Renderer's list, record and page-by-page output every verb prints through; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /** The Renderer's new formats on their own: list() and record() for one page, openList() for pages. */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';

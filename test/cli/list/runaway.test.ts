@@ -1,3 +1,4 @@
+// Cross-cutting: --all of any list stops when a service ignores the paging or ends short; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * Paging that cannot run away: against socket-level fakes of services
  * that ignore the paging parameters or end early, `--all` stops at once (exit 1) without

@@ -1,3 +1,4 @@
+// Cross-cutting: the list machinery for an endpoint without list parameters; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * runList for an endpoint without the list parameters (`paged: false`, like the customer
  * product list): one request, --limit and --fields applied to the reply client-side.
