@@ -75,7 +75,7 @@ export interface KeyRow {
 }
 
 /** How many keys useManyKeys puts straight into the database, beyond a page of 1000. */
-export const BULK = 1200;
+const BULK = 1200;
 
 /**
  * A second service for the calling file with many keys: u1's three (one revoked, one
