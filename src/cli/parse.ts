@@ -197,10 +197,21 @@ const outputsOf = new WeakMap<Command, readonly OutputFormat[]>();
  * `-o`, so commander itself refuses it (`unknown option '-o'`), and an `-o` outside
  * `formats` is commander's `argument 'csv' is invalid. Allowed choices are table, json.`
  */
-export function outputFormats(cmd: Command, formats: readonly OutputFormat[] = OUTPUT_FORMATS): Command {
+export function outputFormats(cmd: Command, formats: readonly OutputFormat[] = OUTPUT_FORMATS, opts: { fields?: boolean } = {}): Command {
   outputsOf.set(cmd, formats);
+  if (opts.fields) choosesFields.add(cmd);
   return cmd;
 }
+
+/** `keys create` for the command `create` under `keys` (the root's name left out). */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The commands whose `--json` takes a field list (`opts.fields` of outputFormats): lists, `resources get`, `templates show`. */
+const choosesFields = new WeakSet<Command>();
 
 /** Adds the output flags (outputFormats) to every command under `program` that declared them. */
 export function addOutputOptions(program: Command): void {
@@ -212,7 +223,9 @@ export function addOutputOptions(program: Command): void {
         cmd
           .option(
             '--json [fields]',
-            'same as --output json; with comma-separated fields (gh style), also --fields FIELDS',
+            choosesFields.has(cmd)
+              ? 'same as --output json; with comma-separated fields (gh style), also --fields FIELDS'
+              : 'same as --output json (fields are chosen only by list, get and show commands: pipe to jq here)',
             (v: string) => v || true,
           )
           .option('--raw', "with json: the service's body untouched (not normalised: fields it left out stay out)");
@@ -237,6 +250,11 @@ export const OUTPUT_FLAGS: ReadonlyMap<string, 'required' | 'optional' | 'none'>
  */
 export function checkOutputFlags(cmd: Command): void {
   const g = cmd.optsWithGlobals() as { json?: unknown; output?: string };
+  if (typeof g.json === 'string' && !choosesFields.has(cmd)) {
+    throw new UsageError(
+      `--json ${g.json}: \`lic ${commandPath(cmd)}\` has no fields to choose: give --json alone and pick fields with jq`,
+    );
+  }
   if (g.json && g.output !== undefined && g.output !== 'json') {
     throw new UsageError(`--json and --output ${g.output} conflict: give one of them`);
   }

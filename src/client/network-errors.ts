@@ -3,6 +3,7 @@
  * line for the user, and how a retry notice names each kind.
  */
 import type { NetworkErrorKind } from './errors.js';
+import { formatDuration } from '../time.js';
 
 /** How each network failure is named in a retry notice (`… <origin>, retry 1/2 in 0.5s`). */
 export const NETWORK_NOTICE: Record<NetworkErrorKind, string> = {
@@ -39,7 +40,7 @@ export function describeNetworkError(e: unknown, origin: string, timeoutMs: numb
   const code = socketCode(e);
   // by code, not by class: naming undici's classes would load undici for requests that never use it
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return ['timeout', `timed out after ${timeoutMs} ms waiting for ${origin} (--timeout)`];
+    return ['timeout', `timed out after ${formatDuration(timeoutMs)} waiting for ${origin} (--timeout)`];
   }
   if (code && UNTRUSTED_CERT.has(code)) {
     return [

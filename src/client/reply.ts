@@ -6,6 +6,7 @@
 import { ApiError, NetworkError, ProtocolError, RequestAbortedError } from './errors.js';
 import { describeNetworkError, socketCode } from './network-errors.js';
 import { parseRetryAfter } from './retry.js';
+import { formatDuration } from '../time.js';
 import { discard, isProxied, originAndPath, type ProxySettings, type RequestDispatcher } from './transport.js';
 
 /** The outcome of one attempt that got a reply. */
@@ -91,7 +92,7 @@ export async function sendOnce(a: Attempt): Promise<Reply> {
     if (a.signal?.aborted) throw new RequestAbortedError(method, path);
     const origin = new URL(url).origin;
     if (deadline.signal.aborted) {
-      throw new NetworkError(`timed out after ${timeout} ms waiting for ${origin} (--timeout)`, method, path, 'timeout');
+      throw new NetworkError(`timed out after ${formatDuration(timeout)} waiting for ${origin} (--timeout)`, method, path, 'timeout');
     }
     // the headers came, then the service closed (FIN, not a reset) before the body was complete
     if (received >= 0 && closedEarly(e, expected, received)) {

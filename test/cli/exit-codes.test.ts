@@ -95,7 +95,7 @@ describe('each exit code from the real service', () => {
         env: { LIC_BASE_URL: fake.url, LIC_API_KEY: svc.adminKey, LIC_TIMEOUT_MS: '100' },
       });
       expect(r.code).toBe(5);
-      expect(r.stderr).toBe(`lic: timed out after 100 ms waiting for ${fake.url} (--timeout)\n`);
+      expect(r.stderr).toBe(`lic: timed out after 100ms waiting for ${fake.url} (--timeout)\n`);
     } finally {
       await fake.close();
     }

@@ -59,22 +59,29 @@ describe('network faults → exit 5', () => {
     expect(fake.requests[0]!.method).toBe('POST');
   });
 
-  it('a body slower than LIC_TIMEOUT_MS: exit 5 "timed out after N ms" (a POST: one attempt)', async () => {
+  it('a body slower than LIC_TIMEOUT_MS: exit 5 "timed out after 150ms" (a POST: one attempt)', async () => {
     fake = await startFake((socket) => {
       // headers and half the body, then silence
       socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"success":true,');
     });
     const r = await runCli(['keys', 'create', '--perm', '1'], { env: env(fake, { LIC_TIMEOUT_MS: '150' }) });
     expect(r.code).toBe(5);
-    expect(r.stderr).toBe(`lic: timed out after 150 ms waiting for ${fake.url} (--timeout)\n`);
+    expect(r.stderr).toBe(`lic: timed out after 150ms waiting for ${fake.url} (--timeout)\n`);
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('the timeout is quoted as --timeout takes it: `--timeout 1s` times out "after 1s", not "1000 ms"', async () => {
+    fake = await startFake(() => undefined);
+    const r = await runCli(['keys', 'delete', '3', '--yes', '--timeout', '1s'], { env: env(fake) });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(`lic: timed out after 1s waiting for ${fake.url} (--timeout)\n`);
   });
 
   it('no reply headers within LIC_TIMEOUT_MS: exit 5', async () => {
     fake = await startFake(() => undefined);
     const r = await runCli(['keys', 'delete', '3', '--yes'], { env: env(fake, { LIC_TIMEOUT_MS: '150' }) });
     expect(r.code).toBe(5);
-    expect(r.stderr).toBe(`lic: timed out after 150 ms waiting for ${fake.url} (--timeout)\n`);
+    expect(r.stderr).toBe(`lic: timed out after 150ms waiting for ${fake.url} (--timeout)\n`);
     expect(fake.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['DELETE /v1/api-keys/3']);
   });
 

@@ -188,7 +188,7 @@ describe('the per-attempt deadline (--timeout)', () => {
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(
       new RegExp(
-        `lic: timed out waiting for ${fake.url}, retry 1/1 in \\d\\.\\ds\\nlic: timed out after 200 ms waiting for ${fake.url} \\(--timeout\\)\\n$`,
+        `lic: timed out waiting for ${fake.url}, retry 1/1 in \\d\\.\\ds\\nlic: timed out after 200ms waiting for ${fake.url} \\(--timeout\\)\\n$`,
       ),
     );
     expect(fake.requests).toHaveLength(2);
@@ -197,10 +197,10 @@ describe('the per-attempt deadline (--timeout)', () => {
   it('LIC_TIMEOUT takes a duration; LIC_TIMEOUT_MS still works (deprecated); bad values are exit 2', async () => {
     fake = await startFake(() => undefined);
     const a = await run(['keys', 'delete', '3', '--yes'], fake.url, { env: { LIC_TIMEOUT: '0.15s' } });
-    expect(a.stderr).toBe(`lic: timed out after 150 ms waiting for ${fake.url} (--timeout)\n`);
+    expect(a.stderr).toBe(`lic: timed out after 150ms waiting for ${fake.url} (--timeout)\n`);
     expect(a.code).toBe(5);
     const b = await run(['keys', 'delete', '3', '--yes'], fake.url, { env: { LIC_TIMEOUT_MS: '120' } });
-    expect(b.stderr).toBe(`lic: timed out after 120 ms waiting for ${fake.url} (--timeout)\n`);
+    expect(b.stderr).toBe(`lic: timed out after 120ms waiting for ${fake.url} (--timeout)\n`);
     const c = await run(['keys', 'list'], fake.url, { env: { LIC_TIMEOUT: 'soon' } });
     expect(c.code).toBe(2);
     expect(c.stderr).toBe('lic: LIC_TIMEOUT is invalid: expected a duration such as 500ms, 2s or 1m.\n');
@@ -220,14 +220,14 @@ describe('the per-attempt deadline (--timeout)', () => {
     const show = await runCli(['profile', 'show', '-o', 'json'], { configDir });
     expect(JSON.parse(show.stdout)).toMatchObject({ timeoutMs: 100, timeoutFrom: 'profile slow', retries: 0, retriesFrom: 'profile slow' });
     const r = await runCli(['keys', 'list'], { configDir });
-    expect(r.stderr).toBe(`lic: timed out after 100 ms waiting for ${fake.url} (--timeout)\n`);
+    expect(r.stderr).toBe(`lic: timed out after 100ms waiting for ${fake.url} (--timeout)\n`);
     expect(fake.requests).toHaveLength(1);
     const waits: number[] = [];
     const f = await runCli(['keys', 'list', '--retries', '1', '--timeout', '120ms', '-q'], {
       configDir,
       sleep: async (ms) => void waits.push(ms),
     });
-    expect(f.stderr).toBe(`lic: timed out after 120 ms waiting for ${fake.url} (--timeout)\n`);
+    expect(f.stderr).toBe(`lic: timed out after 120ms waiting for ${fake.url} (--timeout)\n`);
     expect(fake.requests).toHaveLength(3);
   });
 });

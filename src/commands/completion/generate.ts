@@ -203,9 +203,10 @@ function fish(nodes: Node[]): string {
   ];
   for (const n of nodes) {
     const parts = n.path ? n.path.split(' ') : [];
-    // a node is current when its path was typed and none of its subcommands yet
+    // a node is current when every word of its path was typed (`keys` and `list`, so `lic keys
+    // list` doesn't offer `log list`'s flags) and none of its subcommands yet
     const cond = [
-      parts.length === 0 ? '__fish_use_subcommand' : `__fish_seen_subcommand_from ${parts[parts.length - 1]}`,
+      ...(parts.length === 0 ? ['__fish_use_subcommand'] : parts.map((p) => `__fish_seen_subcommand_from ${p}`)),
       ...(n.subcommands.length && parts.length ? [`not __fish_seen_subcommand_from ${n.subcommands.map((s) => s.name).join(' ')}`] : []),
     ].join('; and ');
     for (const s of n.subcommands) lines.push(`complete -c lic -n ${sq(cond)} -a ${sq(s.name)} -d ${sq(s.description)}`);

@@ -129,7 +129,7 @@ async function runResourcesGet(opts: ResourcesGetOptions, rt: Runtime): Promise<
 /** Declares `resources get ID [--data-out PATH|-]`. */
 export function registerResourcesGet(parent: Command, deps: CommandDeps, run = runResourcesGet): void {
   // one record: fields, json, ndjson (the record on one line), or a csv/tsv header and row
-  outputFormats(parent.command('get'))
+  outputFormats(parent.command('get'), undefined, { fields: true })
     .description(
       'Show one resource (the size of its data; for an RSA/SNK signing key its key size and public key token; -o json carries the data as base64; never the password); --data-out writes the bytes',
     )

@@ -46,7 +46,7 @@ async function runTemplatesShow(opts: TemplatesShowOptions, rt: Runtime): Promis
 /** Declares `templates show ID --product P --release R`. */
 export function registerTemplatesShow(parent: Command, deps: CommandDeps, run = runTemplatesShow): void {
   // the body as stored, or the json reply: no rows to put in ndjson/csv/tsv
-  outputFormats(parent.command('show'), ['table', 'json'])
+  outputFormats(parent.command('show'), ['table', 'json'], { fields: true })
     .description('Print the body of a license template exactly as stored (e.g. XML); -o json for the whole record')
     .argument('<id>', 'license template id', parseId)
     .requiredOption('--product <id>', 'product id (1..2147483647)', parseId)

@@ -1,7 +1,8 @@
 /**
  * `lic assemblies import PATH… [--recursive]` against the real service: generated
  * assemblies (test/helpers/dotnet-assembly.ts, so CI needs no shared data) in a folder
- * tree with files that are not assemblies; the real DLLs of the shared data when present.
+ * tree with files that are not assemblies; the real DLLs of the shared data when present;
+ * the options the verb seam hands the run function.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { http } from '../../helpers/service.js';
 import { SHARED_DATA } from '../../helpers/shared-data.js';
 import { spawnLic } from '../../helpers/spawn.js';
 import { useService } from '../../helpers/fixtures.js';
+import { parseVerb } from '../../helpers/verb-seam.js';
 
 const XML_LINQ = join(SHARED_DATA, 'System.Xml.Linq.dll');
 const CECIL_ROCKS = join(SHARED_DATA, 'Mono.Cecil.Rocks.dll');
@@ -171,5 +173,26 @@ describe.skipIf(!haveData)('assemblies import (real DLLs of the shared data)', (
     ]);
     const list = await http(svc, 'GET', '/v1/assemblies?filter=Name%20%3D%20%22System.Xml.Linq%22', { key: svc.adminKey });
     expect(list.body.assemblies).toHaveLength(1);
+  });
+});
+
+describe('options → the run function', () => {
+  it.each<[string[], unknown]>([
+    [['assemblies', 'import', 'bin'], { paths: ['bin'], recursive: undefined, details: undefined }],
+    [['assemblies', 'import', 'a.dll', 'bin', '-r', '--details'], { paths: ['a.dll', 'bin'], recursive: true, details: true }],
+    [['assemblies', 'import', 'bin', '--recursive', '--dry-run'], { paths: ['bin'], recursive: true, details: undefined }],
+  ])('%j', async (argv, expected) => {
+    expect(await parseVerb(argv)).toEqual({ opts: expected });
+  });
+});
+
+describe('usage errors name the flag or argument', () => {
+  it.each<[string[], string]>([
+    [['assemblies', 'import'], "missing required argument 'path'"],
+    [['assemblies', 'import', 'bin', '--recurse'], "unknown option '--recurse'"],
+  ])('%j', async (argv, message) => {
+    const r = await parseVerb(argv);
+    expect(r.opts).toBeUndefined();
+    expect(r.error).toContain(message);
   });
 });

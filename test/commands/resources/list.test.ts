@@ -1,10 +1,23 @@
-/** `lic resources list` through the list machinery: --type, --format, --name-contains, --all, formats (seed demo). */
+/**
+ * `lic resources list` through the list machinery: --type, --format, --name-contains, --all,
+ * formats (seed demo); the columns and the size of the data, against the real service and
+ * socket-level fakes; the table of a resource made from a real file.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
 import { reply, startFake } from '../../helpers/fake-server.js';
+import { SHARED_DATA } from '../../helpers/shared-data.js';
 
-import { csvRows, fullList, ids, itRejects, listed, ok, type Rec, requests } from './lists.js';
+import { csvRows, fullList, ids, itRejects, listed, ok, type Rec, requests } from '../../helpers/lists.js';
 import { ndjson, useService } from '../../helpers/fixtures.js';
+import { resourceSteps } from './steps.js';
+
+const SNK = join(SHARED_DATA, 'Keys.snk');
+const HTML = join(SHARED_DATA, 'new-license-email.html');
+const haveData = existsSync(SNK) && existsSync(HTML);
+if (!haveData) console.warn(`SKIPPED: resource round trips of real files need ${SHARED_DATA} (Keys.snk, new-license-email.html)`);
 
 /** The select the default columns send (RESOURCE_COLUMN_FIELDS). */
 const COLUMN_SELECT = 'id, name, type, dataFormat, code, dataSize, updatedAt, description';
@@ -238,5 +251,43 @@ describe('resources list bad flag values: exit 2 naming the flag, nothing sent',
   it('--sort on a select-only field says which fields cannot be sorted', async () => {
     const r = await runCli([...LIST, '--sort', 'Data'], { env });
     expect(r.stderr).toContain('not sortable: password, data');
+  });
+});
+
+describe.skipIf(!haveData)('round trips of real files (Keys.snk, new-license-email.html)', () => {
+  // a service of its own (not the demo's above): the resource made here changes no list there
+  const own = useService();
+  const { unique, createVia } = resourceSteps(own.svc, own.env, tempDir('lic-res-'));
+  const env = own.env;
+
+  it('the list table shows ID, NAME, TYPE, FORMAT, CODE, SIZE, UPDATED, DESCRIPTION with the size in bytes', async () => {
+    const name = unique('table');
+    const id = await createVia([
+      '--name',
+      name,
+      '--type',
+      'RSA',
+      '--format',
+      'SNK',
+      '--code',
+      `${name}-c`,
+      '--description',
+      'the key',
+      '--data-file',
+      SNK,
+    ]);
+    const piped = await runCli(['resources', 'list', '--take', '1000'], { env });
+    expect(piped.code).toBe(0);
+    const row = piped.stdout
+      .split('\n')
+      .find((l) => l.startsWith(`${id}\t`))!
+      .split('\t');
+    expect(row.slice(0, 6)).toEqual([String(id), name, 'RSA', 'SNK', `${name}-c`, '596']);
+    expect(row[6]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(row[7]).toBe('the key');
+    const tty = await runCli(['resources', 'list', '--take', '1000'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    // the header is the first line (no box around the table)
+    expect(tty.stdout.split('\n')[0]).toMatch(/ID\W+NAME\W+TYPE\W+FORMAT\W+CODE\W+SIZE\W+UPDATED\W+DESCRIPTION/);
+    expect(tty.stdout).toMatch(new RegExp(`\\b${id}\\W+${name}\\W+RSA\\W+SNK\\W+${name}-c\\W+596\\b`));
   });
 });

@@ -1,12 +1,18 @@
-/** `lic assemblies ...` in-process against the real service on port 0. */
+/**
+ * `lic assemblies create` in-process against the real service on port 0: --from-dll on real
+ * assemblies and on files that are not, flags over what the DLL says, the identity from
+ * flags and their checks, the reply. The signing-key check of --from-dll is
+ * create.signing-key.test.ts.
+ */
 import { SHARED_DATA } from '../../helpers/shared-data.js';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { envFor, runCli, tempDir } from '../../helpers/cli.js';
-import { addUserWithKey, http } from '../../helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { http } from '../../helpers/service.js';
 import { NotAnAssemblyError, readAssemblyIdentity } from '../../../src/dotnet/assembly-identity.js';
 import { useService } from '../../helpers/fixtures.js';
+import { assemblySteps, NOWHERE } from './steps.js';
 
 const DATA = SHARED_DATA;
 const XML_LINQ = join(DATA, 'System.Xml.Linq.dll');
@@ -14,32 +20,10 @@ const CECIL_ROCKS = join(DATA, 'Mono.Cecil.Rocks.dll');
 const haveData = existsSync(XML_LINQ) && existsSync(CECIL_ROCKS);
 if (!haveData) console.warn(`SKIPPED: --from-dll on real assemblies needs ${DATA} (System.Xml.Linq.dll, Mono.Cecil.Rocks.dll)`);
 
-/** A closed port: a command that sent a request here would fail with exit 5, not 2. */
-const NOWHERE = { LIC_BASE_URL: 'http://127.0.0.1:9', LIC_API_KEY: 'api_aaaaaaaaaaaaaaaaaaaaaaaa' };
-
 const dir = tempDir('lic-asm-');
 const { svc, env } = useService();
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const { unique, count, getAssembly, createVia, file } = assemblySteps(svc, env, dir);
 
-let seq = 0;
-const unique = (p = 'Asm') => `${p}.N${++seq}`;
-const count = () => svc.db.prepare('SELECT count(*) FROM assemblies').pluck().get() as number;
-async function getAssembly(id: number) {
-  const r = await http(svc, 'GET', `/v1/assemblies?filter=${encodeURIComponent(`Id = ${id}`)}`, { key: svc.adminKey });
-  return r.body.assemblies[0];
-}
-async function createVia(args: string[]): Promise<number> {
-  const r = await runCli(['assemblies', 'create', '-o', 'json', ...args], { env });
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout).assemblyId;
-}
-function file(name: string, content: string | Buffer): string {
-  const p = join(dir, name);
-  writeFileSync(p, content);
-  return p;
-}
 /** The reason readAssemblyIdentity gives for `bytes`. */
 function reasonFor(bytes: Buffer): string {
   try {
@@ -127,20 +111,6 @@ describe.skipIf(!haveData)('--from-dll on real assemblies', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(count()).toBe(before);
     }
-  });
-
-  it('update --from-dll sends the identity read from the file', async () => {
-    const id = await createVia(['--name', unique('Old'), '--assembly-version', '1.0.0.0']);
-    svc.db.prepare("DELETE FROM assemblies WHERE name = 'Mono.Cecil.Rocks' AND id <> ?").run(id);
-    const r = await runCli(['assemblies', 'update', String(id), '--from-dll', CECIL_ROCKS, '--debug-symbols-key', 'k'], { env });
-    expect(r.code, r.stderr).toBe(0);
-    expect(await getAssembly(id)).toMatchObject({
-      name: 'Mono.Cecil.Rocks',
-      version: '0.9.5.0',
-      culture: '',
-      publicKeyToken: '0738eb9f132ed756',
-      debugSymbolsKey: 'k',
-    });
   });
 });
 
@@ -237,82 +207,5 @@ describe('create from flags', () => {
     const list = await runCli(['assemblies', 'list', '-o', 'json', '--take', '5', '--skip', '1'], { env });
     const direct = await http(svc, 'GET', '/v1/assemblies?take=5&skip=1', { key: svc.adminKey });
     expect(JSON.parse(list.stdout)).toEqual(direct.body);
-  });
-});
-
-describe('list', () => {
-  it('shows ID, NAME, VERSION, CULTURE, PUBLIC KEY TOKEN, MAPPING FILE on a terminal', async () => {
-    const name = unique('Tbl');
-    await createVia(['--name', name, '--assembly-version', '1.0.0.0', '--culture', 'fr', '--public-key-token', '0738eb9f132ed756']);
-    const r = await runCli(['assemblies', 'list', '--take', '1000'], { env: { ...env, NO_COLOR: '1' }, tty: true });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/ID\W+NAME\W+VERSION\W+CULTURE\W+PUBLIC KEY TOKEN\W+MAPPING FILE/);
-    expect(r.stdout).toMatch(new RegExp(`${name.replace(/\./g, '\\.')}\\W+1\\.0\\.0\\.0\\W+fr\\W+0738eb9f132ed756`));
-  });
-
-  it('--take and --skip are checked before any request', async () => {
-    for (const args of [
-      ['--take', '1001'],
-      ['--take', '-1'],
-      ['--skip', 'x'],
-    ]) {
-      const r = await runCli(['assemblies', 'list', ...args], { env });
-      expect(r.code).toBe(2);
-    }
-  });
-});
-
-describe('update and delete', () => {
-  it('update sends only the flags given; nothing given is a usage error; an unknown id is exit 4', async () => {
-    const name = unique('Upd');
-    const id = await createVia(['--name', name, '--assembly-version', '1.0.0.0', '--public-key-token', '0738eb9f132ed756']);
-    // on a terminal (stderr), where the success note is shown
-    const r = await runCli(['assemblies', 'update', String(id), '--culture', 'de'], { env, stderrTTY: true });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`Updated assembly ${id}.`);
-    expect(await getAssembly(id)).toMatchObject({ name, version: '1.0.0.0', culture: 'de', publicKeyToken: '0738eb9f132ed756' });
-    const none = await runCli(['assemblies', 'update', String(id)], { env });
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain('nothing to change');
-    const missing = await runCli(['assemblies', 'update', '2147483647', '--culture', 'de'], { env });
-    expect(missing.code).toBe(4);
-    expect(missing.stderr).toContain('no assembly with id 2147483647');
-    const badId = await runCli(['assemblies', 'update', '0', '--culture', 'de'], { env });
-    expect(badId.code).toBe(2);
-  });
-
-  it('--mapping-file-id 0 clears the mapping file', async () => {
-    const res = await http(svc, 'POST', '/v1/resources', {
-      key: svc.adminKey,
-      body: { resource: { name: unique('m'), type: 'MappingFile' } },
-    });
-    const id = await createVia(['--name', unique('Map'), '--mapping-file-id', String(res.body.resourceId)]);
-    expect((await getAssembly(id)).mappingFileId).toBe(res.body.resourceId);
-    expect((await runCli(['assemblies', 'update', String(id), '--mapping-file-id', '0'], { env })).code).toBe(0);
-    expect((await getAssembly(id)).mappingFileId).toBe(0);
-  });
-
-  it('delete needs --yes off a terminal, asks on one, and then deletes', async () => {
-    const id = await createVia(['--name', unique('Del')]);
-    const no = await runCli(['assemblies', 'delete', String(id)], { env });
-    expect(no.code).toBe(2);
-    expect(await getAssembly(id)).toBeDefined();
-    const asked = await runCli(['assemblies', 'delete', String(id)], { env, tty: true, confirm: [false] });
-    expect(asked.code).toBe(1);
-    expect(asked.prompts[0]).toContain(`delete assembly ${id} on ${new URL(svc.url).host}`);
-    expect(await getAssembly(id)).toBeDefined();
-    const yes = await runCli(['assemblies', 'delete', String(id), '--yes'], { env });
-    expect(yes.code).toBe(0);
-    expect(await getAssembly(id)).toBeUndefined();
-    expect((await runCli(['assemblies', 'delete', String(id), '--yes'], { env })).code).toBe(4);
-  });
-
-  it('a Sales key gets exit 3 (assemblies are Administrator and LicenseManager only)', async () => {
-    const sales = await addUserWithKey(svc, 'asm-sales', 'Sales', 7);
-    const r = await runCli(['assemblies', 'list'], { env: envFor(svc, sales) });
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain('role Sales');
-    const lm = await addUserWithKey(svc, 'asm-lm', 'LicenseManager', 7);
-    expect((await runCli(['assemblies', 'list'], { env: envFor(svc, lm) })).code).toBe(0);
   });
 });

@@ -1,12 +1,12 @@
-/** Shared steps of the list-noun tests: run a list verb in-process and read its output back. */
+/** Shared steps of the list verbs' tests (test/commands/<noun>/list.test.ts): run a list verb in-process and read its output back. */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { expect, it } from 'vitest';
-import { runCli, type RunResult } from '../../helpers/cli.js';
-import { ndjson } from '../../helpers/fixtures.js';
+import { runCli, type RunResult } from './cli.js';
+import { ndjson } from './fixtures.js';
 
 export type Rec = Record<string, unknown>;
 
-export { ndjson } from '../../helpers/fixtures.js';
+export { ndjson } from './fixtures.js';
 
 /** The GET requests a `--verbose` run traced on stderr. */
 export const requests = (stderr: string): URL[] => [...stderr.matchAll(/^> GET (\S+)/gm)].map((m) => new URL(m[1]!));

@@ -1,6 +1,8 @@
+// Cross-cutting: the --fields/--sort field names of every list noun (keys, log, resources, assemblies, orders, templates, products) against the service's FieldSpecs.
 /**
  * The CLI's field lists for --fields/--sort are copies of the service's FieldSpecs
- * (src/server/routes/<noun>.ts): compared here so they cannot drift apart.
+ * (src/server/routes/<noun>.ts): compared here so they cannot drift apart. Each noun's
+ * list behaviour is in test/commands/<noun>/list.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { ASSEMBLY_LIST } from '../../../src/commands/assemblies/list.js';

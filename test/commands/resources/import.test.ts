@@ -1,8 +1,10 @@
 /**
- * `lic resources export` and `lic resources import`: a bundle exported from one real
- * service (seeded with the demo dataset) imported into a second, empty one, twice (the
+ * `lic resources import`: a bundle exported (`lic resources export`, export.test.ts) from one
+ * real service (seeded with the demo dataset) imported into a second, empty one, twice (the
  * second run changes nothing), then with one byte changed (one update); dry runs behind a
- * recording proxy send no write; bad bundles are exit 2 naming the line, with nothing sent.
+ * recording proxy send no write; bad bundles are exit 2 naming the line, with nothing sent;
+ * the options the verb seam hands the run function. Reading a huge bundle a line at a time
+ * is import.stream.test.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,22 +13,28 @@ import { envFor, runCli, tempDir } from '../../helpers/cli.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
 import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
 import { spawnLic } from '../../helpers/spawn.js';
+import { parseVerb } from '../../helpers/verb-seam.js';
 
 let src: TestService;
 let dst: TestService;
+/** the bundle `lic resources export` writes from the demo service */
+let bundle: string;
 let proxy: RecordingProxy;
 const dir = tempDir('lic-bundle-');
 
 beforeAll(async () => {
   [src, dst] = await Promise.all([startTestService({ seed: 'demo' }), startTestService()]);
   proxy = await startRecordingProxy(dst.url);
+  // the bundle every import below reads: the demo's resources, as export writes them
+  const r = await runCli(['resources', 'export'], { env: envFor(src, src.adminKey) });
+  expect(r.code, r.stderr).toBe(0);
+  bundle = r.stdout;
 });
 afterAll(async () => {
   await proxy.close();
   await Promise.all([src.close(), dst.close()]);
 });
 
-const fromSrc = (args: string[]) => runCli(args, { env: envFor(src, src.adminKey) });
 const toDst = (args: string[], stdin?: string) => runCli(args, { env: envFor(dst, dst.adminKey), stdin });
 /** Through the recording proxy in front of the destination, to see every request sent. */
 const viaProxy = (args: string[]) => runCli(args, { env: envFor(proxy, dst.adminKey) });
@@ -53,96 +61,6 @@ function file(name: string, content: string): string {
   return p;
 }
 const lines = (text: string) => text.trimEnd().split('\n');
-
-let bundle: string;
-
-describe('export', () => {
-  it('writes one JSON record per line with every field that recreates the resource, never a password', async () => {
-    // stderr a terminal: the success note shows
-    const r = await runCli(['resources', 'export'], { env: envFor(src, src.adminKey), stderrTTY: true });
-    expect(r.code, r.stderr).toBe(0);
-    bundle = r.stdout;
-    const records = lines(bundle).map((l) => JSON.parse(l));
-    const expected = stored(src);
-    expect(records).toHaveLength(expected.length);
-    records.forEach((rec, i) => {
-      const s = expected[i]!;
-      expect(Object.keys(rec)).toEqual(['name', 'type', 'code', 'description', 'source', 'dataFormat', 'data']);
-      expect(rec).toEqual({
-        name: s.name,
-        type: s.type,
-        code: s.code,
-        description: s.description,
-        source: s.source,
-        dataFormat: s.dataFormat,
-        data: s.data.toString('base64'),
-      });
-    });
-    expect(bundle).not.toMatch(/password/i);
-    expect(r.stderr).toContain(`Exported ${expected.length} resource(s).`);
-  });
-
-  it('takes the filters of resources list (--type, --format, --name-contains, --where)', async () => {
-    const emails = await fromSrc(['resources', 'export', '--type', 'email']);
-    expect(emails.code, emails.stderr).toBe(0);
-    const codes = lines(emails.stdout).map((l) => JSON.parse(l).code);
-    expect(codes).toEqual(
-      stored(src)
-        .filter((s) => s.type === 'email')
-        .map((s) => s.code),
-    );
-    expect(codes.length).toBeGreaterThan(1);
-    const one = await fromSrc(['resources', 'export', '--type', 'email', '--where', `Code = "${codes[1]}"`]);
-    expect(lines(one.stdout).map((l) => JSON.parse(l).code)).toEqual([codes[1]]);
-    const byName = await fromSrc(['resources', 'export', '--name-contains', 'signing', '--format', 'SNK']);
-    expect(lines(byName.stdout).map((l) => JSON.parse(l).type)).toEqual(['RSA']);
-  });
-
-  it('leaves out a resource without a code, naming it and the command that gives it one', async () => {
-    const made = await http(src, 'POST', '/v1/resources', {
-      key: src.adminKey,
-      body: { resource: { name: 'no code here', type: 'email', dataFormat: 'html', data: Buffer.from('<p>x</p>').toString('base64') } },
-    });
-    const id = made.body.resourceId as number;
-    try {
-      const r = await fromSrc(['resources', 'export', '--name-contains', 'no code']);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(`${id} "no code here"`);
-      expect(r.stderr).toContain('lic resources update ID --code CODE');
-    } finally {
-      await http(src, 'DELETE', `/v1/resources/${id}`, { key: src.adminKey });
-    }
-  });
-
-  it('a PKCS #12 resource is exported without its password and named on stderr as needing it set again', async () => {
-    const made = await http(src, 'POST', '/v1/resources', {
-      key: src.adminKey,
-      body: {
-        resource: { name: 'pfx export', type: 'RSA', code: 'pfx-export', dataFormat: 'PFX', data: 'MIIBAA==', password: 's3cret-pfx' },
-      },
-    });
-    const id = made.body.resourceId as number;
-    try {
-      const r = await fromSrc(['resources', 'export', '--format', 'PFX']);
-      expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ code: 'pfx-export', dataFormat: 'PFX', data: 'MIIBAA==' });
-      expect(r.stdout + r.stderr).not.toContain('s3cret-pfx');
-      expect(r.stderr).toContain('passwords are never exported; after the import set the password of pfx-export');
-    } finally {
-      await http(src, 'DELETE', `/v1/resources/${id}`, { key: src.adminKey });
-    }
-  });
-
-  it('-o json or csv is exit 2 naming the format (the bundle is ndjson)', async () => {
-    for (const f of ['json', 'csv']) {
-      const r = await fromSrc(['resources', 'export', '-o', f]);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`lic: option '-o, --output <format>' argument '${f}' is invalid. Allowed choices are table, ndjson.\n`);
-      expect(r.stdout).toBe('');
-    }
-  });
-});
 
 describe('import into a second service', () => {
   it('--dry-run sends only lookups and says what would be created', async () => {
@@ -336,5 +254,25 @@ describe('the built CLI, spawned', () => {
     // per-resource rows (outcome, id, code, source, detail), then the counts
     expect(rows.slice(0, -4).every((l) => l.startsWith('unchanged\t'))).toBe(true);
     expect(rows.slice(-4)).toEqual(['created\t0', 'updated\t0', `unchanged\t${lines(out.stdout).length}`, 'failed\t0']);
+  });
+});
+
+describe('options → the run function', () => {
+  it.each<[string[], unknown]>([
+    [['resources', 'import', '-'], { file: '-', details: undefined }],
+    [['resources', 'import', 'b.ndjson', '--details', '--dry-run'], { file: 'b.ndjson', details: true }],
+  ])('%j', async (argv, expected) => {
+    expect(await parseVerb(argv)).toEqual({ opts: expected });
+  });
+});
+
+describe('usage errors name the flag or argument', () => {
+  it.each<[string[], string]>([
+    [['resources', 'import'], "missing required argument 'file'"],
+    [['resources', 'import', 'a', 'b'], 'too many arguments'],
+  ])('%j', async (argv, message) => {
+    const r = await parseVerb(argv);
+    expect(r.opts).toBeUndefined();
+    expect(r.error).toContain(message);
   });
 });

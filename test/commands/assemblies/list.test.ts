@@ -1,9 +1,16 @@
-/** `lic assemblies list` through the list machinery: --name, --public-key-token, --all, formats (seed demo). */
+/**
+ * `lic assemblies list` through the list machinery: --name, --public-key-token, --all, formats
+ * (seed demo); the table on a terminal, --take/--skip checks and the roles that may list. The
+ * --signed-by filter is list.signed-by.test.ts.
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { dataCell } from '../../../src/cli/list/format.js';
-import { csvRows, fullList, ids, itRejects, listed, ok, type Rec, requests } from './lists.js';
+import { envFor, runCli, tempDir } from '../../helpers/cli.js';
+import { csvRows, fullList, ids, itRejects, listed, ok, type Rec, requests } from '../../helpers/lists.js';
 import { ndjson, useService } from '../../helpers/fixtures.js';
+import { addUserWithKey } from '../../helpers/service.js';
+import { assemblySteps } from './steps.js';
 
 let all: Rec[];
 const LIST = ['assemblies', 'list'];
@@ -106,4 +113,39 @@ describe('assemblies list bad flag values: exit 2 naming the flag', () => {
     [['--sort', 'version:sideways'], '--sort'],
     [['--skip', 'x'], '--skip'],
   ]);
+});
+
+describe('list', () => {
+  // a service of its own (not the demo's above): the records made here change no list there
+  const { svc, env } = useService();
+  const { unique, createVia } = assemblySteps(svc, env, tempDir('lic-asm-'));
+
+  it('shows ID, NAME, VERSION, CULTURE, PUBLIC KEY TOKEN, MAPPING FILE on a terminal', async () => {
+    const name = unique('Tbl');
+    await createVia(['--name', name, '--assembly-version', '1.0.0.0', '--culture', 'fr', '--public-key-token', '0738eb9f132ed756']);
+    const r = await runCli(['assemblies', 'list', '--take', '1000'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/ID\W+NAME\W+VERSION\W+CULTURE\W+PUBLIC KEY TOKEN\W+MAPPING FILE/);
+    expect(r.stdout).toMatch(new RegExp(`${name.replace(/\./g, '\\.')}\\W+1\\.0\\.0\\.0\\W+fr\\W+0738eb9f132ed756`));
+  });
+
+  it('--take and --skip are checked before any request', async () => {
+    for (const args of [
+      ['--take', '1001'],
+      ['--take', '-1'],
+      ['--skip', 'x'],
+    ]) {
+      const r = await runCli(['assemblies', 'list', ...args], { env });
+      expect(r.code).toBe(2);
+    }
+  });
+
+  it('a Sales key gets exit 3 (assemblies are Administrator and LicenseManager only)', async () => {
+    const sales = await addUserWithKey(svc, 'asm-sales', 'Sales', 7);
+    const r = await runCli(['assemblies', 'list'], { env: envFor(svc, sales) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('role Sales');
+    const lm = await addUserWithKey(svc, 'asm-lm', 'LicenseManager', 7);
+    expect((await runCli(['assemblies', 'list'], { env: envFor(svc, lm) })).code).toBe(0);
+  });
 });
