@@ -13,6 +13,7 @@ import { http } from '../../helpers/service.js';
 import { NotAnAssemblyError, readAssemblyIdentity } from '../../../src/dotnet/assembly-identity.js';
 import { useService } from '../../helpers/fixtures.js';
 import { assemblySteps, NOWHERE } from './steps.js';
+import { useDryRun } from '../../helpers/dry-run.js';
 
 const DATA = SHARED_DATA;
 const XML_LINQ = join(DATA, 'System.Xml.Linq.dll');
@@ -22,6 +23,7 @@ if (!haveData) console.warn(`SKIPPED: --from-dll on real assemblies needs ${DATA
 
 const dir = tempDir('lic-asm-');
 const { svc, env } = useService();
+const { proxy, dryRun } = useDryRun(svc);
 const { unique, count, getAssembly, createVia, file } = assemblySteps(svc, env, dir);
 
 /** The reason readAssemblyIdentity gives for `bytes`. */
@@ -207,5 +209,16 @@ describe('create from flags', () => {
     const list = await runCli(['assemblies', 'list', '-o', 'json', '--take', '5', '--skip', '1'], { env });
     const direct = await http(svc, 'GET', '/v1/assemblies?take=5&skip=1', { key: svc.adminKey });
     expect(JSON.parse(list.stdout)).toEqual(direct.body);
+  });
+});
+
+describe('create --dry-run', () => {
+  it('prints the POST it would send and stops there: no assembly made', async () => {
+    const before = (await http(svc, 'GET', '/v1/assemblies', { key: svc.adminKey })).body.assemblies.length;
+    expect((await dryRun(['assemblies', 'create', '--name', 'DryOther', '--version', '2.0.0.0', '--dry-run'])).plan).toMatchObject({
+      method: 'POST',
+      url: `${proxy.url}/v1/assemblies`,
+    });
+    expect((await http(svc, 'GET', '/v1/assemblies', { key: svc.adminKey })).body.assemblies).toHaveLength(before);
   });
 });

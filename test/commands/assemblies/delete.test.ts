@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { useService } from '../../helpers/fixtures.js';
 import { assemblySteps } from './steps.js';
+import { useDryRun } from '../../helpers/dry-run.js';
+import { http } from '../../helpers/service.js';
 
 const { svc, env } = useService();
+const { proxy, dryRun } = useDryRun(svc);
 const { unique, getAssembly, createVia } = assemblySteps(svc, env, tempDir('lic-asm-'));
 
 describe('update and delete', () => {
@@ -21,5 +24,21 @@ describe('update and delete', () => {
     expect(yes.code).toBe(0);
     expect(await getAssembly(id)).toBeUndefined();
     expect((await runCli(['assemblies', 'delete', String(id), '--yes'], { env })).code).toBe(4);
+  });
+});
+
+describe('delete --dry-run', () => {
+  it('prints the DELETE it would send and stops there: the assembly is still there', async () => {
+    const asm = await http(svc, 'POST', '/v1/assemblies', {
+      key: svc.adminKey,
+      body: { assembly: { name: 'DryLib', version: '1.0.0.0' } },
+    });
+    const aid = asm.body.assemblyId;
+    expect((await dryRun(['assemblies', 'delete', String(aid), '--dry-run'])).plan).toMatchObject({
+      method: 'DELETE',
+      url: `${proxy.url}/v1/assemblies/${aid}`,
+    });
+    const ids = (await http(svc, 'GET', '/v1/assemblies', { key: svc.adminKey })).body.assemblies.map((a: { id: number }) => a.id);
+    expect(ids).toContain(aid);
   });
 });

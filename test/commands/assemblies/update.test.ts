@@ -7,6 +7,7 @@ import { runCli, tempDir } from '../../helpers/cli.js';
 import { http } from '../../helpers/service.js';
 import { useService } from '../../helpers/fixtures.js';
 import { assemblySteps } from './steps.js';
+import { useDryRun } from '../../helpers/dry-run.js';
 
 const DATA = SHARED_DATA;
 const XML_LINQ = join(DATA, 'System.Xml.Linq.dll');
@@ -15,6 +16,7 @@ const haveData = existsSync(XML_LINQ) && existsSync(CECIL_ROCKS);
 if (!haveData) console.warn(`SKIPPED: --from-dll on real assemblies needs ${DATA} (System.Xml.Linq.dll, Mono.Cecil.Rocks.dll)`);
 
 const { svc, env } = useService();
+const { dryRun } = useDryRun(svc);
 const { unique, getAssembly, createVia } = assemblySteps(svc, env, tempDir('lic-asm-'));
 
 describe.skipIf(!haveData)('--from-dll on real assemblies', () => {
@@ -61,5 +63,19 @@ describe('update and delete', () => {
     expect((await getAssembly(id)).mappingFileId).toBe(res.body.resourceId);
     expect((await runCli(['assemblies', 'update', String(id), '--mapping-file-id', '0'], { env })).code).toBe(0);
     expect((await getAssembly(id)).mappingFileId).toBe(0);
+  });
+});
+
+describe('update --dry-run', () => {
+  it('prints the PUT it would send and stops there', async () => {
+    const asm = await http(svc, 'POST', '/v1/assemblies', {
+      key: svc.adminKey,
+      body: { assembly: { name: 'DryLib', version: '1.0.0.0' } },
+    });
+    const aid = asm.body.assemblyId;
+    expect((await dryRun(['assemblies', 'update', String(aid), '--mapping-file-id', '0', '--dry-run'])).plan).toMatchObject({
+      method: 'PUT',
+      body: { assembly: { id: aid } },
+    });
   });
 });

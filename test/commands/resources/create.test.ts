@@ -15,9 +15,12 @@ import { useService } from '../../helpers/fixtures.js';
 import { spawnLic } from '../../helpers/spawn.js';
 import { generatedKey } from '../../dotnet/generated-key.js';
 import { NOWHERE, resourceSteps } from './steps.js';
+import { useDryRun } from '../../helpers/dry-run.js';
+import { writeFileSync } from 'node:fs';
 
 const dir = tempDir('lic-res-');
 const { svc, env } = useService();
+const { dryRun } = useDryRun(svc);
 const { unique, count, storedRow, storedData, createVia, create, file } = resourceSteps(svc, env, dir);
 const k2048 = generatedKey(2048);
 const junk = Buffer.from('<html><body>not a key</body></html>');
@@ -279,5 +282,25 @@ describe('a data file that is no strong-name key is a warning, not an error', ()
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^id\t\d+\n$/);
     expect(r.stderr).toMatch(/^lic: warning: --data-file .*; it is stored as given, but no assembly can be checked against it\n$/);
+  });
+});
+
+describe('create --dry-run', () => {
+  it('prints the request and sends no write: the password is "[redacted]"; data of any size is a placeholder (a 5-byte or 596-byte key pair is still a key)', async () => {
+    const dir = tempDir();
+    const small = join(dir, 'small.bin');
+    const big = join(dir, 'big.bin');
+    writeFileSync(small, Buffer.from('hello'));
+    writeFileSync(big, Buffer.alloc(5000, 7));
+    const a = await dryRun(['resources', 'create', '--name', 'k', '--type', 'RSA', '--data-file', small, '--password-stdin', '--dry-run'], {
+      stdin: 'hunter2-secret',
+    });
+    expect(a.plan.body).toEqual({
+      resource: { name: 'k', type: 'RSA', data: '[base64 of 5 bytes omitted]', password: '[redacted]' },
+    });
+    expect(a.stdout).not.toContain(Buffer.from('hello').toString('base64'));
+    expect(a.stdout).not.toContain('hunter2-secret');
+    const b = await dryRun(['resources', 'create', '--name', 'k', '--type', 'RSA', '--data-file', big, '--dry-run']);
+    expect(b.plan.body.resource.data).toBe('[base64 of 5000 bytes omitted]');
   });
 });

@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { useService } from '../../helpers/fixtures.js';
 import { resourceSteps } from './steps.js';
+import { useDryRun } from '../../helpers/dry-run.js';
+import { http } from '../../helpers/service.js';
 
 const { svc, env } = useService();
+const { proxy, dryRun } = useDryRun(svc);
 const { unique, storedRow, createVia } = resourceSteps(svc, env, tempDir('lic-res-'));
 
 describe('delete', () => {
@@ -30,5 +33,21 @@ describe('delete', () => {
     const ok = await runCli(['resources', 'delete', String(id)], { env, tty: true, confirm: [true] });
     expect(ok.code).toBe(0);
     expect(storedRow(id)).toBeUndefined();
+  });
+});
+
+describe('delete --dry-run', () => {
+  it('prints the DELETE it would send and stops there: the resource is still there', async () => {
+    const res = await http(svc, 'POST', '/v1/resources', {
+      key: svc.adminKey,
+      body: { resource: { name: 'dry-r1', type: 'email', data: 'aGk=' } },
+    });
+    const rid = res.body.resourceId;
+    expect((await dryRun(['resources', 'delete', String(rid), '--dry-run'])).plan).toMatchObject({
+      method: 'DELETE',
+      url: `${proxy.url}/v1/resources/${rid}`,
+    });
+    const ids = (await http(svc, 'GET', '/v1/resources', { key: svc.adminKey })).body.resources.map((r: { id: number }) => r.id);
+    expect(ids).toContain(rid);
   });
 });

@@ -8,9 +8,12 @@ import { runCli, tempDir } from '../../helpers/cli.js';
 import { useService } from '../../helpers/fixtures.js';
 import { generatedKey } from '../../dotnet/generated-key.js';
 import { resourceSteps } from './steps.js';
+import { useDryRun } from '../../helpers/dry-run.js';
+import { http } from '../../helpers/service.js';
 
 const dir = tempDir('lic-res-');
 const { svc, env } = useService();
+const { dryRun } = useDryRun(svc);
 const { unique, storedRow, storedData, createVia, create, file } = resourceSteps(svc, env, dir);
 const k2048 = generatedKey(2048);
 const junk = Buffer.from('<html><body>not a key</body></html>');
@@ -59,5 +62,19 @@ describe('a data file that is no strong-name key is a warning, not an error', ()
     expect(turned.stderr).toMatch(/^lic: warning: --data-file/);
     // a valid key as new data: silent
     expect((await runCli(['resources', 'update', String(key), '--data-file', file('k', k2048.pair)], { env })).stderr).toBe('');
+  });
+});
+
+describe('update --dry-run', () => {
+  it('prints the PUT it would send and stops there', async () => {
+    const res = await http(svc, 'POST', '/v1/resources', {
+      key: svc.adminKey,
+      body: { resource: { name: 'dry-r1', type: 'email', data: 'aGk=' } },
+    });
+    const rid = res.body.resourceId;
+    expect((await dryRun(['resources', 'update', String(rid), '--description', 'v2', '--dry-run'])).plan).toMatchObject({
+      method: 'PUT',
+      body: { resource: { id: rid, description: 'v2' } },
+    });
   });
 });
