@@ -135,7 +135,8 @@ describe.skipIf(!HAS.fish)('fish', () => {
   it('lic keys list -o <TAB> → the output formats', () =>
     expect(complete('lic keys list -o ').sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv']));
   it('lic keys list --profile <TAB> → the profile names from the store', () =>
-    expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));  it("lic keys list --<TAB> → keys list's flags, not those of another noun's list", () => {
+    expect(complete('lic keys list --profile ').sort()).toEqual(['prod-eu', 'staging']));
+  it("lic keys list --<TAB> → keys list's flags, not those of another noun's list", () => {
     const flags = complete('lic keys list --');
     expect(flags).toEqual(expect.arrayContaining(['--active', '--where']));
     expect(flags).not.toContain('--level'); // log list's
