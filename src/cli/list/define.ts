@@ -139,7 +139,10 @@ export function defineList<R, O extends object>(spec: ListSpec<R, O>): DefinedLi
       });
     },
     register(parent, deps, run = list.run) {
-      const cmd = list.addFlags(outputFormats(parent.command('list'), undefined, { fields: true }).alias('ls').description(description), deps);
+      const cmd = list.addFlags(
+        outputFormats(parent.command('list'), undefined, { fields: true }).alias('ls').description(description),
+        deps,
+      );
       addListOptions(cmd, list, help)
         .addHelpText('after', `${note ? `\n${note}\n` : ''}\nExamples:\n  ${examples.join('\n  ')}`)
         .action(async (o: O, c: Command) => run(o, deps.runtimeOf(c)));
