@@ -84,13 +84,20 @@ async function writeNewFile(path: string, text: string): Promise<void> {
   }
 }
 
-/** The names of the file's keys whose secret was lost by an earlier apply into `keyDir`: a PENDING marker, no key file. */
-async function lostSecrets(want: DesiredState, keyDir: string | undefined): Promise<Set<string>> {
+/**
+ * The names of the file's keys whose secret was lost by an earlier apply into `keyDir`: a
+ * PENDING marker, no key file. A marker beside its key file is stale (an apply stopped
+ * between writing the secret and removing the marker): unless `o.dryRun`, it is removed
+ * here, so moving the key file away later never makes a re-run rotate a working key.
+ */
+async function lostSecrets(want: DesiredState, keyDir: string | undefined, o: { dryRun: boolean }): Promise<Set<string>> {
   const lost = new Set<string>();
   if (!keyDir) return lost;
   for (const { rec } of want.keys ?? []) {
     const path = join(keyDir, keyFileName(rec.name));
-    if ((await exists(path + PENDING)) && !(await exists(path))) lost.add(rec.name);
+    if (!(await exists(path + PENDING))) continue;
+    if (!(await exists(path))) lost.add(rec.name);
+    else if (!o.dryRun) await unlink(path + PENDING);
   }
   return lost;
 }
@@ -176,7 +183,7 @@ async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
     prune: opts.prune === true,
     ownKey: await rt.apiKey(),
     now: rt.ctx.now(),
-    lostSecrets: await lostSecrets(want, keyDir),
+    lostSecrets: await lostSecrets(want, keyDir, { dryRun: rt.globals.dryRun === true }),
   });
   if (keyDir) await checkKeyFiles(plan, keyDir);
   if (rt.globals.dryRun) return dryRun(rt, client, plan, want.source);

@@ -4,7 +4,7 @@
  * never writes through a link nor over an existing file, and stops before anything is sent;
  * a create whose reply was lost is named, and the re-run rotates that key.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
@@ -147,6 +147,28 @@ describe('a create whose reply was lost', () => {
     const third = await lic(svc.adminKey, ['apply', '-f', file, '--key-dir', kd, '-v']);
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toContain('No changes'); // a success note: -v shows it off a terminal
+  });
+
+  it('a marker left beside its key file (apply killed after writing the secret) is removed: moving the key file away later rotates nothing', async () => {
+    const kd = join(dir, 'kd-stale');
+    const file = stateFile('stale.json', [{ name: 'kept-one', ownerId: 'admin', permissions: 1 }]);
+    const r = await lic(svc.adminKey, ['apply', '-f', file, '--key-dir', kd]);
+    expect(r.code, r.stderr).toBe(0);
+    const made = keyRows('kept-one');
+    expect(made).toHaveLength(1);
+    writeFileSync(join(kd, 'kept-one.key.pending'), '', { mode: 0o600 }); // as a kill between the two steps leaves it
+    const dry = await lic(svc.adminKey, ['apply', '-f', file, '--key-dir', kd, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(existsSync(join(kd, 'kept-one.key.pending'))).toBe(true); // a dry run changes no file
+    const again = await lic(svc.adminKey, ['apply', '-f', file, '--key-dir', kd]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(join(kd, 'kept-one.key.pending'))).toBe(false);
+    renameSync(join(kd, 'kept-one.key'), join(dir, 'kept-one.key.vaulted'));
+    const from = proxy.seen.length;
+    const later = await lic(svc.adminKey, ['apply', '-f', file, '--key-dir', kd]);
+    expect(later.code, later.stderr).toBe(0);
+    expect(writesSince(from)).toEqual([]);
+    expect(keyRows('kept-one').map((k) => k.id)).toEqual(made.map((k) => k.id));
   });
 
   it('a create the service refuses (an unknown owner) leaves no marker: the re-run creates, it does not rotate', async () => {
