@@ -139,7 +139,7 @@ export function compileTemplate(template: string): CompiledTemplate | undefined 
  * read from its properties only. Matching is linear, so this bounds the work per entry
  * rather than guarding against a blow-up.
  */
-export const TEMPLATE_MESSAGE_MAX = 4096;
+const TEMPLATE_MESSAGE_MAX = 4096;
 
 /**
  * The value of each hole of `t` in `message`, in linear time (no regex, no backtracking):
