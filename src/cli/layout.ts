@@ -130,6 +130,91 @@ function paragraphTooWide(lines: readonly string[], i: number, cols: number): bo
   return false;
 }
 
+/** Display columns of a string without ANSI codes: the tables' string-width (./table.ts displayWidth) in a record view. */
+export type Measure = (s: string) => number;
+
+/**
+ * The longest start of `s` at most `room` columns wide, cut at a grapheme boundary
+ * (Intl.Segmenter), and the rest; at least one grapheme when `atLeastOne`. For a word wider
+ * than a whole line: broken, it continues under its own column, not where the terminal's
+ * own wrap would put it.
+ */
+function fitting(s: string, room: number, measure: Measure, atLeastOne: boolean): [string, string] {
+  let end = 0;
+  for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)) {
+    const next = index + segment.length;
+    if (measure(s.slice(0, next)) > room && (end > 0 || !atLeastOne)) break;
+    end = next;
+  }
+  return [s.slice(0, end), s.slice(end)];
+}
+
+/**
+ * One field of a record view: `head` (`name  `), then `value` wrapped to `cols` columns.
+ * Unlike wrapText, the value is data, shown as it is: it breaks only at a run of spaces
+ * (that run alone dropped, as the break replaces it), every other space kept as written
+ * (`aligned    columns` stays so); a line break in the value starts a new line; continuation
+ * lines start under the value (at `head`'s width, or at 0 when that leaves less than 20
+ * columns); a word wider than a whole line is broken between characters. Widths by
+ * `measure`: a wide (CJK) character counts 2 with the tables' measure.
+ */
+export function wrapValue(head: string, value: string, cols: number, measure: Measure = width): string {
+  const hang = measure(head);
+  const indent = cols - hang >= 20 ? hang : 0;
+  const pad = ' '.repeat(indent);
+  const out: string[] = [];
+  value.split(/\r?\n/).forEach((segment, n) => {
+    let cur = n === 0 ? head : pad;
+    let curWidth = measure(cur);
+    let content = false;
+    let spaces = '';
+    const newLine = () => {
+      out.push(cur.trimEnd());
+      cur = pad;
+      curWidth = indent;
+      content = false;
+      // the break replaces the spaces before it
+      spaces = '';
+    };
+    for (const token of segment.split(/( +)/)) {
+      if (token === '') continue;
+      if (token.startsWith(' ')) {
+        spaces = token;
+        continue;
+      }
+      const w = measure(token);
+      // a word that does not fit goes to the next line; on the first, after the name alone, only if it fits there whole
+      if (curWidth + measure(spaces) + w > cols && (content || (curWidth > indent && w <= cols - indent))) newLine();
+      if (curWidth + measure(spaces) + w <= cols) {
+        cur += spaces + token;
+        curWidth += measure(spaces) + w;
+      } else {
+        // wider than the rest of an empty line: as much as fits, the rest on the lines below
+        cur += spaces;
+        curWidth += measure(spaces);
+        let rest = token;
+        while (rest !== '') {
+          const [piece, after] = fitting(rest, cols - curWidth, measure, curWidth <= indent);
+          if (piece === '') {
+            newLine();
+            continue;
+          }
+          cur += piece;
+          curWidth += measure(piece);
+          rest = after;
+          if (rest !== '') newLine();
+        }
+      }
+      spaces = '';
+      content = true;
+    }
+    // trailing spaces, kept while they fit
+    if (spaces !== '' && curWidth + measure(spaces) <= cols) cur += spaces;
+    out.push(cur);
+  });
+  return out.join('\n');
+}
+
 /**
  * The width of a terminal in columns: a positive integer `COLUMNS` (env) wins, as in POSIX
  * shells and Python's shutil.get_terminal_size; else the stream's `columns`; else 80.

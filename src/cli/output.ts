@@ -15,7 +15,7 @@
  */
 import type { ForegroundColorName } from 'chalk';
 import type { Context } from './context.js';
-import { terminalWidth, wrapText } from './layout.js';
+import { terminalWidth, wrapText, wrapValue } from './layout.js';
 import { collectAfterRecordData } from './memory.js';
 import { JsonListStream, dataCell, ndjsonLines, tsvLine, type ListShape } from './list/format.js';
 import { pageJsonItems, pageNdjson, type PageText } from './list/page-text.js';
@@ -212,12 +212,14 @@ export class Renderer {
       this.ctx.stdout.write(fields.map(([k, v]) => `${k}\t${tsvCell(cellText(v))}`).join('\n') + '\n');
       return;
     }
-    // each value wrapped to the terminal at spaces, continuing under itself (./layout.ts)
+    // each value wrapped to the terminal at spaces, continuing under itself, its own spaces kept (./layout.ts wrapValue),
+    // measured as the tables measure (string-width: a wide character 2 columns), which loads here
     const paint = await this.painter();
-    const w = Math.max(...fields.map(([k]) => k.length));
+    const { displayWidth } = await import('./table.js');
+    const w = fields.reduce((m, [k]) => Math.max(m, k.length), 0);
     const cols = terminalWidth(this.ctx.stdout.columns, this.ctx.env);
     const line = ([k, v]: [string, unknown]) => {
-      const text = wrapText(`${k.padEnd(w)}  ${cellText(v)}`, cols);
+      const text = wrapValue(`${k.padEnd(w)}  `, cellText(v), cols, displayWidth);
       return paint.head(k.padEnd(w)) + text.slice(w);
     };
     this.ctx.stdout.write(fields.map(line).join('\n') + '\n');

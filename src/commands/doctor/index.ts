@@ -235,12 +235,28 @@ async function runDoctor(rt: Runtime): Promise<DoctorReport> {
  * delete keys and purge the log): then, where a keyring is reachable, a warning with the
  * command that moves it; where none is (a server, CI, a container: `lic serve` and `profile
  * add` put the key in the file, as documented), a note (exit 0) with advice that works there.
+ * Whatever the role, a profile file that group or others may read or write (its real mode,
+ * fs.stat) is a warning naming the file, its mode and `chmod 600 FILE`.
  * Undefined when there is no key.
  */
 async function keyStorageCheck(rt: Runtime, t: Target, role: string | null, file: string): Promise<Check | undefined> {
   if (t.keyFrom === 'none') return undefined;
   if (t.keyFrom === 'LIC_API_KEY') return pass('key storage', 'from LIC_API_KEY: nothing stored by lic');
   if (t.keyFrom === 'keyring') return pass('key storage', `profile ${t.profileName}: in the keyring`);
+  // the file's real mode, not the 0600 lic writes it with: a chmod, a copy or a restore can open it
+  const mode = await stat(file).then(
+    (st) => st.mode & 0o777,
+    () => undefined,
+  );
+  const octal = mode === undefined ? undefined : mode.toString(8).padStart(4, '0');
+  const where = `${file}${octal ? ` (mode ${octal})` : ''}`;
+  if (mode !== undefined && process.platform !== 'win32' && (mode & 0o077) !== 0) {
+    return warn(
+      'key storage',
+      `profile ${t.profileName}: ${role === 'Administrator' ? 'an Administrator key' : 'the API key'} in plain text in ${file}, which has mode ${octal}: other accounts on this machine can read it`,
+      `chmod 600 ${file}`,
+    );
+  }
   if (role === 'Administrator') {
     // loaded here, not at start: every command module is initialised when the program is built
     const { noKeyringReason } = await import('../../config/key-storage.js');
@@ -248,8 +264,8 @@ async function keyStorageCheck(rt: Runtime, t: Target, role: string | null, file
     if (noKeyring !== undefined)
       return note(
         'key storage',
-        `profile ${t.profileName}: an Administrator key in plain text in ${file} (mode 0600); no keyring on this machine (${noKeyring})`,
-        'nothing to move: keep the file private to this account (it is 0600), or pass the key from your secret store as LIC_API_KEY instead of saving it',
+        `profile ${t.profileName}: an Administrator key in plain text in ${where}; no keyring on this machine (${noKeyring})`,
+        `nothing to move: keep the file private to this account${octal ? ` (it is ${octal})` : ''}, or pass the key from your secret store as LIC_API_KEY instead of saving it`,
       );
     return warn(
       'key storage',
@@ -257,7 +273,7 @@ async function keyStorageCheck(rt: Runtime, t: Target, role: string | null, file
       '`lic profile migrate --to keyring` moves it into the keyring',
     );
   }
-  return pass('key storage', `profile ${t.profileName}: in plain text in ${file} (mode 0600)${role ? '' : '; role unknown'}`);
+  return pass('key storage', `profile ${t.profileName}: in plain text in ${where}${role ? '' : '; role unknown'}`);
 }
 
 /** `clock`: the reply's Date header against the local clock; beyond MAX_SKEW_S fails. */

@@ -2,6 +2,7 @@
  * Counting values of a stream of log entries with bounded memory (`lic log top`, `lic log
  * report`): per value its count, first and last time, and a count per UTC day of the period.
  */
+import { UsageError } from '../../cli/errors.js';
 import { DAY } from '../../time.js';
 
 /** A counted value. */
@@ -26,6 +27,26 @@ export function daySpan(since: number, until: number): DaySpan {
   const start = Math.floor(since / DAY) * DAY;
   const end = Math.max(start + DAY, Math.ceil(until / DAY) * DAY);
   return { start, count: Math.round((end - start) / DAY) };
+}
+
+/**
+ * The longest period `log top` and `log report` count, in days: a year, leap day included.
+ * Every value counted keeps a count per day (a Uint32Array as long as the period), so the
+ * period bounds memory and the size of `days` in the output.
+ */
+export const MAX_PERIOD_DAYS = 366;
+
+/**
+ * Refuses a period [since, until) (RFC 3339) longer than MAX_PERIOD_DAYS: UsageError (exit 2)
+ * naming `verb`, the period's length and the limit. Checked before any request.
+ */
+export function checkPeriod(verb: string, since: string, until: string): void {
+  const days = (Date.parse(until) - Date.parse(since)) / DAY;
+  if (days > MAX_PERIOD_DAYS) {
+    throw new UsageError(
+      `--since ${since} to --until ${until} is ${Math.ceil(days).toLocaleString('en-US')} days; ${verb} covers at most ${MAX_PERIOD_DAYS} (it counts per day): give a shorter period, e.g. one run per year`,
+    );
+  }
 }
 
 /**

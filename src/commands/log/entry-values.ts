@@ -4,8 +4,8 @@
  * own fields, the exception's type, and a property by name — from `properties` as JSON (lic
  * serve), as Serilog's XML (`<properties><property key='K'>V</property>…`, the MSSqlServer
  * sink's default), or, when `properties` is empty or lacks it, from the message matched
- * against its template (a `{Name}` hole becomes a capture), so a service that sends neither
- * still answers.
+ * against its template (the text between a `{Name}` hole's literals is its value; see
+ * matchTemplate), so a service that sends neither still answers.
  */
 
 /** The fields of an entry that are not properties, as `log top` names them. */
@@ -45,15 +45,24 @@ function valueText(v: unknown): string | undefined {
 
 const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
+/**
+ * The character of a numeric reference (`&#…;`, `&#x…;`): a Unicode scalar value as it is;
+ * U+FFFD (the replacement character) for one XML can't carry — 0, a surrogate, past
+ * U+10FFFF — as HTML's parser does, so one bad reference costs one character, not the entry.
+ */
+function codePointText(n: number): string {
+  return n > 0 && n <= 0x10ffff && (n < 0xd800 || n > 0xdfff) ? String.fromCodePoint(n) : '\ufffd';
+}
+
 /** XML text with its tags left out and its entities (`&lt;`, `&#39;`, `&#x27;`) decoded. */
 function xmlText(s: string): string {
   return s
     .replace(/<[^>]*>/g, '')
     .replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (_, e: string) =>
       e.startsWith('#x')
-        ? String.fromCodePoint(parseInt(e.slice(2), 16))
+        ? codePointText(parseInt(e.slice(2), 16))
         : e.startsWith('#')
-          ? String.fromCodePoint(Number(e.slice(1)))
+          ? codePointText(Number(e.slice(1)))
           : XML_ENTITIES[e]!,
     );
 }
@@ -89,38 +98,78 @@ export function parseProperties(properties: unknown): Map<string, string> {
   return out;
 }
 
-/** A message template compiled: the regex matching a message rendered from it, and the name of each capture. */
-interface CompiledTemplate {
-  re: RegExp;
+/**
+ * A message template compiled: its literal text around the holes (`literals[i]` before
+ * hole i, the last after the last hole; `{{`/`}}` already single braces) and each hole's name.
+ */
+export interface CompiledTemplate {
+  literals: string[];
   names: string[];
 }
-
-/** Regex special characters, escaped in a template's literal text. */
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Compiles a Serilog message template: literal text matched as it is (`{{`/`}}` are
  * literal braces), each hole `{Name}`, `{@Name}`, `{$Name}`, `{Name,8}`, `{Name:format}`
- * a lazy capture. Undefined for a template without holes.
+ * a value to read (matchTemplate). Undefined for a template without holes.
  */
 export function compileTemplate(template: string): CompiledTemplate | undefined {
   const names: string[] = [];
-  let src = '';
+  const literals: string[] = [];
+  let text = '';
   const re = /\{\{|\}\}|\{[@$]?([A-Za-z0-9_]+)(?:,-?\d+)?(?::[^}]*)?\}/g;
   let last = 0;
   for (let m = re.exec(template); m; m = re.exec(template)) {
-    src += escapeRe(template.slice(last, m.index));
-    if (m[0] === '{{') src += '\\{';
-    else if (m[0] === '}}') src += '\\}';
+    text += template.slice(last, m.index);
+    if (m[0] === '{{') text += '{';
+    else if (m[0] === '}}') text += '}';
     else {
       names.push(m[1]!);
-      src += '(.*?)';
+      literals.push(text);
+      text = '';
     }
     last = m.index + m[0].length;
   }
   if (names.length === 0) return undefined;
-  src += escapeRe(template.slice(last));
-  return { re: new RegExp(`^${src}$`, 's'), names };
+  literals.push(text + template.slice(last));
+  return { literals, names };
+}
+
+/**
+ * The longest message (UTF-16 code units) matched against its template: a longer one is
+ * read from its properties only. Matching is linear, so this bounds the work per entry
+ * rather than guarding against a blow-up.
+ */
+const TEMPLATE_MESSAGE_MAX = 4096;
+
+/**
+ * The value of each hole of `t` in `message`, in linear time (no regex, no backtracking):
+ * the message must start with the first literal and end with the last; each literal between
+ * holes is the first occurrence after the previous one, and the text between two literals
+ * is the hole's value. This is what the anchored regex `^lit(.*?)lit(.*?)…lit$` answers
+ * (the leftmost occurrence of each literal is the one a lazy capture stops at, as any later
+ * one leaves less room for the rest). Holes with no literal between them (`{A}{B}`) can't
+ * be told apart: neither yields a value (the entry's properties still do). Undefined when
+ * the message does not match; a hole's value is `undefined` when it can't be read.
+ */
+export function matchTemplate(t: CompiledTemplate, message: string): (string | undefined)[] | undefined {
+  const { literals, names } = t;
+  const head = literals[0]!;
+  const tail = literals[names.length]!;
+  if (message.length < head.length + tail.length || !message.startsWith(head) || !message.endsWith(tail)) return undefined;
+  const end = message.length - tail.length;
+  const values: (string | undefined)[] = [];
+  let pos = head.length;
+  for (let i = 0; i < names.length; i++) {
+    const last = i === names.length - 1;
+    const lit = literals[i + 1]!;
+    const at = last ? end : message.indexOf(lit, pos);
+    // not found, or running into the last literal: a later occurrence would too
+    if (at < pos || (!last && at + lit.length > end)) return undefined;
+    const ambiguous = (i > 0 && literals[i] === '') || (!last && lit === '');
+    values.push(ambiguous ? undefined : message.slice(pos, at));
+    pos = at + lit.length;
+  }
+  return values;
 }
 
 /** A captured value as a property: Serilog renders strings in double quotes (`"LIC-1"`), so a quoted JSON string is unquoted. */
@@ -184,12 +233,13 @@ export class EntryReader {
       compiled = compileTemplate(template) ?? null;
       this.templates.set(template, compiled);
     }
-    if (!compiled) return undefined;
-    const m = compiled.re.exec(message);
-    if (!m) return undefined;
+    if (!compiled || message.length > TEMPLATE_MESSAGE_MAX) return undefined;
+    const values = matchTemplate(compiled, message);
+    if (!values) return undefined;
     const out = new Map<string, string>();
     compiled.names.forEach((n, i) => {
-      if (!out.has(n)) out.set(n, unquote(m[i + 1]!));
+      const v = values[i];
+      if (v !== undefined && !out.has(n)) out.set(n, unquote(v));
     });
     return out;
   }

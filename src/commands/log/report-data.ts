@@ -37,7 +37,11 @@ export interface LogReport {
   exceptions: (ReportRow & { type: string })[];
   managementCalls: {
     count: number;
+    /** distinct users (OwnerId) who made a call */
+    users: number;
+    /** every (user, verb) pair of the users in byUser, most calls first */
     byUserAndVerb: { user: string; verb: string; count: number }[];
+    /** the users with the most calls (at most REPORT_LIMITS.users), each with all of their calls */
     byUser: { user: string; count: number }[];
   };
 }
@@ -73,6 +77,7 @@ export async function gatherReport(rt: Runtime, since: string, until: string): P
   const problemProps = new Map<string, { entries: number; values: ValueCounter }>();
   const exceptions = new ValueCounter(span);
   const calls = new ValueCounter(span);
+  const callers = new ValueCounter(span);
   let entries = 0;
   let problemEntries = 0;
   await scanLog(rt, { since, until }, ['timeStamp', 'level', 'messageTemplate', 'message', 'exception', 'properties'], (e) => {
@@ -104,15 +109,22 @@ export async function gatherReport(rt: Runtime, since: string, until: string): P
     }
     const method = props.get('Method');
     const user = props.get('OwnerId');
-    if (method && user && props.has('Path')) calls.add(`${user}${SEP}${method}`, t);
+    if (method && user && props.has('Path')) {
+      calls.add(`${user}${SEP}${method}`, t);
+      callers.add(user, t);
+    }
   });
 
-  const byUser = new Map<string, number>();
-  const pairs = calls.top(100).map((c) => {
-    const [user, verb] = c.value.split(SEP) as [string, string];
-    byUser.set(user, (byUser.get(user) ?? 0) + c.count);
-    return { user, verb, count: c.count };
-  });
+  // a user's total counted on its own, not summed from the top pairs (which leave out a user's smaller ones)
+  const byUser = callers.top(REPORT_LIMITS.users).map((c) => ({ user: c.value, count: c.count }));
+  const shown = new Set(byUser.map((u) => u.user));
+  const pairs = calls
+    .top(calls.size)
+    .map((c) => {
+      const [user, verb] = c.value.split(SEP) as [string, string];
+      return { user, verb, count: c.count };
+    })
+    .filter((p) => shown.has(p.user));
   const share = (n: number) => (entries ? Math.round((n / entries) * 10000) / 10000 : 0);
   return {
     since,
@@ -141,11 +153,9 @@ export async function gatherReport(rt: Runtime, since: string, until: string): P
     exceptions: exceptions.top(REPORT_LIMITS.exceptions).map((c) => ({ type: c.value, ...row(c) })),
     managementCalls: {
       count: calls.total,
+      users: callers.size,
       byUserAndVerb: pairs,
-      byUser: [...byUser]
-        .map(([user, count]) => ({ user, count }))
-        .sort((a, b) => b.count - a.count || (a.user < b.user ? -1 : 1))
-        .slice(0, REPORT_LIMITS.users),
+      byUser,
     },
   };
 }

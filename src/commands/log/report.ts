@@ -6,6 +6,7 @@ import { collectAfterRecordData } from '../../cli/memory.js';
 import { checkRange, outputFormats, parseTime } from '../../cli/parse.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { DAY } from '../../time.js';
+import { checkPeriod, MAX_PERIOD_DAYS } from './counter.js';
 import { gatherReport } from './report-data.js';
 
 /** `log report` after parsing: the period and where the page goes. */
@@ -22,10 +23,11 @@ interface LogReportOptions {
  * `lic log report`: reads every entry of the period once (GET /v1/log page after page,
  * contract §5, §6; only the fields it needs) and writes one self-contained HTML page
  * (`--html FILE`, atomically; `-` for stdout) or, with `-o json`, the same figures as JSON
- * (LogReport). Neither: UsageError (exit 2). A file that can't be written: exit 1 naming it.
+ * (LogReport). Neither, or a period over MAX_PERIOD_DAYS: UsageError (exit 2). A file that can't be written: exit 1 naming it.
  */
 async function runLogReport(opts: LogReportOptions, rt: Runtime): Promise<void> {
   checkRange(opts.since, opts.until);
+  checkPeriod('log report', opts.since, opts.until);
   const json = rt.out.opts.format === 'json';
   if (!opts.html && !json)
     throw new UsageError('log report writes an HTML page (--html FILE, - for stdout) or JSON (-o json); give one of them');
@@ -62,6 +64,7 @@ export function registerLogReport(parent: Command, deps: CommandDeps, run = runL
 The page: entries per level per day, the top event types with their trend, warnings and errors
 by event type and by property value, exceptions by type, management calls by user and verb.
 Every entry of the period is read once, page by page. -o json prints the same figures.
+The period is at most ${MAX_PERIOD_DAYS} days (the trends count per day).
 
 Examples:
   lic log report --html report.html

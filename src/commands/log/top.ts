@@ -6,7 +6,7 @@ import { checkRange, outputFormats, parseCount, parseTime } from '../../cli/pars
 import type { Runtime } from '../../cli/runtime.js';
 import { DAY } from '../../time.js';
 import { LOG_LEVELS, type LogLevel } from '../../wire.js';
-import { daySpan, sparkline, ValueCounter, type Counted } from './counter.js';
+import { checkPeriod, daySpan, MAX_PERIOD_DAYS, sparkline, ValueCounter, type Counted } from './counter.js';
 import { ENTRY_FIELDS, EntryReader, fieldsNeeded } from './entry-values.js';
 import { scanLog, type LogSelection } from './scan.js';
 import { parseLevels } from './stats.js';
@@ -94,10 +94,12 @@ const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : 
  * --level, --where and --template select (GET /v1/log page after page, contract §5, §6),
  * with count, share of the entries selected, first and last time and entries per UTC day.
  * A table with a sparkline on a terminal; `-o json` `{fields, since, until, days, entries,
- * counted, distinct, exact, values}`; ndjson/csv/tsv one record per value.
+ * counted, distinct, exact, values}`; ndjson/csv/tsv one record per value. A period over
+ * MAX_PERIOD_DAYS: UsageError (exit 2).
  */
 async function runLogTop(opts: LogTopOptions, rt: Runtime): Promise<void> {
   checkRange(opts.since, opts.until);
+  checkPeriod('log top', opts.since, opts.until);
   const span = daySpan(Date.parse(opts.since), Date.parse(opts.until));
   const result = await countTop(rt, opts, span);
   const share = (n: number) => (result.entries ? Math.round((n / result.entries) * 10000) / 10000 : 0);
@@ -195,7 +197,8 @@ export function registerLogTop(parent: Command, deps: CommandDeps, run = runLogT
       `
 A property is read from the entry's properties (JSON, or Serilog's XML), else from its message
 matched against its message template. exception groups by the exception's type. The entries are
-read page by page (only the fields needed); share is of all entries selected.
+read page by page (only the fields needed); share is of all entries selected. The period is
+at most ${MAX_PERIOD_DAYS} days (the trend counts per day).
 
 Examples:
   lic log top template --since 30d

@@ -197,8 +197,16 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
     expect(rep.checks.find((c) => c.name === 'settings')!.detail).toBe(
       `profile dev (from default profile); base URL ${proxy.url} (from profile dev); API key ${svc.adminKey.slice(0, 8)}… (from profile dev); timeout 30s (from default), retries 2 (from default)`,
     );
-    // no keyring in the test context (as on a server): the Administrator key went to the file, where it has to be
-    expect(rep.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['config file']);
+    // no keyring in the test context (as on a server): the Administrator key went to the file, where it has to be,
+    // and the key storage check reads the file's real mode (it said "mode 0600" whatever the mode)
+    expect(rep.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['config file', 'key storage']);
+    expect(rep.checks.find((c) => c.name === 'key storage')).toEqual({
+      name: 'key storage',
+      ok: false,
+      level: 'warn',
+      detail: `profile dev: an Administrator key in plain text in ${path}, which has mode 0644: other accounts on this machine can read it`,
+      fix: `chmod 600 ${path}`,
+    });
     chmodSync(path, 0o600);
     const fixed = await runCli(['doctor', '--profile', 'dev', '-o', 'json'], { configDir: dir });
     expect(fixed.code, fixed.stdout).toBe(0);
@@ -277,6 +285,41 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
       level: 'ok',
       detail: `profile sales: in plain text in ${join(dir, 'profiles.json')} (mode 0600)`,
     });
+  });
+
+  it('a key in a profile file that group or others can read (0644, 0640): key storage warns with its mode and `chmod 600 FILE`; 0400 passes as it is', async () => {
+    const dir = tempDir();
+    const key = await addUserWithKey(svc, 'sales-open', 'Sales', 1);
+    const add = await runCli(['profile', 'add', 'sales', '--base-url', proxy.url, '--api-key-stdin', '--insecure-storage'], {
+      configDir: dir,
+      stdin: key,
+    });
+    expect(add.code, add.stderr).toBe(0);
+    const path = join(dir, 'profiles.json');
+    for (const mode of [0o644, 0o640]) {
+      chmodSync(path, mode);
+      const r = await runCli(['doctor', '-o', 'json'], { configDir: dir });
+      expect(r.code, r.stdout).toBe(1);
+      const octal = `0${mode.toString(8)}`;
+      expect((JSON.parse(r.stdout) as Report).checks.find((c) => c.name === 'key storage')).toEqual({
+        name: 'key storage',
+        ok: false,
+        level: 'warn',
+        detail: `profile sales: the API key in plain text in ${path}, which has mode ${octal}: other accounts on this machine can read it`,
+        fix: `chmod 600 ${path}`,
+      });
+      const table = await runCli(['doctor'], { configDir: dir });
+      expect(table.stdout).toContain(`!\tkey storage\tprofile sales: the API key in plain text in ${path}, which has mode ${octal}`);
+    }
+    chmodSync(path, 0o400);
+    const r = await runCli(['doctor', '-o', 'json'], { configDir: dir });
+    expect((JSON.parse(r.stdout) as Report).checks.find((c) => c.name === 'key storage')).toEqual({
+      name: 'key storage',
+      ok: true,
+      level: 'ok',
+      detail: `profile sales: in plain text in ${path} (mode 0400)`,
+    });
+    chmodSync(path, 0o600);
   });
 
   it('a clock 5 minutes off the Date header: the clock check warns with a fix', async () => {

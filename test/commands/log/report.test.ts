@@ -14,7 +14,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LogReport } from '../../../src/commands/log/report-data.js';
 import { filterString } from '../../../src/cli/list/filter.js';
 import { DAY } from '../../../src/time.js';
-import { envFor } from '../../helpers/cli.js';
+import { renderReportHtml } from '../../../src/commands/log/report-html.js';
+import { envFor, runCli } from '../../helpers/cli.js';
+import { reply, startFake } from '../../helpers/fake-server.js';
 import { query, useService } from '../../helpers/fixtures.js';
 import { http } from '../../helpers/service.js';
 import { spawnLic } from '../../helpers/spawn.js';
@@ -200,6 +202,112 @@ describe('lic log report', () => {
       // IHDR: the width asked for
       expect(bytes.readUInt32BE(16)).toBe(width);
       expect(statSync(png).size).toBeGreaterThan(20_000);
+    }
+  });
+});
+
+describe('log report over a long period', () => {
+  const lic = (args: string[]) => runCli(args, { now: () => NOW, env: envFor(svc, svc.adminKey) });
+
+  it('over 366 days is a usage error naming the limit (log top too), with no file', async () => {
+    const page = join(dir, 'centuries.html');
+    const r = await lic(['log', 'report', '--since', '1000-01-01', '--html', page]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'lic: --since 1000-01-01T00:00:00.000Z to --until 2030-03-10T12:00:00.000Z is 376,269 days; log report covers at most 366 (it counts per day): give a shorter period, e.g. one run per year\n',
+    );
+    expect(existsSync(page)).toBe(false);
+    const top = await lic(['log', 'top', 'template', '--since', new Date(NOW.getTime() - 367 * DAY).toISOString(), '-o', 'json']);
+    expect(top.code).toBe(2);
+    expect(top.stderr).toMatch(/^lic: --since .* is 367 days; log top covers at most 366 \(it counts per day\)/);
+  });
+
+  it('366 days: the page is written, one trend point per day', async () => {
+    const since = new Date(NOW.getTime() - 366 * DAY).toISOString();
+    const j = await lic(['log', 'report', '--since', since, '-o', 'json']);
+    expect(j.code, j.stderr).toBe(0);
+    const report = JSON.parse(j.stdout) as LogReport;
+    // the days [since, until) touches: 366 whole days and the parts of two
+    expect(report.days).toHaveLength(367);
+    expect(report.entries).toBe(await apiCount());
+    const r = await lic(['log', 'report', '--since', since, '--html', '-']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('· 367 days</p>');
+  });
+
+  it('the renderer takes a period of any length (no Math.max over every day: it overflowed the stack)', () => {
+    const days = Array.from({ length: 400_000 }, (_, i) => new Date(Date.UTC(1000, 0, 1) + i * DAY).toISOString().slice(0, 10));
+    const counts = days.map((_, i) => (i % 1000 === 0 ? 3 : 0));
+    const report: LogReport = {
+      since: '1000-01-01T00:00:00.000Z',
+      until: `${days.at(-1)!}T00:00:00.000Z`,
+      days,
+      entries: 1200,
+      levels: [{ level: 'Information', count: 1200, days: counts }],
+      eventTypes: [{ template: 'Started {Name}', share: 1, count: 1200, first: '', last: '', days: counts }],
+      problems: { entries: 0, byEventType: [], byProperty: [] },
+      exceptions: [],
+      managementCalls: { count: 0, users: 0, byUserAndVerb: [], byUser: [] },
+    };
+    const html = renderReportHtml(report, NOW);
+    expect(html).toContain('· 400000 days</p>');
+    expect(html).toContain('data-template="Started {Name}">1,200<');
+  }, 120_000);
+});
+
+describe('management calls by user', () => {
+  // the service's audit entries (src/server/audit.ts) of 26 users: 25 with 4 verbs × 6 calls
+  // (100 pairs of 6), and "wide" with 5 verbs × 5 calls: the most calls of all (25), every pair
+  // of them below the top 100 pairs. Over 20 users: no service on demand has that many, hence a fake.
+  const T = '{Method} {Path} by API key {ApiKeyId} of user {OwnerId}';
+  const t0 = NOW.getTime() - DAY;
+  const audit: Record<string, unknown>[] = [];
+  const add = (user: string, verb: string) =>
+    audit.push({
+      id: 0,
+      level: 'Information',
+      timeStamp: new Date(t0 + audit.length * 1000).toISOString(),
+      messageTemplate: T,
+      message: `"${verb}" "/v1/products" by API key 1 of user "${user}"`,
+      exception: '',
+      properties: JSON.stringify({ Method: verb, Path: '/v1/products', ApiKeyId: 1, OwnerId: user }),
+    });
+  for (let u = 0; u < 25; u++) for (const verb of ['POST', 'PUT', 'PATCH', 'DELETE']) for (let i = 0; i < 6; i++) add(`user${u}`, verb);
+  for (const verb of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) for (let i = 0; i < 5; i++) add('wide', verb);
+  audit.forEach((e, i) => (e.id = i + 1));
+  audit.reverse(); // newest first, as the service lists
+
+  it("each user's total counts all of their calls; the page says the chart shows the top 20 of 26", async () => {
+    const fake = await startFake((socket, req) => {
+      const list = (new URL(req.path, 'http://x').searchParams.get('filter') ?? '').includes('Id <') ? [] : audit;
+      reply(socket, 200, JSON.stringify({ success: true, code: 0, message: 'OK', logEntries: list, totalLogEntriesCount: audit.length }));
+    });
+    try {
+      const period = ['--since', new Date(t0 - 1000).toISOString(), '--until', NOW.toISOString()];
+      const fenv = envFor(fake, 'admin-key');
+      const j = await runCli(['log', 'report', ...period, '-o', 'json'], { now: () => NOW, env: fenv });
+      expect(j.code, j.stderr).toBe(0);
+      const calls = (JSON.parse(j.stdout) as LogReport).managementCalls;
+      expect(calls.count).toBe(625);
+      // summed from the top 100 pairs, "wide" had none
+      expect(calls.byUser[0]).toEqual({ user: 'wide', count: 25 });
+      expect(calls.users).toBe(26);
+      expect(calls.byUser).toHaveLength(20);
+      for (const u of calls.byUser.slice(1)) expect(u.count, u.user).toBe(24);
+      // the pairs are those of the users shown, all of them: a user's bar adds up to its total
+      for (const u of calls.byUser)
+        expect(
+          calls.byUserAndVerb.filter((p) => p.user === u.user).reduce((a, p) => a + p.count, 0),
+          u.user,
+        ).toBe(u.count);
+      expect(new Set(calls.byUserAndVerb.map((p) => p.user))).toEqual(new Set(calls.byUser.map((u) => u.user)));
+      const r = await runCli(['log', 'report', ...period, '--html', '-'], { now: () => NOW, env: fenv });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('<p class="sub">The 20 users with the most calls, of 26; each with all of their calls.</p>');
+      expect(r.stdout).toContain('data-call="wide GET">5<');
+    } finally {
+      await fake.close();
     }
   });
 });
