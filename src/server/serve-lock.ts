@@ -13,8 +13,10 @@
  *
  * What the refusal names (the holder's process id and URL) is in a side file, `<db>.lock.json`,
  * written whole by the holder once it holds the lock and removed by it before it lets the lock
- * go (a holder can't publish it inside the lock file: that would end its transaction). A
- * missing or unreadable side file gives the refusal without them.
+ * go (a holder can't publish it inside the lock file: that would end its transaction). It
+ * carries a stamp, the lock file's change time as the holder took it, so that one left by a
+ * killed holder is not taken for the current holder's. A side file missing, unreadable or
+ * stale (after a short wait for the holder to write it) gives the refusal without them.
  *
  * A clean stop removes both files. The lock file is removed while it is still locked, so a
  * start that locked a file which has since been removed (it opened the file just before its
@@ -29,6 +31,7 @@ import {
   closeSync,
   constants,
   fchmodSync,
+  futimesSync,
   fstatSync,
   ftruncateSync,
   openSync,
@@ -61,6 +64,8 @@ export class DatabaseInUseError extends Error {
 /** What the side file says (one line of JSON). */
 interface HolderInfo {
   pid: number;
+  /** the lock file's change time (ns since the epoch) as its holder took it: a side file left by an earlier holder has another */
+  stamp?: string;
   url?: string;
 }
 
@@ -91,7 +96,11 @@ function readInfo(path: string): HolderInfo | undefined {
     const n = readSync(fd, buf, 0, buf.length, 0);
     const info = JSON.parse(buf.toString('utf8', 0, n)) as Partial<HolderInfo>;
     if (!Number.isInteger(info.pid) || info.pid! <= 0) return undefined;
-    return { pid: info.pid!, url: typeof info.url === 'string' ? info.url : undefined };
+    return {
+      pid: info.pid!,
+      stamp: typeof info.stamp === 'string' ? info.stamp : undefined,
+      url: typeof info.url === 'string' ? info.url : undefined,
+    };
   } catch {
     return undefined;
   } finally {
@@ -131,7 +140,7 @@ export function acquireServeLock(dbPath: string): ServeLock {
   const path = `${dbPath}.lock`;
   const infoPath = `${path}.json`;
   const refused = () => {
-    const info = readInfo(infoPath);
+    const info = currentInfo(path, infoPath);
     return new DatabaseInUseError(dbPath, info?.pid, info?.url, path);
   };
   // a few rounds: each one after the first means the file was removed by a holder that stopped meanwhile
@@ -180,7 +189,7 @@ export function acquireServeLock(dbPath: string): ServeLock {
           closeSync(fd);
         }
       };
-      const info: HolderInfo = { pid: process.pid };
+      const info: HolderInfo = { pid: process.pid, stamp: stampLock(fd) };
       try {
         writeInfo(infoPath, info);
       } catch (e) {
@@ -202,6 +211,40 @@ export function acquireServeLock(dbPath: string): ServeLock {
     }
   }
   throw refused();
+}
+
+/**
+ * Marks the lock file as taken now (its times set, so its change time is now): the side file
+ * written next records that change time, so a refused start tells it from one a killed holder
+ * left. Undefined when the file's times can't be set (not this user's file).
+ */
+function stampLock(fd: number): string | undefined {
+  try {
+    const now = new Date();
+    futimesSync(fd, now, now);
+    return fstatSync(fd, { bigint: true }).ctimeNs.toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A pause of `ms` milliseconds, synchronous (acquireServeLock is). */
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * The side file of the lock's current holder, or undefined. The holder writes it a moment
+ * after it takes the lock, so a start refused in that moment finds none, or one a killed
+ * holder left (its stamp is not the lock file's change time): it reads again a few times,
+ * 10 ms apart (50 ms at most), then gives up.
+ */
+function currentInfo(lockPath: string, infoPath: string): HolderInfo | undefined {
+  for (let tries = 0; ; tries++) {
+    const info = readInfo(infoPath);
+    const changed = statSync(lockPath, { bigint: true, throwIfNoEntry: false })?.ctimeNs.toString();
+    if (info && (info.stamp === undefined || info.stamp === changed)) return info;
+    if (tries >= 5) return undefined;
+    pause(10);
+  }
 }
 
 /** Holds the write lock of `conn`'s file until it closes; SQLITE_BUSY at once when another connection holds it. */

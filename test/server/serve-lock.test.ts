@@ -146,7 +146,7 @@ describe('the lock of a served database', () => {
     expect(err).toBeInstanceOf(DatabaseInUseError);
     expect((err as Error).message).toBe(inUse(db, h.pid, 'http://127.0.0.1:9'));
     expect(existsSync(db)).toBe(false);
-    expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toEqual({ pid: h.pid, url: 'http://127.0.0.1:9' });
+    expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toMatchObject({ pid: h.pid, url: 'http://127.0.0.1:9' });
     // owner-only, as every file beside the database
     expect(statSync(`${db}.lock`).mode & 0o777).toBe(0o600);
     expect(statSync(`${db}.lock.json`).mode & 0o777).toBe(0o600);
@@ -173,6 +173,20 @@ describe('the lock of a served database', () => {
     await h.ask('release');
   });
 
+  it('held, its side file one a killed holder left (the new holder not yet past writing its own): refused without naming the dead one', async () => {
+    const db = join(tempDir(), 'lic.db');
+    const killed = await holder(db, 'http://127.0.0.1:9');
+    await killed.kill();
+    const left = readFileSync(`${db}.lock.json`, 'utf8');
+    const h = await holder(db);
+    // the side file as it is in the moment between the new holder taking the lock and writing its own
+    writeFileSync(`${db}.lock.json`, left);
+    expect(await (await child()).ask(`go ${db} 0`)).toBe(
+      `refused the database ${db} is already served by another lic serve: use that one, stop it first, or choose another --db`,
+    );
+    await h.ask('release');
+  });
+
   it('its holder killed with SIGKILL: the files stay but the lock is gone, so the next start serves at once; a clean stop removes them', async () => {
     const db = join(tempDir(), 'lic.db');
     const h = await holder(db, 'http://127.0.0.1:9');
@@ -181,7 +195,7 @@ describe('the lock of a served database', () => {
     expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8')).pid).toBe(h.pid);
     const svc = await startService({ dbPath: db, port: 0 });
     try {
-      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toEqual({ pid: process.pid, url: svc.url });
+      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toMatchObject({ pid: process.pid, url: svc.url });
       expect(await (await child()).ask(`go ${db} 0`)).toBe(`refused ${inUse(db, process.pid, svc.url)}`);
     } finally {
       await svc.close();
@@ -199,7 +213,7 @@ describe('the lock of a served database', () => {
     else writeFileSync(`${db}.lock.json`, JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:9' }));
     const svc = await startService({ dbPath: db, port: 0 });
     try {
-      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toEqual({ pid: process.pid, url: svc.url });
+      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toMatchObject({ pid: process.pid, url: svc.url });
     } finally {
       await svc.close();
     }

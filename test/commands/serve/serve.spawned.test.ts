@@ -144,12 +144,12 @@ describe('lic serve (spawned)', () => {
       first.p.child.kill('SIGKILL');
       await first.p.exited;
       expect(existsSync(`${db}.lock`)).toBe(true);
-      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toEqual({ pid: first.p.child.pid, url: first.url });
+      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toMatchObject({ pid: first.p.child.pid, url: first.url });
       next = await serve(['--db', db], env);
       expect(next.p.stderr).toContain('existing database');
       expect(profile().baseUrl).toBe(next.url);
       expect((await spawnLic(['keys', 'list'], { env })).code).toBe(0);
-      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toEqual({ pid: next.p.child.pid, url: next.url });
+      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toMatchObject({ pid: next.p.child.pid, url: next.url });
       next.p.child.kill('SIGTERM');
       expect((await next.p.exited).code).toBe(0);
       // a clean stop removes the lock and its side file
