@@ -24,7 +24,8 @@
  *
  * POSIX record locks belong to a process, and closing any descriptor of the file drops all the
  * process's locks on it: nothing here opens a lock file this process holds (the registry `held`
- * answers for a second start in the same process), and no other code may open `<db>.lock`.
+ * answers for a second start in the same process; it is per thread, so no service runs in a
+ * worker thread), and no other code may open `<db>.lock`.
  */
 import { randomBytes } from 'node:crypto';
 import {

@@ -1,11 +1,12 @@
 /**
  * The database's lock (src/server/serve-lock.ts) with real processes: a live holder refuses a
  * second service naming its process and URL (read from `<db>.lock.json`), or without them
- * when that file is unreadable; a holder killed with SIGKILL leaves its files but no lock, so
- * the next start serves at once; a file that is no lock lic made is made one; a second service
- * in the same process is refused without loosening the first one's lock; a clean stop removes
- * both files; and processes starting at the same instant, on a lock left by a killed holder
- * or while its holder stops, never both hold it. `lic serve` itself is in
+ * when that file is missing, unreadable, a FIFO or one a killed holder left; a holder killed
+ * with SIGKILL leaves its files but no lock, so the next start serves at once; a lock file
+ * lic did not make is made one; a second service in the same process is refused without
+ * loosening the first one's lock; a clean stop, or a start that fails, removes both files;
+ * and processes starting at the same instant, on what a killed holder left, on a large lock
+ * file or while the holder stops, never both hold it. `lic serve` itself is in
  * test/commands/serve/serve.spawned.test.ts.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
