@@ -134,25 +134,27 @@ describe('lic serve (spawned)', () => {
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
-        `lic: the database ${db} is already served by lic serve process ${first.p.child.pid} at ${first.url}: use that one, stop it first, or choose another --db (if process ${first.p.child.pid} is not a lic serve, remove ${db}.lock)\n`,
+        `lic: the database ${db} is already served by lic serve process ${first.p.child.pid} at ${first.url}: use that one, stop it first, or choose another --db\n`,
       );
       // profile "local" still points at the first service, and every command still reaches it
       expect(profile()).toEqual({ baseUrl: first.url, apiKey: key });
       const list = await spawnLic(['keys', 'list'], { env });
       expect(list.code, list.stderr).toBe(0);
-      // killed without a chance to clean up: its lock file stays, but its process is gone
+      // killed without a chance to clean up: its lock files stay, but the kernel let its lock go with it
       first.p.child.kill('SIGKILL');
       await first.p.exited;
       expect(existsSync(`${db}.lock`)).toBe(true);
+      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toMatchObject({ pid: first.p.child.pid, url: first.url });
       next = await serve(['--db', db], env);
       expect(next.p.stderr).toContain('existing database');
       expect(profile().baseUrl).toBe(next.url);
       expect((await spawnLic(['keys', 'list'], { env })).code).toBe(0);
-      expect(JSON.parse(readFileSync(`${db}.lock`, 'utf8'))).toMatchObject({ pid: next.p.child.pid, url: next.url });
+      expect(JSON.parse(readFileSync(`${db}.lock.json`, 'utf8'))).toMatchObject({ pid: next.p.child.pid, url: next.url });
       next.p.child.kill('SIGTERM');
       expect((await next.p.exited).code).toBe(0);
-      // a clean stop removes the lock
+      // a clean stop removes the lock and its side file
       expect(existsSync(`${db}.lock`)).toBe(false);
+      expect(existsSync(`${db}.lock.json`)).toBe(false);
     } finally {
       first.p.child.kill('SIGKILL');
       next?.p.child.kill('SIGKILL');
