@@ -2,8 +2,9 @@
 // The executable: the only place, with src/cli/system.ts, that touches the real process.
 // CommonJS (bin/package.json), like the bundle it loads: Node starts a CommonJS file without
 // its ES module loader. It answers `lic --version` itself (from dist/version.json, on any
-// Node), refuses a Node older than the floor in one line, then loads dist/cli.cjs with
-// Node's own compile cache. Written for any Node that can parse it: the refusal must reach
+// Node), refuses a Node older than the floor in one line, prints the help pages the build
+// prebuilt (dist/help.json) where they are what the bundle would print, and otherwise loads
+// dist/cli.cjs with Node's own compile cache. Written for any Node that can parse it: the refusal must reach
 // a user of a retired Node line, not a syntax error.
 'use strict';
 
@@ -21,7 +22,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   if (refusal) {
     process.stderr.write(`lic: ${refusal}\n`);
     process.exitCode = 2;
-  } else {
+  } else if (!printPrebuiltHelp()) {
     start();
   }
 }
@@ -63,6 +64,40 @@ function nodeRefusal(version, node) {
     `Node.js ${version} is not supported${eol}: lic needs Node.js ${lines.join(', ')} or ${last} (${node.floor} or newer); ` +
     `get one from https://nodejs.org/en/download or a version manager (e.g. \`nvm install ${last}\`)${clone}`
   );
+}
+
+/**
+ * Prints the help page dist/help.json holds for this exact command line (`lic`, `lic --help`,
+ * `lic keys --help`, `lic help filters`...: scripts/prebuilt-help.mjs, which ran each through
+ * the bundle at build time) and sets its exit code; false, printing nothing, when it holds
+ * none, or when the page's stream is a terminal of another width than the page's (on a
+ * terminal help is wrapped to its width, src/cli/layout.ts: COLUMNS, else the terminal's
+ * columns) or one the page differs on: the bundle then prints it.
+ */
+function printPrebuiltHelp() {
+  if (argv.length > 2) return false;
+  let help;
+  try {
+    help = require('../dist/help.json');
+  } catch {
+    return false;
+  }
+  const page = help.pages[JSON.stringify(argv)];
+  if (!page) return false;
+  const [fd, code, text, onTerminal] = page;
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  if (stream.isTTY) {
+    const columns = (process.env.COLUMNS || '').trim();
+    const width = /^\d+$/.test(columns) && Number(columns) > 0 ? Number(columns) : stream.columns || 80;
+    if (!onTerminal || width !== help.width) return false;
+  }
+  // as the bundle: a reader that went away (`lic --help | head -1`) ends the run quietly, exit 0
+  stream.on('error', (e) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+  stream.write(help.texts[text]);
+  process.exitCode = code;
+  return true;
 }
 
 /** Loads dist/cli.cjs with Node's compile cache, then runs the command line. */

@@ -18,6 +18,7 @@ import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { prebuiltHelp } from './prebuilt-help.mjs';
 
 /**
  * Built-in modules that cost milliseconds to load (fs/promises with the streams it pulls in,
@@ -238,6 +239,12 @@ const nodeLines = JSON.parse(readFileSync(new URL('../src/cli/node-lines.json', 
 writeFileSync(
   new URL('../dist/version.json', import.meta.url),
   `${JSON.stringify({ version: pkg.version, node: { floor: nodeLines.floor, supported: nodeLines.supported, endOfLife: nodeLines.endOfLife } })}\n`,
+);
+// bin/lic.js prints `lic --help`, `lic`, `lic NOUN --help`... from this file without loading
+// the bundle, where they are the bundle's bytes (scripts/prebuilt-help.mjs)
+writeFileSync(
+  new URL('../dist/help.json', import.meta.url),
+  `${JSON.stringify(await prebuiltHelp(new URL('../dist/cli.cjs', import.meta.url).pathname))}\n`,
 );
 // which source module went into which output file: for the start-up guard test, for
 // pack-check and for `bench/startup.mjs`'s budget (kept out of dist/, which is published)
