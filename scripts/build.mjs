@@ -55,11 +55,19 @@ const lazyBuiltins = {
     b.onResolve({ filter }, (args) => ({ path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       const real = await import(`node:${args.path}`);
-      const names = Object.keys(real).filter((n) => n !== 'default' && !(args.path === 'http2' && n === 'constants'));
+      const names = Object.keys(real).filter((n) => n !== 'default' && !(['http2', 'fs/promises'].includes(args.path) && n === 'constants'));
       // undici's HTTP/2 client destructures http2.constants (header names such as ':authority',
       // fixed by RFC 9113, and nghttp2 codes) when it loads: a copy taken at build time keeps
       // that from loading http2, tls and crypto in every run that speaks HTTP/1.1
-      const eager = args.path === 'http2' ? `  constants: ${JSON.stringify(real.constants)},\n` : '';
+      // fs/promises' constants are node:fs's own object (loaded at start anyway): a module that
+      // reads them when it loads (src/commands/state/apply.ts) does not load fs/promises, and
+      // with it readline and the streams, in every command
+      const eager =
+        args.path === 'http2'
+          ? `  constants: ${JSON.stringify(real.constants)},\n`
+          : args.path === 'fs/promises'
+            ? `  get constants() { return process.getBuiltinModule('node:fs').constants; },\n`
+            : '';
       const getters = names.map((n) => `  get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; },`).join('\n');
       return {
         loader: 'js',

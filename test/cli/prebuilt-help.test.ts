@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
-import { NOUN_REGISTRARS } from '../../src/cli/program.js';
+import { NOUNS } from '../../src/cli/program.js';
 import { tempDir } from '../helpers/cli.js';
 import { BIN, LIC_NODE, hasScript, spawnLic, type SpawnResult } from '../helpers/spawn.js';
 
@@ -71,7 +71,7 @@ describe('dist/help.json', () => {
   it('serves the root, every noun and every help topic', () => {
     expect(help.width).toBe(80);
     for (const argv of [[], ['--help'], ['-h'], ['help']]) expect(served).toContainEqual(argv);
-    for (const noun of NOUN_REGISTRARS.keys()) {
+    for (const noun of NOUNS.keys()) {
       expect(served).toContainEqual([noun, '--help']);
       expect(served).toContainEqual(['help', noun]);
     }

@@ -146,6 +146,10 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
       // ... and loaded neither undici nor anything else it does not need
       expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/cli.cjs']);
       expect(offending(r.inputs, [...NEVER_AT_START, 'node_modules/undici/'])).toEqual([]);
+      // ... nor any other noun's commands (src/cli/program.ts, NOUNS: each noun loads on its own)
+      const commands = r.inputs.filter((i) => i.startsWith('src/commands/'));
+      expect(commands.length).toBeGreaterThan(0);
+      expect(commands.filter((i) => !i.startsWith(`src/commands/${args[0]}/`))).toEqual([]);
     },
   );
 
