@@ -55,7 +55,9 @@ const lazyBuiltins = {
     b.onResolve({ filter }, (args) => ({ path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       const real = await import(`node:${args.path}`);
-      const names = Object.keys(real).filter((n) => n !== 'default' && !(['http2', 'fs/promises'].includes(args.path) && n === 'constants'));
+      const names = Object.keys(real).filter(
+        (n) => n !== 'default' && !(['http2', 'fs/promises'].includes(args.path) && n === 'constants'),
+      );
       // undici's HTTP/2 client destructures http2.constants (header names such as ':authority',
       // fixed by RFC 9113, and nghttp2 codes) when it loads: a copy taken at build time keeps
       // that from loading http2, tls and crypto in every run that speaks HTTP/1.1

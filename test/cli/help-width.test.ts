@@ -59,7 +59,6 @@ function renderAll(pages: string[][], cols: number): Promise<Map<string, string[
 const pages = await helpPages();
 
 describe.skipIf(!hasScript)('every help page fits the terminal', () => {
-
   it('covers the root, every noun and verb and every topic', () => {
     expect(pages.length).toBeGreaterThanOrEqual(45);
     expect(pages).toContainEqual(['keys', 'rotate', '--help']);

@@ -7,7 +7,14 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
-import { REFERENCE_BEGIN, REFERENCE_END, collectCommands, renderManPage, renderReference, spliceReference } from '../../scripts/reference.js';
+import {
+  REFERENCE_BEGIN,
+  REFERENCE_END,
+  collectCommands,
+  renderManPage,
+  renderReference,
+  spliceReference,
+} from '../../scripts/reference.js';
 import { runCli } from '../helpers/cli.js';
 
 const read = (p: string) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
@@ -19,7 +26,6 @@ const hasGroff = spawnSync('groff', ['--version'], { stdio: 'ignore' }).status =
 const docs = await collectCommands();
 
 describe('generated reference', () => {
-
   it('docs/reference.md holds the current command reference between its markers', () => {
     const readme = read('docs/reference.md');
     expect(readme).toContain(REFERENCE_BEGIN);
