@@ -14,6 +14,7 @@
 //                         the service's own error classes).
 // bench/startup.md keeps the budget; test/cli/startup-guard.test.ts checks, with the
 // metafile written here and V8's coverage, which modules each short command initialises.
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -244,11 +245,17 @@ for (const [name, specs] of vendorSpecs) {
 }
 
 // bin/lic.js answers `--version` from this file without loading the bundle, and refuses a
-// Node older than the floor (src/cli/node-lines.json) before loading it
+// Node older than the floor (src/cli/node-lines.json) before loading it; `build` (a hash of
+// dist/cli.cjs) names the bundle's code cache: V8 checks a cache against the source's length
+// only, so a cache is never taken for another build of the same length
 const nodeLines = JSON.parse(readFileSync(new URL('../src/cli/node-lines.json', import.meta.url), 'utf8'));
+const buildId = createHash('sha256')
+  .update(readFileSync(new URL('../dist/cli.cjs', import.meta.url)))
+  .digest('hex')
+  .slice(0, 16);
 writeFileSync(
   new URL('../dist/version.json', import.meta.url),
-  `${JSON.stringify({ version: pkg.version, node: { floor: nodeLines.floor, supported: nodeLines.supported, endOfLife: nodeLines.endOfLife } })}\n`,
+  `${JSON.stringify({ version: pkg.version, build: buildId, node: { floor: nodeLines.floor, supported: nodeLines.supported, endOfLife: nodeLines.endOfLife } })}\n`,
 );
 // bin/lic.js prints `lic --help`, `lic`, `lic NOUN --help`... from this file without loading
 // the bundle, where they are the bundle's bytes (scripts/prebuilt-help.mjs)

@@ -57,10 +57,15 @@ describe('under umask 000', () => {
     const r = await spawnLic(['log', 'list', '--help'], { env: { XDG_CACHE_HOME: join(root, 'xdg-cache'), LIC_CACHE_DIR: '' } });
     expect(r.code, r.stderr).toBe(0);
     const cache = join(root, 'xdg-cache', 'lic', 'compile-cache');
-    const versioned = (await import('node:fs')).readdirSync(cache);
+    const entries = (await import('node:fs')).readdirSync(cache);
+    // Node's subdirectory (per Node version and V8 flags) and bin/lic.js's cache of dist/cli.cjs
+    const versioned = entries.filter((e) => e.startsWith('v'));
     expect(versioned).toHaveLength(1);
     const all = modes(root, join(cache, versioned[0]!));
     expect(Object.values(all)).toEqual(['700', '700', '700', '700']);
+    const own = entries.filter((e) => e.startsWith('cli-'));
+    expect(own).toHaveLength(1);
+    expect(mode(join(cache, own[0]!))).toBe(0o600);
   });
 
   it("lic serve's data directory: 0700 down from $XDG_DATA_HOME, the database and its key file 0600", async () => {
