@@ -325,7 +325,15 @@ const NOTES = `## Notes (why the targets above are or are not met)
     other nouns' 57 modules, so their code is neither run nor compiled (the bundle's require
     with the code cache went from ~10 to ~7 ms of CPU over \`node -e 0\`); and
     src/commands/state/apply.ts's \`fs/promises\` constants come from node:fs, so fs/promises
-    (with readline and the stream modules it loads) is no longer loaded at every start;
+    (with readline and the stream modules it loads) is no longer loaded at every start
+    (together ~1.5 ms of CPU for \`keys list\`);
+  - bin/lic.js compiles dist/cli.cjs as a vm.Script with a code cache made after a run
+    (\`cli-<build>-<noun>-….cache\` in LIC_CACHE_DIR, one per noun). Node's compile cache is
+    made when a file is compiled, so for the bundle, nearly all of it functions V8 compiles on
+    first call (esbuild's wrappers), it held only the top level and every run compiled again
+    what it ran: \`keys list -o json\` 53.7 → 45.5 ms of CPU, \`log list --level Warning
+    --since 24h -o json\` 55.3 → 47.0 (\`node -e 0\` 23.0; 31 interleaved runs, load ~6). Node's
+    compile cache stays for dist/vendor/ and dist/server.cjs;
   - the stream: the client collects its young generation every 1 MiB of replies instead of 4
     (src/cli/memory.ts; peak RSS of the 1M walk 106–119 MiB instead of 127–139 in paired runs,
     client CPU the same: 1.82–1.99 s against 1.94–2.05 s).
@@ -337,16 +345,16 @@ const NOTES = `## Notes (why the targets above are or are not met)
     (~2.3 s of CPU for 1M entries, about the 3.3 µs an entry that 300,000/s allows, on a machine
     where the client, the service and other work share 2 cores).
 - Where the rest of \`keys list -o json\` goes (Node 26, CPU time of the whole process, which a
-  loaded machine stretches less than wall time; 21 interleaved runs, load ~3): \`node -e 0\`
-  23.5 ms; a CommonJS script making the same GET with node:http 33 ms (+10: Node's http, net
-  and stream modules, which are not in its start-up snapshot, and the request); lic 53.5 ms.
-  Of lic's +20 ms over that script: ~7 ms reading dist/cli.cjs and deserialising its cached
-  code (a bundle of the keys noun alone: ~5.5 ms), and ~13 ms for the first run of main():
-  commander building the root and the keys noun (6 verbs, their options), parsing, the Runtime,
-  the output; run a second time in the same process the same main() takes ~1.6 ms, so nearly
-  all of it is code running cold (lazy compilation, inline caches), not work. What would cut it
-  is a V8 start-up snapshot of the initialised program (a single executable, \`node
-  --build-sea\`), not tried for lack of time, or declaring only the invoked verb of a noun.
+  loaded machine stretches less than wall time; 31 interleaved runs): \`node -e 0\` 23.0 ms; a
+  CommonJS script making the same GET with node:http 33.1 ms (+10: Node's http, net and stream
+  modules, which are not in its start-up snapshot, and the request); lic 45.5 ms, so ~12 ms
+  over that script, where 1.80× \`node -e 0\` leaves ~8. Measured before the post-run cache:
+  requiring dist/cli.cjs cost ~7 ms over \`node -e 0\` (a bundle of the keys noun alone ~5.5)
+  and the first run of main() ~13 ms, of which a second run in the same process needs only
+  ~1.6 ms: the rest is code running cold. The post-run cache took ~8 ms of that; what is left
+  is deserialising that cache (~380 KB) and running with cold inline caches. What would cut it
+  further is a V8 start-up snapshot of the initialised program (a single executable, \`node
+  --build-sea\`; not tried: time), or declaring only the invoked verb of a noun.
 
 - Issue 30 (Node 26): the ratios are medians of each round's pair (the row's run ÷ the
   baseline's run in the same round), so a busy moment hits both alike; with BENCH_BEFORE the
