@@ -313,6 +313,49 @@ function shortTable(times) {
 /** What was found while cutting the start-up: why a target is not met, and the levers tried. */
 const NOTES = `## Notes (why the targets above are or are not met)
 
+- Issue 30, second pass (Node 26). What changed:
+  - \`lic --help\`, \`lic\`, \`lic NOUN --help\`, \`lic help NOUN\` and \`lic help TOPIC\` are printed by
+    bin/lic.js from dist/help.json without loading dist/cli.cjs: the build runs each of those
+    command lines through the bundle's own main() (scripts/prebuilt-help.mjs) and keeps what
+    it printed, served in a pipe and on an 80-column terminal (on any other width the bundle
+    prints it; test/cli/prebuilt-help.test.ts compares every page with the bundle's). They now
+    cost what \`--version\` costs. A verb's help (\`lic keys list --help\`) still builds the program;
+  - each noun's module loads on demand (src/cli/program.ts, NOUNS: a dynamic import per noun,
+    which esbuild turns into a lazy initialiser): \`lic keys list\` initialises none of the
+    other nouns' 57 modules, so their code is neither run nor compiled (the bundle's require
+    with the code cache went from ~10 to ~7 ms of CPU over \`node -e 0\`); and
+    src/commands/state/apply.ts's \`fs/promises\` constants come from node:fs, so fs/promises
+    (with readline and the stream modules it loads) is no longer loaded at every start
+    (together ~1.5 ms of CPU for \`keys list\`);
+  - bin/lic.js compiles dist/cli.cjs as a vm.Script with a code cache made after a run
+    (\`cli-<build>-<noun>-….cache\` in LIC_CACHE_DIR, one per noun). Node's compile cache is
+    made when a file is compiled, so for the bundle, nearly all of it functions V8 compiles on
+    first call (esbuild's wrappers), it held only the top level and every run compiled again
+    what it ran: \`keys list -o json\` 53.7 → 45.5 ms of CPU, \`log list --level Warning
+    --since 24h -o json\` 55.3 → 47.0 (\`node -e 0\` 23.0; 31 interleaved runs, load ~6). Node's
+    compile cache stays for dist/vendor/ and dist/server.cjs;
+  - the stream: the client collects its young generation every 1 MiB of replies instead of 4
+    (src/cli/memory.ts; peak RSS of the 1M walk 106–119 MiB instead of 127–139 in paired runs,
+    client CPU the same: 1.82–1.99 s against 1.94–2.05 s).
+  - tried and left: \`lic serve\` writing each entry's JSON in SQLite (json_object, the time by
+    strftime, \`.pluck()\`): the same bytes as JSON.stringify of the records, and a page of 1000
+    built ~0.3 ms faster in a script, but the reply made of SQLite's strings took ~0.35 ms more
+    to encode to UTF-8 (0.39 against 0.05 ms a page), and over the 1M walk the service used
+    more CPU (2.57–2.81 s against 2.34 s, paired runs). The stream's speed is the service's
+    (~2.3 s of CPU for 1M entries, about the 3.3 µs an entry that 300,000/s allows, on a machine
+    where the client, the service and other work share 2 cores).
+- Where the rest of \`keys list -o json\` goes (Node 26, CPU time of the whole process, which a
+  loaded machine stretches less than wall time; 31 interleaved runs): \`node -e 0\` 23.0 ms; a
+  CommonJS script making the same GET with node:http 33.1 ms (+10: Node's http, net and stream
+  modules, which are not in its start-up snapshot, and the request); lic 45.5 ms, so ~12 ms
+  over that script, where 1.80× \`node -e 0\` leaves ~8. Measured before the post-run cache:
+  requiring dist/cli.cjs cost ~7 ms over \`node -e 0\` (a bundle of the keys noun alone ~5.5)
+  and the first run of main() ~13 ms, of which a second run in the same process needs only
+  ~1.6 ms: the rest is code running cold. The post-run cache took ~8 ms of that; what is left
+  is deserialising that cache (~380 KB) and running with cold inline caches. What would cut it
+  further is a V8 start-up snapshot of the initialised program (a single executable, \`node
+  --build-sea\`; not tried: time), or declaring only the invoked verb of a noun.
+
 - Issue 30 (Node 26): the ratios are medians of each round's pair (the row's run ÷ the
   baseline's run in the same round), so a busy moment hits both alike; with BENCH_BEFORE the
   build before the change runs in the same rounds ("before:" rows). What changed:
@@ -327,7 +370,8 @@ const NOTES = `## Notes (why the targets above are or are not met)
   - profile reads were already without conf (src/config/profiles.ts reads the JSON itself).
   - the stream passes records already in the printed shape through as the service's text
     (src/cli/list/page-text.ts) instead of JSON.parse + JSON.stringify, and runs a scavenge every
-    4 MiB of replies so socket buffers do not pile up between V8's rarer collections.
+    1 MiB of replies (4 MiB before the second pass) so socket buffers do not pile up between V8's
+    rarer collections.
 - Where the rest goes (Node 26, CPU profile of \`keys list -o json\` and Node's module list):
   the script and lic load the same built-ins (net, http, streams); lic adds node:module (the
   compile cache), dist/cli.cjs (deserialised from the code cache, then commander and the keys
@@ -350,7 +394,8 @@ const NOTES = `## Notes (why the targets above are or are not met)
   where 1.30× leaves ~10 ms: commander alone, required from node_modules with a tree of this size
   and its help, costs ~23 ms on this machine (a one-file script measured beside). Not met on
   Node 20, 22 or 24; what would meet it is help text that does not run commander at all
-  (precomputed per width), which we did not do: it would be a second copy of every help.
+  (precomputed per width): done in the second pass above, from the bundle's own output at build
+  time rather than a second copy of every help.
 - A list command adds to that: undici's Agent, request API and errors (dist/vendor/undici.cjs,
   from the code cache; it loads node:http, net and the WebAssembly llhttp parser, compiled by
   Liftoff), the request itself, and the JSON output: ~40 ms over \`--help\`, against ~25 ms for the

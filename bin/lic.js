@@ -2,9 +2,10 @@
 // The executable: the only place, with src/cli/system.ts, that touches the real process.
 // CommonJS (bin/package.json), like the bundle it loads: Node starts a CommonJS file without
 // its ES module loader. It answers `lic --version` itself (from dist/version.json, on any
-// Node), refuses a Node older than the floor in one line, then loads dist/cli.cjs with
-// Node's own compile cache. Written for any Node that can parse it: the refusal must reach
-// a user of a retired Node line, not a syntax error.
+// Node), refuses a Node older than the floor in one line, prints the help pages the build
+// prebuilt (dist/help.json) where they are what the bundle would print, and otherwise loads
+// dist/cli.cjs with V8's code caches (loadBundle). Written for any Node that can parse it:
+// the refusal must reach a user of a retired Node line, not a syntax error.
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -21,12 +22,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   if (refusal) {
     process.stderr.write(`lic: ${refusal}\n`);
     process.exitCode = 2;
-  } else {
+  } else if (!printPrebuiltHelp()) {
     start();
   }
 }
 
-/** dist/version.json, written by scripts/build.mjs: `{ version, node: { floor, supported, endOfLife } }`; undefined when there is no build. */
+/** dist/version.json, written by scripts/build.mjs: `{ version, build, node: { floor, supported, endOfLife } }` (build: a hash of dist/cli.cjs); undefined when there is no build. */
 function readMeta() {
   try {
     return require('../dist/version.json');
@@ -65,34 +66,134 @@ function nodeRefusal(version, node) {
   );
 }
 
-/** Loads dist/cli.cjs with Node's compile cache, then runs the command line. */
+/**
+ * Prints the help page dist/help.json holds for this exact command line (`lic`, `lic --help`,
+ * `lic keys --help`, `lic help filters`...: scripts/prebuilt-help.mjs, which ran each through
+ * the bundle at build time) and sets its exit code; false, printing nothing, when it holds
+ * none, or when the page's stream is a terminal of another width than the page's (on a
+ * terminal help is wrapped to its width, src/cli/layout.ts: COLUMNS, else the terminal's
+ * columns) or one the page differs on: the bundle then prints it.
+ */
+function printPrebuiltHelp() {
+  if (argv.length > 2) return false;
+  let help;
+  try {
+    help = require('../dist/help.json');
+  } catch {
+    return false;
+  }
+  const page = help.pages[JSON.stringify(argv)];
+  if (!page) return false;
+  const [fd, code, text, onTerminal] = page;
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  if (stream.isTTY) {
+    const columns = (process.env.COLUMNS || '').trim();
+    const width = /^\d+$/.test(columns) && Number(columns) > 0 ? Number(columns) : stream.columns || 80;
+    if (!onTerminal || width !== help.width) return false;
+  }
+  // as the bundle: a reader that went away (`lic --help | head -1`) ends the run quietly, exit 0
+  stream.on('error', (e) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+  stream.write(help.texts[text]);
+  process.exitCode = code;
+  return true;
+}
+
+/** Loads dist/cli.cjs with the code caches, then runs the command line. */
 async function start() {
-  const { main, systemContext } = loadBundle();
-  process.exitCode = await main(argv, systemContext());
+  const bundle = loadBundle(meta.build);
+  const ctx = bundle.exports.systemContext();
+  // V8 takes a code cache only under the flags it was made with: a run that sets one
+  // (--liftoff-only, just before undici loads) writes dist/cli.cjs's before it does
+  const beforeUndici = ctx.beforeUndici;
+  if (beforeUndici) ctx.beforeUndici = () => (bundle.saveCache(), beforeUndici());
+  process.exitCode = await bundle.exports.main(argv, ctx);
+  // not after a usage error (a typo would leave a cache named after it)
+  if (process.exitCode !== 2) bundle.saveCache();
 }
 
 /**
- * dist/cli.cjs's exports, loaded with Node's compile cache (module.enableCompileCache: it keeps
- * the compiled code of every CommonJS file loaded after it, dist/vendor/ and dist/server.cjs
- * too) in cacheDir(), in a subdirectory per Node version and set of V8 flags. NODE_DISABLE_COMPILE_CACHE=1
- * (Node's own switch) turns it off; LIC_CACHE_DIR moves it. A cache is never a failure: an
- * unwritable directory or a rejected file just mean compiling this time.
+ * dist/cli.cjs loaded with the code caches, as `{ exports, saveCache }`. Every CommonJS file
+ * is loaded with Node's compile cache (module.enableCompileCache: dist/vendor/ and
+ * dist/server.cjs, in a subdirectory of cacheDir() per Node version and set of V8 flags).
+ * Node makes that cache when it compiles a file, so it holds only the code V8 compiles
+ * up front, and nearly all of the bundle is functions V8 compiles when first called
+ * (esbuild's module wrappers): dist/cli.cjs itself is compiled as a vm.Script with a cache
+ * made after a run (saveCache, when there was none or V8 refused it), which holds every
+ * function that run compiled (bench/startup.md: ~8 ms of CPU less for `lic keys list`): one
+ * per noun, as the nouns run different code (`cli-<build>-<noun>-<V8 version>-<arch>.cache`
+ * in the same directory). NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch)
+ * turns both off; LIC_CACHE_DIR moves them. A cache is never a failure: an unwritable
+ * directory or a refused file just mean compiling this time.
  */
-function loadBundle() {
+function loadBundle(build) {
   const path = require('node:path');
-  if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
-    // Node makes the cache's directories (and any missing parent) with the umask's mode, 0777
-    // under umask 000: owner only instead, while it does
-    const umask = process.umask(0o077);
-    try {
-      require('node:module').enableCompileCache(cacheDir());
-    } catch {
-      // no cache this time
-    } finally {
-      process.umask(umask);
-    }
+  const file = path.join(__dirname, '..', 'dist', 'cli.cjs');
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return { exports: require(file), saveCache() {} };
+  const dir = cacheDir();
+  // Node makes the cache's directories (and any missing parent) with the umask's mode, 0777
+  // under umask 000: owner only instead, while it does
+  const umask = process.umask(0o077);
+  try {
+    require('node:module').enableCompileCache(dir);
+  } catch {
+    // no cache this time
+  } finally {
+    process.umask(umask);
   }
-  return require(path.join(__dirname, '..', 'dist', 'cli.cjs'));
+  if (!build) return { exports: require(file), saveCache() {} };
+  // V8 refuses a cache made by another V8, under other flags or from a source of another
+  // length; `build` (dist/version.json) tells builds of the same length apart
+  const noun = /^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other';
+  return requireWithCache(file, dir, `cli-${build}-`, `${noun}-${process.versions.v8}-${process.arch}.cache`);
+}
+
+/**
+ * Requires the CommonJS `file` as Node does (its own module, require, __filename), but
+ * compiled as a vm.Script with the code cache `<build><name>` in `dir`; `saveCache()` writes
+ * the cache of what was compiled so far (0600, by rename), once, when there was none or V8
+ * refused it, and removes the caches of other builds (named `cli-` but not `build`) beside it.
+ */
+function requireWithCache(file, dir, build, name) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const cacheFile = path.join(dir, build + name);
+  const Module = require('node:module');
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // none yet
+  }
+  const script = new (require('node:vm').Script)(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(path.dirname(file));
+  script.runInThisContext()(mod.exports, (id) => mod.require(id), mod, file, path.dirname(file));
+  mod.loaded = true;
+  let saved = false;
+  return {
+    exports: mod.exports,
+    saveCache() {
+      if (saved || (cachedData && !script.cachedDataRejected)) return;
+      saved = true;
+      const tmp = `${cacheFile}.${process.pid}`;
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(tmp, cacheFile);
+        for (const f of fs.readdirSync(dir))
+          if (f.startsWith('cli-') && f.endsWith('.cache') && !f.startsWith(build)) fs.rmSync(path.join(dir, f), { force: true });
+      } catch {
+        try {
+          fs.rmSync(tmp, { force: true });
+        } catch {
+          // nothing written
+        }
+      }
+    },
+  };
 }
 
 /** The code cache's directory: LIC_CACHE_DIR, else $XDG_CACHE_HOME/lic/compile-cache, else ~/.cache/lic/compile-cache (XDG Base Directory spec). */

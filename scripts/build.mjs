@@ -14,10 +14,12 @@
 //                         the service's own error classes).
 // bench/startup.md keeps the budget; test/cli/startup-guard.test.ts checks, with the
 // metafile written here and V8's coverage, which modules each short command initialises.
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { prebuiltHelp } from './prebuilt-help.mjs';
 
 /**
  * Built-in modules that cost milliseconds to load (fs/promises with the streams it pulls in,
@@ -54,11 +56,21 @@ const lazyBuiltins = {
     b.onResolve({ filter }, (args) => ({ path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       const real = await import(`node:${args.path}`);
-      const names = Object.keys(real).filter((n) => n !== 'default' && !(args.path === 'http2' && n === 'constants'));
+      const names = Object.keys(real).filter(
+        (n) => n !== 'default' && !(['http2', 'fs/promises'].includes(args.path) && n === 'constants'),
+      );
       // undici's HTTP/2 client destructures http2.constants (header names such as ':authority',
       // fixed by RFC 9113, and nghttp2 codes) when it loads: a copy taken at build time keeps
       // that from loading http2, tls and crypto in every run that speaks HTTP/1.1
-      const eager = args.path === 'http2' ? `  constants: ${JSON.stringify(real.constants)},\n` : '';
+      // fs/promises' constants are node:fs's own object (loaded at start anyway): a module that
+      // reads them when it loads (src/commands/state/apply.ts) does not load fs/promises, and
+      // with it readline and the streams, in every command
+      const eager =
+        args.path === 'http2'
+          ? `  constants: ${JSON.stringify(real.constants)},\n`
+          : args.path === 'fs/promises'
+            ? `  get constants() { return process.getBuiltinModule('node:fs').constants; },\n`
+            : '';
       const getters = names.map((n) => `  get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; },`).join('\n');
       return {
         loader: 'js',
@@ -233,11 +245,23 @@ for (const [name, specs] of vendorSpecs) {
 }
 
 // bin/lic.js answers `--version` from this file without loading the bundle, and refuses a
-// Node older than the floor (src/cli/node-lines.json) before loading it
+// Node older than the floor (src/cli/node-lines.json) before loading it; `build` (a hash of
+// dist/cli.cjs) names the bundle's code cache: V8 checks a cache against the source's length
+// only, so a cache is never taken for another build of the same length
 const nodeLines = JSON.parse(readFileSync(new URL('../src/cli/node-lines.json', import.meta.url), 'utf8'));
+const buildId = createHash('sha256')
+  .update(readFileSync(new URL('../dist/cli.cjs', import.meta.url)))
+  .digest('hex')
+  .slice(0, 16);
 writeFileSync(
   new URL('../dist/version.json', import.meta.url),
-  `${JSON.stringify({ version: pkg.version, node: { floor: nodeLines.floor, supported: nodeLines.supported, endOfLife: nodeLines.endOfLife } })}\n`,
+  `${JSON.stringify({ version: pkg.version, build: buildId, node: { floor: nodeLines.floor, supported: nodeLines.supported, endOfLife: nodeLines.endOfLife } })}\n`,
+);
+// bin/lic.js prints `lic --help`, `lic`, `lic NOUN --help`... from this file without loading
+// the bundle, where they are the bundle's bytes (scripts/prebuilt-help.mjs)
+writeFileSync(
+  new URL('../dist/help.json', import.meta.url),
+  `${JSON.stringify(await prebuiltHelp(new URL('../dist/cli.cjs', import.meta.url).pathname))}\n`,
 );
 // which source module went into which output file: for the start-up guard test, for
 // pack-check and for `bench/startup.mjs`'s budget (kept out of dist/, which is published)

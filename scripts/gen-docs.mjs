@@ -31,7 +31,7 @@ try {
     logLevel: 'warning',
   });
   const ref = await import(pathToFileURL(join(tmp, 'reference.mjs')).href);
-  const docs = ref.collectCommands();
+  const docs = await ref.collectCommands();
   const readmePath = join(root, 'docs', 'reference.md');
   writeFileSync(readmePath, ref.spliceReference(readFileSync(readmePath, 'utf8'), ref.renderReference(docs)));
   writeFileSync(join(root, 'man', 'lic.1'), ref.renderManPage(pkg.version, docs));

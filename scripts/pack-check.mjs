@@ -126,6 +126,7 @@ try {
     'dist/cli.cjs',
     'dist/server.cjs',
     'dist/version.json',
+    'dist/help.json',
     'man/lic.1',
     'completions/lic.bash',
     'package.json',

@@ -53,9 +53,9 @@ function inertContext(sink: { text: string }): Context {
 }
 
 /** Walks the tree built by buildProgram; returns the root (`lic`) first, then every visible command depth first. */
-export function collectCommands(): CommandDoc[] {
+export async function collectCommands(): Promise<CommandDoc[]> {
   const sink = { text: '' };
-  const program = buildProgram(inertContext(sink));
+  const program = await buildProgram(inertContext(sink));
   const docs: CommandDoc[] = [];
   const walk = (cmd: Command, path: string[]) => {
     const help: Help = cmd.createHelp();
@@ -90,7 +90,7 @@ function cell(s: string): string {
 }
 
 /** The command reference (Markdown) of docs/reference.md, between REFERENCE_BEGIN and REFERENCE_END. */
-export function renderReference(docs: CommandDoc[] = collectCommands()): string {
+export function renderReference(docs: CommandDoc[]): string {
   const [root, ...commands] = docs;
   const lines: string[] = [REFERENCE_BEGIN, '', '## Command reference', ''];
   lines.push(
@@ -117,7 +117,7 @@ export function renderReference(docs: CommandDoc[] = collectCommands()): string 
 }
 
 /** docs/reference.md (`readme`) with its generated reference replaced by `reference`; throws when the markers are missing. */
-export function spliceReference(readme: string, reference: string = renderReference()): string {
+export function spliceReference(readme: string, reference: string): string {
   const a = readme.indexOf(REFERENCE_BEGIN);
   const b = readme.indexOf(REFERENCE_END);
   if (a < 0 || b < a) throw new Error(`docs/reference.md: the markers ${REFERENCE_BEGIN} … ${REFERENCE_END} are missing`);
@@ -153,7 +153,7 @@ function topicBody(name: string): string {
 }
 
 /** man/lic.1 (roff, man(7) macros): NAME, SYNOPSIS, DESCRIPTION, GLOBAL OPTIONS, COMMANDS, ENVIRONMENT, EXIT STATUS, FILTERS, FILES, EXAMPLES, SEE ALSO. */
-export function renderManPage(version: string, docs: CommandDoc[] = collectCommands()): string {
+export function renderManPage(version: string, docs: CommandDoc[]): string {
   const [root, ...commands] = docs;
   const options = (items: Item[]) => items.flatMap((o) => ['.TP', `.B ${roff(o.term)}`, roff(o.description)]);
   const out: string[] = [

@@ -15,7 +15,7 @@ export async function main(argv: string[], ctx: Context, declare: DeclareOptions
     return ExitCode.OK;
   }
   const runtimes: Runtime[] = [];
-  const program = buildProgram(ctx, runtimes, declare, argv);
+  const program = await buildProgram(ctx, runtimes, declare, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.OK;

@@ -40,17 +40,19 @@ export function collectAfterRecordData(bytes: number): void {
   gc()();
 }
 
-/** How many bytes of replies may be let go before a young-generation collection: 4 MiB. */
-const YOUNG_BATCH = 4 * 1024 * 1024;
+/** How many bytes of replies may be let go before a young-generation collection: 1 MiB (about three pages of the log). */
+const YOUNG_BATCH = 1024 * 1024;
 
 /**
  * After a reply of `bytes` bytes is done with (a list page written): counts it, and once
- * 4 MiB or more were let go runs V8's young-generation collection (a scavenge, ~1 ms). A
+ * 1 MiB or more was let go runs V8's young-generation collection (a scavenge, well under
+ * 1 ms: little of the young generation is alive between pages). A
  * reply's bytes live outside V8's heap, in buffers that only a collection of the objects
  * holding them frees, and a stream that passes its pages through as text
  * (src/cli/list/page-text.ts) allocates so little on V8's heap that collections come
  * rarely: without this, the socket's buffers of some hundred pages piled up (+40 MiB
- * peak RSS over a 1M-entry walk, measured).
+ * peak RSS over a 1M-entry walk, measured). Every 4 MiB the same walk peaked at 127–139 MiB
+ * on Node 26, every 1 MiB at 108–116 MiB, in the same time (bench/startup.md).
  */
 export function collectAfterReply(bytes: number): void {
   pendingYoung += bytes;

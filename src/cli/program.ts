@@ -3,21 +3,6 @@
  * every verb parses its flags into an options object and calls its `runX` (docs/architecture.md).
  */
 import { Command, Help } from 'commander';
-import { registerApi } from '../commands/api/index.js';
-import { registerAssemblies } from '../commands/assemblies/index.js';
-import { registerCompletion } from '../commands/completion/index.js';
-import { registerDoctor } from '../commands/doctor/index.js';
-import { registerKeys } from '../commands/keys/index.js';
-import { registerLog } from '../commands/log/index.js';
-import { registerOrders } from '../commands/orders/index.js';
-import { registerProducts } from '../commands/products/index.js';
-import { registerProfile } from '../commands/profile/index.js';
-import { registerResources } from '../commands/resources/index.js';
-import { registerServe } from '../commands/serve/index.js';
-import { registerApply } from '../commands/state/apply.js';
-import { registerDiff } from '../commands/state/diff.js';
-import { registerState } from '../commands/state/index.js';
-import { registerTemplates } from '../commands/templates/index.js';
 import type { Context } from './context.js';
 import type { CommandDeps, RuntimeOf } from './deps.js';
 import { UsageError } from './errors.js';
@@ -49,37 +34,37 @@ export type RegisterNoun = (program: Command, deps: CommandDeps) => void;
 
 /**
  * The nouns and top-level verbs of `lic`, in the order help lists them, by the command name
- * each declares (test/cli/lazy-nouns.test.ts checks that they agree).
+ * each declares (test/cli/lazy-nouns.test.ts checks that they agree): each loads its module
+ * on first call. A dynamic import, so that the bundle initialises a noun's modules (its
+ * verbs, their flags' parsers, the schemas they read) only in a run that declares it: `lic
+ * keys list` runs none of `log`'s or `state`'s code (bench/startup.md).
  */
-export const NOUN_REGISTRARS: ReadonlyMap<string, RegisterNoun> = new Map<string, RegisterNoun>([
-  ['profile', registerProfile],
-  ['keys', registerKeys],
-  ['log', registerLog],
-  ['resources', registerResources],
-  ['assemblies', registerAssemblies],
-  ['orders', registerOrders],
-  ['templates', registerTemplates],
-  ['products', registerProducts],
-  ['state', registerState],
-  ['diff', registerDiff],
-  ['apply', registerApply],
-  ['serve', registerServe],
-  ['api', registerApi],
-  ['doctor', registerDoctor],
-  ['completion', registerCompletion],
+export const NOUNS: ReadonlyMap<string, () => Promise<RegisterNoun>> = new Map<string, () => Promise<RegisterNoun>>([
+  ['profile', async () => (await import('../commands/profile/index.js')).registerProfile],
+  ['keys', async () => (await import('../commands/keys/index.js')).registerKeys],
+  ['log', async () => (await import('../commands/log/index.js')).registerLog],
+  ['resources', async () => (await import('../commands/resources/index.js')).registerResources],
+  ['assemblies', async () => (await import('../commands/assemblies/index.js')).registerAssemblies],
+  ['orders', async () => (await import('../commands/orders/index.js')).registerOrders],
+  ['templates', async () => (await import('../commands/templates/index.js')).registerTemplates],
+  ['products', async () => (await import('../commands/products/index.js')).registerProducts],
+  ['state', async () => (await import('../commands/state/index.js')).registerState],
+  ['diff', async () => (await import('../commands/state/diff.js')).registerDiff],
+  ['apply', async () => (await import('../commands/state/apply.js')).registerApply],
+  ['serve', async () => (await import('../commands/serve/index.js')).registerServe],
+  ['api', async () => (await import('../commands/api/index.js')).registerApi],
+  ['doctor', async () => (await import('../commands/doctor/index.js')).registerDoctor],
+  ['completion', async () => (await import('../commands/completion/index.js')).registerCompletion],
 ]);
-
-/** The nouns and top-level verbs of `lic`, in the order help lists them. */
-const NOUNS: readonly RegisterNoun[] = [...NOUN_REGISTRARS.values()];
 
 /**
  * The noun a command line runs, when that is certain from the root's own options: the first
  * operand, after root flags (`--profile NAME`, `-o json`, `--quiet`, `--x=y`...), if it names
- * one of NOUN_REGISTRARS but `completion` (which describes them all); undefined for anything else
+ * one of NOUNS but `completion` (which describes them all); undefined for anything else
  * (help, a typo, `--`, an unknown or optional-value flag such as `--json`), when every noun
- * must be declared.
+ * must be declared. `root`: a program with the root's options (declareProgram's).
  */
-export function nounOf(argv: readonly string[], root: Command): RegisterNoun | undefined {
+export function nounOf(argv: readonly string[], root: Command): string | undefined {
   // the output flags are the verbs' (hoistOutputFlags), but may come first
   const value = new Map<string, 'required' | 'optional' | 'none'>(OUTPUT_FLAGS);
   for (const o of root.options) {
@@ -88,7 +73,7 @@ export function nounOf(argv: readonly string[], root: Command): RegisterNoun | u
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     // `completion` writes a script for the whole command tree
-    if (!a.startsWith('-')) return a === 'completion' ? undefined : NOUN_REGISTRARS.get(a);
+    if (!a.startsWith('-')) return a !== 'completion' && NOUNS.has(a) ? a : undefined;
     const eq = a.indexOf('=');
     const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     const takes = value.get(flag);
@@ -105,18 +90,32 @@ export interface DeclareOptions {
   nouns?: readonly RegisterNoun[];
   /**
    * Declare every noun even when the command line certainly runs one. By default a command line
-   * that names one noun (nounOf) gets only that noun declared: declaring all 42 commands and their
-   * options costs every start milliseconds (bench/startup.md). test/cli/lazy-nouns.test.ts compares the two.
+   * that names one noun (nounOf) gets only that noun loaded and declared: loading and declaring
+   * all 42 commands and their options costs every start milliseconds (bench/startup.md).
+   * test/cli/lazy-nouns.test.ts compares the two.
    */
   allNouns?: boolean;
 }
 
 /**
  * Builds a fresh program for one invocation (`argv`: what it will parse, for the one-noun
- * declaration; DeclareOptions); output goes to the context's streams; every Runtime made is
- * added to `runtimes` so main() can close it.
+ * declaration; DeclareOptions), loading the nouns it declares; output goes to the context's
+ * streams; every Runtime made is added to `runtimes` so main() can close it.
  */
-export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: DeclareOptions = {}, argv?: readonly string[]): Command {
+export async function buildProgram(
+  ctx: Context,
+  runtimes: Runtime[] = [],
+  declare: DeclareOptions = {},
+  argv?: readonly string[],
+): Promise<Command> {
+  if (declare.nouns) return declareProgram(ctx, runtimes, declare.nouns);
+  const only = argv && !declare.allNouns ? nounOf(argv, declareProgram(ctx, [], [])) : undefined;
+  const loaders = only ? [NOUNS.get(only)!] : [...NOUNS.values()];
+  return declareProgram(ctx, runtimes, await Promise.all(loaders.map((load) => load())));
+}
+
+/** The program of buildProgram with `nouns` declared, in that order (none: the root and its options only). */
+function declareProgram(ctx: Context, runtimes: Runtime[], nouns: readonly RegisterNoun[]): Command {
   const program = new Command('lic')
     .description('Administer a software-licensing service: API keys, resources, assemblies, log, orders, license templates, products.')
     // `-V, --version` is answered by main() only as the first argument: a root option
@@ -169,8 +168,7 @@ export function buildProgram(ctx: Context, runtimes: Runtime[] = [], declare: De
     return rt;
   };
   const deps: CommandDeps = { ctx, runtimeOf };
-  const only = argv && !declare.nouns && !declare.allNouns ? nounOf(argv, program) : undefined;
-  for (const register of only ? [only] : (declare.nouns ?? NOUNS)) register(program, deps);
+  for (const register of nouns) register(program, deps);
   registerHelpTopics(program, ctx);
   // required options are checked in preAction, after commander's unknown-option check,
   // so `keys create --prem 7` suggests --perm instead of saying --perm is missing

@@ -109,8 +109,8 @@ interface Case {
 }
 
 /** Every leaf command of the program, as its path of names, with the command. */
-function verbs(): { path: string[]; cmd: Command }[] {
-  const program = buildProgram(testContext().ctx);
+async function verbs(): Promise<{ path: string[]; cmd: Command }[]> {
+  const program = await buildProgram(testContext().ctx);
   const out: { path: string[]; cmd: Command }[] = [];
   const walk = (c: Command, path: string[]) => {
     for (const sub of c.commands) {
@@ -122,7 +122,7 @@ function verbs(): { path: string[]; cmd: Command }[] {
   return out;
 }
 
-const VERBS = verbs();
+const VERBS = await verbs();
 
 /** The bad value of option/argument `name` of the verb at `path`: its own row, else the shared one. */
 const badOf = (path: string[], name: string) => BAD[`${path.join(' ')} ${name}`] ?? BAD[name];

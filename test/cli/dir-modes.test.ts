@@ -54,13 +54,19 @@ describe('under umask 000', () => {
 
   it('the code cache: every directory 0700, from $XDG_CACHE_HOME down', async () => {
     const root = tempDir('lic-umask-');
-    const r = await spawnLic(['--help'], { env: { XDG_CACHE_HOME: join(root, 'xdg-cache'), LIC_CACHE_DIR: '' } });
+    // a verb's help loads the bundle and so the cache (`lic --help` is prebuilt, dist/help.json)
+    const r = await spawnLic(['log', 'list', '--help'], { env: { XDG_CACHE_HOME: join(root, 'xdg-cache'), LIC_CACHE_DIR: '' } });
     expect(r.code, r.stderr).toBe(0);
     const cache = join(root, 'xdg-cache', 'lic', 'compile-cache');
-    const versioned = (await import('node:fs')).readdirSync(cache);
+    const entries = (await import('node:fs')).readdirSync(cache);
+    // Node's subdirectory (per Node version and V8 flags) and bin/lic.js's cache of dist/cli.cjs
+    const versioned = entries.filter((e) => e.startsWith('v'));
     expect(versioned).toHaveLength(1);
     const all = modes(root, join(cache, versioned[0]!));
     expect(Object.values(all)).toEqual(['700', '700', '700', '700']);
+    const own = entries.filter((e) => e.startsWith('cli-'));
+    expect(own).toHaveLength(1);
+    expect(mode(join(cache, own[0]!))).toBe(0o600);
   });
 
   it("lic serve's data directory: 0700 down from $XDG_DATA_HOME, the database and its key file 0600", async () => {

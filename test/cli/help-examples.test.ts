@@ -16,7 +16,7 @@ function verbs(cmd: Command, path: string[] = []): string[][] {
 }
 
 // building the tree touches no stream, file or clock
-const program = buildProgram({} as Context);
+const program = await buildProgram({} as Context);
 const checked = verbs(program);
 /** The nouns: commands with verbs below them, e.g. ['keys']. */
 const nouns = visible(program)

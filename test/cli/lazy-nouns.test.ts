@@ -1,6 +1,6 @@
 // Cross-cutting: declaring only the noun a command line runs changes no command's output; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
- * buildProgram declares only the noun a command line certainly runs (nounOf):
+ * buildProgram loads and declares only the noun a command line certainly runs (nounOf):
  * whatever the command line, what lic prints and its exit code are those of the program
  * with every noun declared.
  */
@@ -8,21 +8,22 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';
-import { buildProgram, NOUN_REGISTRARS, nounOf } from '../../src/cli/program.js';
+import { buildProgram, NOUNS, nounOf } from '../../src/cli/program.js';
 import { testContext } from '../helpers/context.js';
 
-describe('NOUN_REGISTRARS', () => {
-  it('names each noun by the command it declares', () => {
-    for (const [name, register] of NOUN_REGISTRARS) {
+describe('NOUNS', () => {
+  it('names each noun by the command its module declares', async () => {
+    for (const [name, load] of NOUNS) {
       const root = new Command('lic');
-      register(root, { ctx: {} as Context, runtimeOf: () => undefined as never });
+      (await load())(root, { ctx: {} as Context, runtimeOf: () => undefined as never });
       expect(root.commands.map((c) => c.name())).toEqual([name]);
     }
   });
 });
 
+const root = await buildProgram({} as Context);
+
 describe('nounOf', () => {
-  const root = buildProgram({} as Context);
   it.each([
     [['keys', 'list'], 'keys'],
     [['--profile', 'log', 'keys', 'list'], 'keys'],
@@ -31,7 +32,7 @@ describe('nounOf', () => {
     [['--no-color', '--timeout', '5s', 'serve'], 'serve'],
     [['keys', '--json', 'id', 'list'], 'keys'],
   ])('%j → %s', (argv, name) => {
-    expect(nounOf(argv, root)).toBe(NOUN_REGISTRARS.get(name));
+    expect(nounOf(argv, root)).toBe(name);
   });
   it.each([
     [[]],
@@ -68,7 +69,7 @@ describe('one noun declared or all: the same output and exit code', () => {
     ['serve', '--port', 'x'],
     ['api', '--help'],
     ['profile', 'show', '--help'],
-    ...[...NOUN_REGISTRARS.keys()].map((n) => [n, '--help']),
+    ...[...NOUNS.keys()].map((n) => [n, '--help']),
   ];
   it.each(lines)('lic %j', async (...argv) => {
     const lazy = testContext();

@@ -12,8 +12,8 @@ import { testContext } from '../helpers/context.js';
 const ALL = 'table, json, ndjson, csv, tsv';
 
 /** Each leaf command's `-o` choices, `-` for none; with `+json` when it has --json and --raw. */
-function outputTable(): Record<string, string> {
-  const program = buildProgram(testContext().ctx, [], { allNouns: true });
+async function outputTable(): Promise<Record<string, string>> {
+  const program = await buildProgram(testContext().ctx, [], { allNouns: true });
   const out: Record<string, string> = {};
   const walk = (c: Command, path: string[]) => {
     for (const sub of c.commands) {
@@ -30,8 +30,9 @@ function outputTable(): Record<string, string> {
   return out;
 }
 
+const table = await outputTable();
+
 describe('-o is declared by the verbs that honour it, with the formats each prints', () => {
-  const table = outputTable();
   it.each(Object.entries(table))('%s', (verb, formats) => {
     const expected: Record<string, string> = {
       // nothing to format: a note, a script, a server, JSON always, help pages
@@ -63,8 +64,9 @@ describe('-o is declared by the verbs that honour it, with the formats each prin
   });
 });
 
+const root = await buildProgram(testContext().ctx);
+
 describe('hoistOutputFlags: output flags before the command go to the verb', () => {
-  const root = buildProgram(testContext().ctx);
   it.each([
     [
       ['-o', 'json', 'keys', 'list'],

@@ -119,7 +119,17 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
     expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual([]);
   });
 
-  it.each([[['--help']], [['keys', '--help']], [['log', 'list', '--help']]])('lic %j: no HTTP client, nothing lazy', async (args) => {
+  it.each([[['--help']], [['keys', '--help']], [['help', 'filters']], [[]]])(
+    'lic %j: answered by bin/lic.js from the prebuilt help (dist/help.json), no file of the bundle loaded',
+    async (args) => {
+      const r = await loads(args);
+      expect(r.code).toBe(args.length ? 0 : 2);
+      expect(r.files).toContain('bin/lic.js');
+      expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual([]);
+    },
+  );
+
+  it.each([[['log', 'list', '--help']], [['--no-color', '--help']]])('lic %j: no HTTP client, nothing lazy', async (args) => {
     const r = await loads(args);
     expect(r.code).toBe(0);
     expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/cli.cjs']);
@@ -137,6 +147,10 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
       // ... and loaded neither undici nor anything else it does not need
       expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/cli.cjs']);
       expect(offending(r.inputs, [...NEVER_AT_START, 'node_modules/undici/'])).toEqual([]);
+      // ... nor any other noun's commands (src/cli/program.ts, NOUNS: each noun loads on its own)
+      const commands = r.inputs.filter((i) => i.startsWith('src/commands/'));
+      expect(commands.length).toBeGreaterThan(0);
+      expect(commands.filter((i) => !i.startsWith(`src/commands/${args[0]}/`))).toEqual([]);
     },
   );
 

@@ -50,9 +50,9 @@ interface Leaf {
 }
 
 /** Every runnable command of the tree (noun verb, or a top-level verb) with its options. */
-function leaves(): { leaves: Leaf[]; globals: Option[] } {
+async function leaves(): Promise<{ leaves: Leaf[]; globals: Option[] }> {
   const ctx = { env: {}, stdout: { write: () => true, isTTY: false }, stderr: { write: () => true, isTTY: false } } as unknown as Context;
-  const program = buildProgram(ctx);
+  const program = await buildProgram(ctx);
   const out: Leaf[] = [];
   const walk = (cmd: Command, path: string[]) => {
     const subs = cmd.commands.filter((c) => !SKIP.has(c.name()));
@@ -150,7 +150,7 @@ const PLAUSIBLE = [
 
 describe('argv fuzz', () => {
   it(`${RUNS.toLocaleString('en-US')} generated command lines: documented exit codes, no stack traces, no request for a usage error`, async () => {
-    const { leaves: all, globals } = leaves();
+    const { leaves: all, globals } = await leaves();
     expect(all.length).toBeGreaterThan(25);
     // half hostile values, half plausible ones, so the fuzz reaches the service too
     const value = fc.oneof(fc.constantFrom(...VALUES), fc.constantFrom(...PLAUSIBLE));

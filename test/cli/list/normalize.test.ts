@@ -135,12 +135,13 @@ describe('paging helpers', () => {
   });
 });
 
+const program = await buildProgram({
+  env: {},
+  stdout: { write: () => true, isTTY: false },
+  stderr: { write: () => true, isTTY: false },
+} as unknown as Context);
+
 describe('bareJsonFlag', () => {
-  const program = buildProgram({
-    env: {},
-    stdout: { write: () => true, isTTY: false },
-    stderr: { write: () => true, isTTY: false },
-  } as unknown as Context);
   it.each([
     [
       ['--json', 'keys', 'list'],

@@ -1,0 +1,151 @@
+/**
+ * bin/lic.js prints the help pages of dist/help.json (scripts/prebuilt-help.mjs, written by
+ * the build from the bundle's own main()) without loading dist/cli.cjs: every page it serves
+ * must be what the bundle prints for the same command line, byte for byte, with the same exit
+ * code, in a pipe and on a terminal of the page's width; on a terminal of another width the
+ * bundle prints it.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { HELP_TOPICS } from '../../src/cli/help-topics.js';
+import { NOUNS } from '../../src/cli/program.js';
+import { tempDir } from '../helpers/cli.js';
+import { BIN, LIC_NODE, hasScript, spawnLic, type SpawnResult } from '../helpers/spawn.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = join(ROOT, 'dist/cli.cjs');
+
+interface PrebuiltHelp {
+  width: number;
+  texts: string[];
+  /** JSON.stringify(argv) → [fd, exit code, text index, served on a terminal of `width` too] */
+  pages: Record<string, [1 | 2, number, number, boolean]>;
+}
+const help = JSON.parse(readFileSync(join(ROOT, 'dist/help.json'), 'utf8')) as PrebuiltHelp;
+const served = Object.keys(help.pages).map((k) => JSON.parse(k) as string[]);
+
+/** A script that runs the bundle as bin/lic.js runs it after its own checks: `main(argv, systemContext())`, exit code set. */
+const BUNDLE_SCRIPT = join(tempDir('lic-bundle-'), 'bundle.cjs');
+writeFileSync(
+  BUNDLE_SCRIPT,
+  `const { main, systemContext } = require(${JSON.stringify(CLI)});\nmain(process.argv.slice(2), systemContext()).then((c) => (process.exitCode = c));\n`,
+);
+
+/** `lic ARGS` through the bundle itself, never the prebuilt pages; pipes, the environment of spawnLic. */
+function spawnBundle(args: string[]): Promise<SpawnResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(LIC_NODE, [BUNDLE_SCRIPT, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_DISABLE_COMPILE_CACHE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** What a `cols`-wide pseudo-terminal shows of `command` (COLUMNS unset), and its exit code. */
+function onTerminal(command: string[], cols: number): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'script',
+      ['-qefc', `stty cols ${cols} rows 50; ${command.map(q).join(' ')}`, '/dev/null'],
+      { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm' }, maxBuffer: 16 << 20, timeout: 60_000 },
+      (err, stdout) => {
+        if (err && typeof err.code !== 'number') return reject(err);
+        resolve({ code: typeof err?.code === 'number' ? err.code : 0, output: stdout });
+      },
+    );
+  });
+}
+
+describe('dist/help.json', () => {
+  it('serves the root, every noun and every help topic', () => {
+    expect(help.width).toBe(80);
+    for (const argv of [[], ['--help'], ['-h'], ['help']]) expect(served).toContainEqual(argv);
+    for (const noun of NOUNS.keys()) {
+      expect(served).toContainEqual([noun, '--help']);
+      expect(served).toContainEqual(['help', noun]);
+    }
+    for (const topic of Object.keys(HELP_TOPICS)) expect(served).toContainEqual(['help', topic]);
+    // `lic keys` (no verb) is keys' help, a usage error; `lic serve` alone would serve, and is not a page
+    expect(help.pages['["keys"]']?.slice(0, 2)).toEqual([2, 2]);
+    expect(served).not.toContainEqual(['serve']);
+  });
+});
+
+describe('bin/lic.js prints a prebuilt page as the bundle does', () => {
+  it.each(served)('lic %j, piped', { timeout: 30_000 }, async (...argv) => {
+    const [fast, bundle] = await Promise.all([spawnLic(argv), spawnBundle(argv)]);
+    expect(fast.stdout).toBe(bundle.stdout);
+    expect(fast.stderr).toBe(bundle.stderr);
+    expect(fast.code).toBe(bundle.code);
+    expect(`${fast.stdout}${fast.stderr}`).toMatch(/^Usage: lic|^(Environment variables|Exit codes|Filters)/);
+  });
+
+  describe.skipIf(!hasScript)('on a terminal', () => {
+    const lines = [['--help'], [], ['keys', '--help'], ['help', 'filters'], ['log']];
+    it.each(lines.flatMap((argv) => [80, 200].map((cols) => [cols, argv] as const)))(
+      'at %i columns: lic %j',
+      { timeout: 60_000 },
+      async (cols, argv) => {
+        const [fast, bundle] = await Promise.all([
+          onTerminal([LIC_NODE, BIN, ...argv], cols),
+          onTerminal([LIC_NODE, BUNDLE_SCRIPT, ...argv], cols),
+        ]);
+        expect(fast.output).toBe(bundle.output);
+        expect(fast.code).toBe(bundle.code);
+        expect(fast.output).toMatch(/Usage: lic|Filters/);
+      },
+    );
+  });
+});
+
+describe('which runs bin/lic.js answers from dist/help.json (a copy of bin/ with a marked help.json and a stand-in bundle)', () => {
+  /** bin/lic.js beside a dist/ whose pages all read MARK and whose cli.cjs prints BUNDLE. */
+  function copy(): string {
+    const dir = tempDir('lic-prebuilt-help-');
+    mkdirSync(join(dir, 'bin'));
+    mkdirSync(join(dir, 'dist'));
+    copyFileSync(BIN, join(dir, 'bin/lic.js'));
+    copyFileSync(join(ROOT, 'bin/package.json'), join(dir, 'bin/package.json'));
+    copyFileSync(join(ROOT, 'dist/version.json'), join(dir, 'dist/version.json'));
+    writeFileSync(join(dir, 'dist/help.json'), JSON.stringify({ ...help, texts: help.texts.map(() => 'MARK\n') }));
+    writeFileSync(
+      join(dir, 'dist/cli.cjs'),
+      `exports.systemContext = () => ({});\nexports.main = async () => (process.stdout.write('BUNDLE\\n'), 0);\n`,
+    );
+    return join(dir, 'bin/lic.js');
+  }
+
+  it('piped: a page it holds from the file with its exit code, anything else from the bundle', async () => {
+    const bin = copy();
+    const run = (args: string[]) =>
+      new Promise<SpawnResult>((resolve) => {
+        execFile(LIC_NODE, [bin, ...args], { env: { PATH: process.env.PATH ?? '' } }, (err, stdout, stderr) =>
+          resolve({ code: err ? Number(err.code) : 0, signal: null, stdout, stderr }),
+        );
+      });
+    expect(await run(['--help'])).toMatchObject({ code: 0, stdout: 'MARK\n', stderr: '' });
+    expect(await run([])).toMatchObject({ code: 2, stdout: '', stderr: 'MARK\n' });
+    expect(await run(['help', 'keys'])).toMatchObject({ code: 0, stdout: 'MARK\n' });
+    for (const args of [['keys', 'list', '--help'], ['--no-color', '--help'], ['serve'], ['keys', 'list']])
+      expect(await run(args), args.join(' ')).toMatchObject({ code: 0, stdout: 'BUNDLE\n' });
+  });
+
+  it.skipIf(!hasScript)('on a terminal: the file at its width (or COLUMNS=80), the bundle at any other', async () => {
+    const bin = copy();
+    expect((await onTerminal([LIC_NODE, bin, '--help'], 80)).output).toBe('MARK\r\n');
+    expect((await onTerminal([LIC_NODE, bin, '--help'], 200)).output).toBe('BUNDLE\r\n');
+    expect((await onTerminal(['env', 'COLUMNS=80', LIC_NODE, bin, '--help'], 200)).output).toBe('MARK\r\n');
+    expect((await onTerminal(['env', 'COLUMNS=100', LIC_NODE, bin, '--help'], 80)).output).toBe('BUNDLE\r\n');
+  });
+});
