@@ -9,7 +9,7 @@ import { useService } from '../helpers/fixtures.js';
 const { svc } = useService();
 
 /** Each leaf command with `--json`, and whether its help says the flag takes fields. */
-function jsonCommands(): Record<string, boolean> {
+async function jsonCommands(): Promise<Record<string, boolean>> {
   const out: Record<string, boolean> = {};
   const walk = (c: Command, path: string[]) => {
     for (const sub of c.commands) {
@@ -18,13 +18,13 @@ function jsonCommands(): Record<string, boolean> {
       if (!sub.commands.length && json) out[[...path, sub.name()].join(' ')] = json.description.includes('with comma-separated fields');
     }
   };
-  walk(buildProgram(testContext().ctx, [], { allNouns: true }), []);
+  walk(await buildProgram(testContext().ctx, [], { allNouns: true }), []);
   return out;
 }
 
 describe('--json FIELDS', () => {
-  it('is offered with fields by the lists, resources get and templates show only', () => {
-    const withFields = Object.entries(jsonCommands())
+  it('is offered with fields by the lists, resources get and templates show only', async () => {
+    const withFields = Object.entries(await jsonCommands())
       .filter(([, f]) => f)
       .map(([c]) => c)
       .sort();
