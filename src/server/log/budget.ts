@@ -60,7 +60,7 @@ export function withinBudget<T>(db: Db, budgetMs: number, read: () => T): T {
 }
 
 /** The 400 of a read stopped at its budget (contract §6): what was spent, and how to narrow the query. */
-export function overBudget(budgetMs: number): ServiceError {
+function overBudget(budgetMs: number): ServiceError {
   return badRequest(
     `filter: reading it took more than the ${budgetMs} ms one request may take; narrow startDate/endDate or use fewer values`,
     'filter',
