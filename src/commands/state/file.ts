@@ -321,7 +321,7 @@ interface Batch {
   line: number;
 }
 
-/** A section of a block-style state file: its header's line and, when cut whole (blockSections), its batches. */
+/** A section of a block-style state file: its header's line and, when cut whole (readBlockStyle), its batches. */
 interface BlockSection {
   noun: StateNoun;
   line: number;
