@@ -1,6 +1,6 @@
 /**
  * A log read with a costly filter can't hold up the service for long (issue 33, item 4): it
- * is read against a time budget (src/server/log/budget.ts; 150 ms here), past which it is a
+ * is read against a time budget (src/server/log/budget.ts; 100 ms here), past which it is a
  * 400 naming the budget, and a request sent while it runs is answered within about that
  * budget. No timing is asserted: the other request's wait is compared with what the same
  * filter costs SQLite when read without the budget, measured here on the same database.
@@ -14,10 +14,10 @@ import { compileListRequest } from '../../src/server/list.js';
 import { logSource } from '../../src/server/routes/log.js';
 import { http, startTestService, type TestService } from '../helpers/service.js';
 
-const DAYS = 40;
+const DAYS = 60;
 const PER_DAY = 5000;
 const DAY = 86_400_000;
-const BUDGET_MS = 150;
+const BUDGET_MS = 100;
 let svc: TestService;
 let firstId = 0;
 beforeAll(async () => {
@@ -48,7 +48,7 @@ describe(`a log of ${DAYS * PER_DAY} entries over ${DAYS} days, read with a budg
   it('a costly filter is stopped at the budget with a 400 naming it, and a request sent meanwhile is answered long before the filter would have been read', async () => {
     const cost = unbudgetedMs(costly);
     // the filter must cost well over the budget for the comparison to mean anything
-    expect(cost).toBeGreaterThan(4 * BUDGET_MS);
+    expect(cost).toBeGreaterThan(5 * BUDGET_MS);
     const started = performance.now();
     const slow = http(svc, 'GET', `/v1/log${q(costly, '&take=5')}`, { key: svc.adminKey }).then((r) => ({
       ...r,
