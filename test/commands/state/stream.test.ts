@@ -88,6 +88,19 @@ describe('a state file read streamed, whole as bytes, or as one document gives t
     );
   });
 
+  it('an assembly and a key named twice, far apart and in another case: each duplicate names the line of the first', async () => {
+    const asm = (i: number) => (i === 500 ? assembly(3).replace('0123456789ABCDEF', '0123456789abcdef') : assembly(i));
+    const text = 'version: 1\n' + section('assemblies', 600, asm) + section('keys', 900, (i) => key(i === 800 ? 20 : i));
+    const r = await readAllWays(text);
+    expect(r.file).toEqual(r.stdin);
+    expect(r.file).toEqual(r.whole);
+    const lines = (r.file as { error: string }).error.split('\n');
+    expect(lines.slice(1)).toEqual([
+      `  FILE:${2 + 500 * 4 + 1}: assemblies[500]: Lib3, Version=1.0.3.0, Culture=neutral, PublicKeyToken=0123456789abcdef is already on line ${2 + 3 * 4 + 1}; a state file names each record once`,
+      `  FILE:${2 + 600 * 4 + 1 + 1 + 800 * 5}: keys[800]: key-20 is already on line ${2 + 600 * 4 + 1 + 1 + 20 * 5}; a state file names each record once`,
+    ]);
+  });
+
   it('the version wrong, missing or not YAML', async () => {
     for (const head of ['version: 2\n', '', 'version: [1\n', 'version: 1 # ok\n']) {
       const r = await readAllWays(head + section('keys', 300, key));
