@@ -299,7 +299,7 @@ describe('input of the wrong shape', () => {
       expect(res.code, res.stderr.slice(0, 500)).toBe(5);
       expect(res.stderr).toMatch(/^lic: (cannot connect to|connection refused by) /);
       // a correctness bound, not a timing (issue 33: memory proportional to the file, at most 4
-      // times its size). Measured 3.4-3.8 times, idle or on busy cores. Before, the text was held
+      // times its size). Measured 3.3-3.5 times, on busy cores. Before, the text was held
       // whole and each batch's tree promoted: 425-471 MiB, 7.4-8.2 times
       if (res.maxRssKiB) {
         expect(res.maxRssKiB * 1024).toBeLessThan(4 * bytes);
