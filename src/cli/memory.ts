@@ -60,3 +60,16 @@ export function collectAfterReply(bytes: number): void {
   pendingYoung = 0;
   gc()({ type: 'minor' });
 }
+
+/**
+ * After a burst of short-lived objects that is over (a batch of a state file parsed: a tree
+ * of hundreds of times its text's size, garbage once its records are checked): V8's
+ * young-generation collection (a scavenge, well under a millisecond when little survives).
+ * Collected at each burst's end, the young generation never fills in the middle of one, so
+ * a scavenge never finds a burst's objects alive and moves them to the old generation, where
+ * only a full collection would free them (measured on a 60 MB state file read 64 KiB at a
+ * time: ~120 MB of such garbage between two full collections without it).
+ */
+export function collectAfterBurst(): void {
+  gc()({ type: 'minor' });
+}

@@ -30,6 +30,8 @@ export interface ServiceContext {
   write: <T>(request: string, work: () => T) => Promise<T>;
   /** a resource password → the form stored at rest (sealed with the key outside the database; secrets.ts) */
   sealSecret: (plain: string) => string;
+  /** ms a log read with a costly filter may take before it is stopped with a 400 (log/budget.ts); default LOG_READ_BUDGET_MS */
+  logReadBudgetMs?: number;
 }
 
 declare module 'fastify' {

@@ -45,6 +45,8 @@ export interface StartOptions {
   connections?: Partial<ConnectionLimits>;
   /** LIC_SECRET_KEY: the key that seals resource passwords (base64/hex, 32 bytes); default a `<db>.key` file beside the database */
   secretKey?: string;
+  /** ms a log read with a costly filter may take (log/budget.ts); default LOG_READ_BUDGET_MS */
+  logReadBudgetMs?: number;
 }
 
 export interface IssuedKey {
@@ -198,6 +200,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       warn: opts.warn,
       authFailLimit: opts.authFailLimit,
       connections: opts.connections,
+      logReadBudgetMs: opts.logReadBudgetMs,
     });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     // Keys are made only once the port is ours: the first start's keys are shown only by

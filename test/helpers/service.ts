@@ -16,7 +16,7 @@ export function openStoredSecret(stored: string): string {
 
 /** Starts the real reference service on 127.0.0.1:0 over an in-memory database (failed-authentication guard off unless `authFailLimit` is given). */
 export async function startTestService(
-  opts: { seed?: string; now?: () => Date; authFailLimit?: AuthFailLimit } = {},
+  opts: { seed?: string; now?: () => Date; authFailLimit?: AuthFailLimit; logReadBudgetMs?: number } = {},
 ): Promise<TestService> {
   // The failed-authentication guard is off unless a test asks for it: a test file shares
   // one service and makes deliberate 401s from one address, which the guard (tested in
@@ -29,6 +29,7 @@ export async function startTestService(
     now: opts.now,
     authFailLimit,
     secretKey: TEST_SECRET_KEY,
+    logReadBudgetMs: opts.logReadBudgetMs,
   });
   const admin = svc.issuedKeys.find((k) => k.role === 'Administrator');
   if (!admin) throw new Error('no Administrator key issued');

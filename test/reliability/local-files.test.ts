@@ -281,7 +281,7 @@ describe('input of the wrong shape', () => {
     }
   }, 90_000);
 
-  it('a valid 60 MB state file (block style, 376,000 keys): lic diff reads it in well under a GiB', async () => {
+  it('a valid 60 MB state file (block style, 376,000 keys): lic diff and lic apply read it in less than 4 times its size', async () => {
     const file = join(dir, 'big-state.yaml');
     const parts = ['version: 1\nkeys:\n'];
     let size = parts[0]!.length;
@@ -292,17 +292,25 @@ describe('input of the wrong shape', () => {
     }
     writeFileSync(file, parts.join(''));
     const bytes = statSync(file).size;
-    // the file is valid: it is read whole, then the service (a closed port) is asked for its keys: exit 5
-    const res = await lic(['diff', '-f', file], { timeoutMs: 280_000 });
-    expect(res.code, res.stderr.slice(0, 500)).toBe(5);
-    expect(res.stderr).toMatch(/^lic: (cannot connect to|connection refused by) /);
-    // a correctness bound, not a timing: before, the whole document's tree took 2.7-3.3 GB
-    if (res.maxRssKiB) expect(res.maxRssKiB * 1024).toBeLessThan(1024 ** 3);
+    const peaks: number[] = [];
+    for (const verb of ['diff', 'apply']) {
+      // the file is valid: it is read whole, then the service (a closed port) is asked for its keys: exit 5
+      const res = await lic([verb, '-f', file], { timeoutMs: 280_000 });
+      expect(res.code, res.stderr.slice(0, 500)).toBe(5);
+      expect(res.stderr).toMatch(/^lic: (cannot connect to|connection refused by) /);
+      // a correctness bound, not a timing (issue 33: memory proportional to the file, at most 4
+      // times its size). Measured 3.3-3.5 times, on busy cores. Before, the text was held
+      // whole and each batch's tree promoted: 425-471 MiB, 7.4-8.2 times
+      if (res.maxRssKiB) {
+        expect(res.maxRssKiB * 1024).toBeLessThan(4 * bytes);
+        peaks.push(res.maxRssKiB);
+      }
+    }
     Object.assign(figures, {
-      'valid state file read by lic diff (bytes, keys)': `${bytes}, ${parts.length - 1}`,
-      'valid state file: peak resident memory (MiB, ÷ file size)': res.maxRssKiB
-        ? `${(res.maxRssKiB / 1024).toFixed(0)}, ${((res.maxRssKiB * 1024) / bytes).toFixed(1)}`
+      'valid state file read by lic diff and lic apply (bytes, keys)': `${bytes}, ${parts.length - 1}`,
+      'valid state file: peak resident memory of diff, apply (MiB, ÷ file size)': peaks.length
+        ? peaks.map((k) => `${(k / 1024).toFixed(0)}, ${((k * 1024) / bytes).toFixed(1)}`).join('; ')
         : 'not measured (no /usr/bin/time)',
     });
-  }, 300_000);
+  }, 600_000);
 });

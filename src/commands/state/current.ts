@@ -58,17 +58,27 @@ export function unnamedNote(done: string, keys: readonly { id: number }[]): stri
   return `lic: ${done} ${keys.length} API key(s) without a name, which a state file can't name: ${keys.map((k) => k.id).join(', ')}; to manage one as code, name it (lic keys update ${keys[0]?.id ?? 'ID'} --name NAME)`;
 }
 
-/** Every record of a list, paged by id, normalised to `fields` (the service's defaults filled in). */
+/** Each record of a list, paged by id, normalised to `fields` (the service's defaults filled in), given to `take` as its page comes. */
+async function each<R>(
+  def: ListDef<R> & { types: Parameters<typeof normalizeRecord>[1] },
+  fetch: (q: ListQuery, signal?: AbortSignal) => Promise<object>,
+  fields: readonly string[],
+  take: (r: Record<string, unknown>) => void,
+): Promise<void> {
+  const plan = planList(def, { all: true, take: PAGE, fields: [...fields] });
+  for await (const page of pages<R>(def, plan, fetch)) {
+    for (const r of page.records) take(normalizeRecord(r as unknown as Record<string, unknown>, def.types, fields));
+  }
+}
+
+/** Every record of a list, as each gives them. */
 async function all<R>(
   def: ListDef<R> & { types: Parameters<typeof normalizeRecord>[1] },
   fetch: (q: ListQuery, signal?: AbortSignal) => Promise<object>,
   fields: readonly string[],
 ): Promise<Record<string, unknown>[]> {
-  const plan = planList(def, { all: true, take: PAGE, fields: [...fields] });
   const out: Record<string, unknown>[] = [];
-  for await (const page of pages<R>(def, plan, fetch)) {
-    for (const r of page.records) out.push(normalizeRecord(r as unknown as Record<string, unknown>, def.types, fields));
-  }
+  await each(def, fetch, fields, (r) => out.push(r));
   return out;
 }
 
@@ -112,23 +122,40 @@ export async function readService(client: ApiClient, nouns: readonly StateNoun[]
   const state: ServiceState = { resourceCode: new Map(), uncoded: [], unnamed: [] };
   if (nouns.includes('keys')) {
     const fields = ['id', 'name', 'ownerId', 'permissions', 'description', 'expireDate', 'revoked', 'keyPrefix'];
-    const recs = (await all(API_KEY_LIST, (q, s) => listApiKeys(client, q, s), fields)) as unknown as ServiceKey[];
-    const groups = new Map<string, number[]>();
-    for (const k of recs) {
-      if (k.name === '') state.unnamed.push({ id: k.id });
-      else groups.set(k.name, [...(groups.get(k.name) ?? []), k.id]);
-    }
-    duplicates('API keys', 'name', groups, (name, ids) =>
+    // each key kept once, as it comes (a service of 376,000 keys: no list of them beside the
+    // map, no copy of each, no group per name), its expiry as file.ts writes it, one string per
+    // distinct value; a name seen again starts a group of the ids sharing it
+    const keys = new Map<string, ServiceKey>();
+    const shared = new Map<string, number[]>();
+    const isoOf = new Map<string, string>();
+    await each(
+      API_KEY_LIST,
+      (q, s) => listApiKeys(client, q, s),
+      fields,
+      (r) => {
+        const k = r as unknown as ServiceKey;
+        if (k.name === '') return void state.unnamed.push({ id: k.id });
+        const first = keys.get(k.name);
+        if (first) return void shared.set(k.name, [...(shared.get(k.name) ?? [first.id]), k.id]);
+        if (k.expireDate) {
+          let iso = isoOf.get(k.expireDate);
+          if (iso === undefined) {
+            iso = new Date(k.expireDate).toISOString();
+            if (isoOf.size < 16_384) isoOf.set(k.expireDate, iso);
+          }
+          k.expireDate = iso;
+        } else k.expireDate = null;
+        keys.set(k.name, k);
+      },
+    );
+    // in the order of each group's first id, as the keys came (by id)
+    duplicates('API keys', 'name', new Map([...shared].sort(([, a], [, b]) => a[0]! - b[0]!)), (name, ids) =>
       ids
         .slice(1)
         .map((id) => `lic keys update ${id} --name ${shellQuote(`${name}-${id}`)}`)
         .join(', '),
     );
-    state.keys = new Map(
-      recs
-        .filter((k) => k.name !== '')
-        .map((k) => [k.name, { ...k, expireDate: k.expireDate ? new Date(k.expireDate).toISOString() : null }]),
-    );
+    state.keys = keys;
   }
   if (nouns.includes('resources') || nouns.includes('assemblies')) {
     const fields = ['id', 'code', 'name', 'type', 'description', 'source', 'dataFormat'];

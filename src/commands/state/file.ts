@@ -9,10 +9,11 @@
  * no resource password. A field left out holds its default ("" / 0 / false / null),
  * so removing `expireDate` from a key is an update to "never expires".
  */
-import { stat } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../cli/errors.js';
-import { collectAfterRecordData } from '../../cli/memory.js';
+import { collectAfterBurst, collectAfterRecordData } from '../../cli/memory.js';
 import { describeFsError, readFileBounded } from '../../cli/files.js';
 import { ApiKeyInsertBody, ApiKeyUpdateBody } from '../../schema/api-key.js';
 import { AssemblyInsertBody } from '../../schema/assembly.js';
@@ -163,17 +164,27 @@ type Yaml = typeof import('yaml');
  */
 export async function readStateFile(path: string, readStdin: () => Promise<Buffer>, cwd: string): Promise<DesiredState> {
   const source = path === '-' ? 'stdin' : path;
-  const text = await readStateText(path, readStdin, source);
+  const base = path === '-' ? cwd : dirname(resolve(cwd, path));
   const yaml: Yaml = await import('yaml');
   const { Value } = await import('typebox/value');
-  const base = path === '-' ? cwd : dirname(resolve(cwd, path));
-  const fast = readBlockStyle(yaml, Value, text, source, base);
-  if (fast) {
+  const finish = async (fast: BlockResult): Promise<DesiredState> => {
     if (fast.problems.length) throw invalid(fast.problems);
     await checkDataFiles(fast.out, fast.problems);
     if (fast.problems.length) throw invalid(fast.problems);
     return fast.out;
-  }
+  };
+  const streamed = path === '-' ? undefined : await streamStateFile(path, (fh) => streamBlockStyle(fh, yaml, Value, source, base));
+  if (streamed && streamed !== 'whole') return finish(streamed);
+  // stdin, a file not in the block style or not in export's order: read whole (the bytes
+  // held by no variable here, so they go once read: the records, or the text of the whole document)
+  const fromBytes = (bytes: Buffer): BlockResult | string => {
+    if (!isUtf8(bytes)) throw notUtf8(source);
+    return readBlockStyle(yaml, Value, bytes, source, base) ?? new TextDecoder('utf-8').decode(bytes);
+  };
+  const read = fromBytes(await readStateBytes(path, readStdin, source));
+  if (typeof read !== 'string') return finish(read);
+  // any other shape: the whole document at once
+  const text = read;
   const lines = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const problems = new Problems();
@@ -205,6 +216,7 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
     throw invalid([`${source}:1: expected a mapping with version and the sections ${STATE_NOUNS.join(', ')}`]);
   }
   const out: DesiredState = { source };
+  const strings = new Strings();
   const top = root as Record<string, unknown>;
   for (const k of Object.keys(top)) {
     if (k !== 'version' && !(STATE_NOUNS as readonly string[]).includes(k))
@@ -221,7 +233,7 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
       problems.push(`${source}:${nodeLine([noun])}: ${noun}: expected a list of records`);
       continue;
     }
-    const section = newSection(Value, noun, source, base, problems);
+    const section = newSection(Value, noun, source, base, problems, strings);
     list.forEach((item: unknown, i) =>
       addRecord(
         section,
@@ -246,20 +258,87 @@ interface SectionCheck {
   source: string;
   base: string;
   problems: Problems;
-  /** each identity's line, for the record named twice */
-  seen: Map<string, number>;
+  /** the copies the checked records keep of their strings */
+  strings: Strings;
+  /** which checked record holds each identity, for the record named twice */
+  seen: Identities;
   checked: { line: number; rec: never }[];
 }
 
-const newSection = (Value: TypeBoxValue, noun: StateNoun, source: string, base: string, problems: Problems): SectionCheck => ({
+/**
+ * Which record of a section's checked ones holds each identity: their indexes in an
+ * open-addressing table keyed by a 32-bit hash of the identity (FNV-1a), a record's
+ * identity compared only when the hashes are equal. 8 bytes a slot, at most half of them
+ * used: for 376,000 keys 8 MiB, where a Map of the identities took ~15 MiB, and twice that
+ * while it grew.
+ */
+class Identities {
+  private slots = new Int32Array(1024).fill(-1);
+  private hashes = new Int32Array(1024);
+  private size = 0;
+  /** `keyOf(i)`: the identity of the section's checked record `i` */
+  constructor(private readonly keyOf: (i: number) => string) {}
+
+  private static hash(s: string): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return h | 0;
+  }
+
+  /** The index of the record holding `key`, or -1. */
+  find(key: string): number {
+    const h = Identities.hash(key);
+    const mask = this.slots.length - 1;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const at = this.slots[i]!;
+      if (at === -1) return -1;
+      if (this.hashes[i] === h && this.keyOf(at) === key) return at;
+    }
+  }
+
+  /** Records that the record `index` holds `key` (not held by another: find first). */
+  add(key: string, index: number): void {
+    if ((this.size + 1) * 2 > this.slots.length) {
+      const [slots, hashes] = [this.slots, this.hashes];
+      this.slots = new Int32Array(slots.length * 2).fill(-1);
+      this.hashes = new Int32Array(slots.length * 2);
+      for (let i = 0; i < slots.length; i++) if (slots[i] !== -1) this.put(hashes[i]!, slots[i]!);
+    }
+    this.put(Identities.hash(key), index);
+    this.size++;
+  }
+
+  private put(h: number, index: number): void {
+    const mask = this.slots.length - 1;
+    let i = h & mask;
+    while (this.slots[i] !== -1) i = (i + 1) & mask;
+    this.slots[i] = index;
+    this.hashes[i] = h;
+  }
+}
+
+const newSection = (
+  Value: TypeBoxValue,
+  noun: StateNoun,
+  source: string,
+  base: string,
+  problems: Problems,
+  strings: Strings,
+): SectionCheck => ({
   Value,
   noun,
   source,
   base,
   problems,
-  seen: new Map(),
-  checked: [],
+  strings,
+  ...withIdentities(noun),
 });
+
+/** A section's checked records and the index of their identities. */
+function withIdentities(noun: StateNoun): Pick<SectionCheck, 'seen' | 'checked'> {
+  const checked: SectionCheck['checked'] = [];
+  return { checked, seen: new Identities((i) => matchKey(noun, checked[i]!.rec)) };
+}
 
 /**
  * Checks record `i` of a section (`lineOf(field?)`: the line of the record or of its field;
@@ -276,159 +355,312 @@ function addRecord(
   const { noun, problems } = c;
   if (problems.length >= MAX_PROBLEMS) return;
   const at = (field?: string) => `${c.source}:${lineOf(field)}: ${noun}[${i}]${field ? `.${field}` : ''}`;
-  const rec = checkRecord(c.Value, noun, item, at, c.base, problems, written);
+  const rec = checkRecord(c.Value, noun, item, at, c.base, problems, c.strings, written);
   if (!rec) return;
   const key = matchKey(noun, rec);
-  const before = c.seen.get(key);
+  const before = c.seen.find(key);
   const line = lineOf();
-  if (before !== undefined) {
-    problems.push(`${at()}: ${identityOf(noun, rec)} is already on line ${before}; a state file names each record once`);
+  if (before !== -1) {
+    problems.push(`${at()}: ${identityOf(noun, rec)} is already on line ${c.checked[before]!.line}; a state file names each record once`);
     return;
   }
-  c.seen.set(key, line);
+  c.seen.add(key, c.checked.length);
   c.checked.push({ line, rec: rec as never });
 }
 
-/** Text of the records parsed at a time by readBlockStyle: about 64 KiB (a record is never cut), so its document tree (~40 times that) dies young. */
-const BATCH_CHARS = 64 * 1024;
+/** Bytes of the records parsed at a time: about 16 KiB (a record is never cut), so a batch's document tree (~40 times that) dies young. */
+const BATCH_BYTES = 16 * 1024;
 
-/** A section of a block-style state file as blockSections cuts it: its records' batches, each [start, end) of the text with its first line. */
+/** A batch of records: [start, end) of the file's bytes, and the line it starts on. */
+interface Batch {
+  start: number;
+  end: number;
+  line: number;
+}
+
+/** A section of a block-style state file: its header's line and, when cut whole (readBlockStyle), its batches. */
 interface BlockSection {
   noun: StateNoun;
   line: number;
-  batches: { start: number; end: number; line: number }[];
+  batches: Batch[];
 }
 
+/** The UTF-8 byte order mark, which the whole-document reading (TextDecoder) drops too. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /**
- * Cuts a state file in the block style `lic state export` writes (top-level `version: …`,
- * `keys:` then `- ` records, each record's other lines indented more than its dash, comments
- * and blank lines anywhere) into its sections and batches of about BATCH_CHARS. Undefined
- * for anything else (flow style, JSON, tabs, documents markers, unknown sections, a section
- * twice): the whole-document reading handles and reports those.
+ * Cuts a state file (its bytes, valid UTF-8) in the block style `lic state export` writes
+ * (top-level `version: …`, `keys:` then `- ` records, each record's other lines indented
+ * more than its dash, comments and blank lines anywhere) into its sections and batches of
+ * about BATCH_BYTES, fed a run of whole lines at a time. Lines are cut at `\n` bytes, which
+ * UTF-8 never uses inside a character, so a batch decodes alone and line numbers are the
+ * text's. `feed` is false for anything else (flow style, JSON, tabs, document markers,
+ * unknown sections, a section twice: the whole-document reading handles and reports those),
+ * or when `onSection` or `onBatch` said to stop. Without `onBatch` a section keeps its batches.
  */
-function blockSections(text: string): { version?: { text: string; line: number }; sections: BlockSection[] } | undefined {
-  const sections: BlockSection[] = [];
-  let version: { text: string; line: number } | undefined;
-  let cur: BlockSection | undefined;
+class BlockCutter {
+  version?: { text: string; line: number };
+  readonly sections: BlockSection[] = [];
+  /** file offset where the open batch starts; -1 when none is open */
+  batchStart = -1;
+  private cur: BlockSection | undefined;
   /** the indent of the current section's dashes; -1 before its first record */
-  let dash = -1;
-  let batchStart = -1;
-  let batchLine = 0;
-  const close = (at: number) => {
-    if (cur && batchStart >= 0) cur.batches.push({ start: batchStart, end: at, line: batchLine });
-    batchStart = -1;
-  };
-  let line = 0;
-  for (let at = 0; at < text.length;) {
-    let nl = text.indexOf('\n', at);
-    if (nl === -1) nl = text.length;
-    line++;
-    const start = at;
-    at = nl + 1;
-    let indent = 0;
-    while (text.charCodeAt(start + indent) === 32) indent++;
-    const c = text.charCodeAt(start + indent);
-    // a blank or comment line belongs to whatever is around it
-    if (start + indent >= nl || c === 13 || c === 35) continue;
-    if (c === 9) return undefined;
-    const isDash =
-      c === 45 && (start + indent + 1 >= nl || text.charCodeAt(start + indent + 1) === 32 || text.charCodeAt(start + indent + 1) === 13);
-    if (cur && isDash && (dash === -1 || indent === dash)) {
-      dash = indent;
-      if (batchStart < 0) ((batchStart = start), (batchLine = line));
-      else if (start - batchStart >= BATCH_CHARS) (close(start), (batchStart = start), (batchLine = line));
-      continue;
-    }
-    if (cur && dash >= 0 && indent > dash) continue;
-    if (indent !== 0) return undefined;
-    // a top-level line: version, or a section's header
-    close(start);
-    cur = undefined;
-    dash = -1;
-    const l = text.slice(start, nl);
-    const m = /^(version|resources|assemblies|keys):(\s*(?:#.*)?|\s+\[\]\s*(?:#.*)?)\r?$/.exec(l) ?? /^(version):\s.*$/.exec(l);
-    if (!m) return undefined;
-    const key = m[1]!;
-    if (key === 'version') {
-      if (version) return undefined;
-      version = { text: l, line };
-      continue;
-    }
-    if (sections.some((x) => x.noun === key)) return undefined;
-    const section: BlockSection = { noun: key as StateNoun, line, batches: [] };
-    sections.push(section);
-    // `keys: []` holds no record; `keys:` takes the dashes that follow
-    if (!/\[\]/.test(m[2] ?? '')) cur = section;
+  private dash = -1;
+  private batchLine = 0;
+  private line = 0;
+
+  constructor(
+    private readonly onSection?: (s: BlockSection) => boolean,
+    private readonly onBatch?: (s: BlockSection, b: Batch) => boolean,
+  ) {}
+
+  /** Closes the open batch at file offset `at`; false when onBatch said to stop. */
+  private close(at: number): boolean {
+    const b = this.batchStart;
+    this.batchStart = -1;
+    if (!this.cur || b < 0) return true;
+    const batch = { start: b, end: at, line: this.batchLine };
+    if (!this.onBatch) return (this.cur.batches.push(batch), true);
+    return this.onBatch(this.cur, batch);
   }
-  close(text.length);
-  return { version, sections };
+
+  /** Feeds the lines in bytes [from, to) of `buf`, whose byte 0 is at file offset `offset`; the last one may lack its `\n` only at the file's end. */
+  feed(buf: Buffer, offset: number, from: number, to: number): boolean {
+    for (let at = from; at < to;) {
+      let nl = buf.indexOf(10, at);
+      if (nl === -1 || nl > to) nl = to;
+      this.line++;
+      const start = at;
+      at = nl + 1;
+      let indent = 0;
+      while (start + indent < nl && buf[start + indent] === 32) indent++;
+      const c = buf[start + indent];
+      // a blank or comment line belongs to whatever is around it
+      if (start + indent >= nl || c === 13 || c === 35) continue;
+      if (c === 9) return false;
+      const next = buf[start + indent + 1];
+      const isDash = c === 45 && (start + indent + 1 >= nl || next === 32 || next === 13);
+      if (this.cur && isDash && (this.dash === -1 || indent === this.dash)) {
+        this.dash = indent;
+        if (this.batchStart < 0) ((this.batchStart = offset + start), (this.batchLine = this.line));
+        else if (offset + start - this.batchStart >= BATCH_BYTES) {
+          if (!this.close(offset + start)) return false;
+          ((this.batchStart = offset + start), (this.batchLine = this.line));
+        }
+        continue;
+      }
+      if (this.cur && this.dash >= 0 && indent > this.dash) continue;
+      if (indent !== 0) return false;
+      // a top-level line: version, or a section's header
+      if (!this.close(offset + start)) return false;
+      this.cur = undefined;
+      this.dash = -1;
+      // a header is short: a longer top-level line is none (and is not decoded here)
+      if (nl - start > 1024) return false;
+      const l = buf.toString('utf8', start, nl);
+      const m = /^(version|resources|assemblies|keys):(\s*(?:#.*)?|\s+\[\]\s*(?:#.*)?)\r?$/.exec(l) ?? /^(version):\s.*$/.exec(l);
+      if (!m) return false;
+      const key = m[1]!;
+      if (key === 'version') {
+        if (this.version) return false;
+        this.version = { text: l, line: this.line };
+        continue;
+      }
+      if (this.sections.some((x) => x.noun === key)) return false;
+      const section: BlockSection = { noun: key as StateNoun, line: this.line, batches: [] };
+      this.sections.push(section);
+      if (this.onSection && !this.onSection(section)) return false;
+      // `keys: []` holds no record; `keys:` takes the dashes that follow
+      if (!/\[\]/.test(m[2] ?? '')) this.cur = section;
+    }
+    return true;
+  }
+
+  /** The end of the file, at file offset `size`: closes the open batch (false when onBatch said to stop). */
+  end(size: number): boolean {
+    return this.close(size);
+  }
+}
+
+/** The version line's problem, if any (pushed before any record's, as the whole-document reading does). */
+function checkVersion(yaml: Yaml, version: { text: string; line: number } | undefined, source: string, problems: Problems): boolean {
+  let value: unknown;
+  if (version) {
+    const doc = yaml.parseDocument(version.text);
+    // `version: [1` and the like: the whole-document reading reports it with its line
+    if (doc.errors.length) return false;
+    value = (doc.toJS() as { version?: unknown } | null)?.version;
+  }
+  if (value !== STATE_VERSION)
+    problems.push(
+      `${source}:${version?.line ?? 1}: version: expected ${STATE_VERSION}${value === undefined ? ' (missing)' : `, got ${JSON.stringify(value)}`}`,
+    );
+  return true;
 }
 
 /**
- * readStateFile for a block-style file (blockSections): each batch of records parsed alone,
- * so the yaml package's document tree (tens of times the text's size) exists for about
- * BATCH_CHARS at a time, never for the whole file; lines are counted from each batch's
- * first. Undefined when the file is not in that style, or a batch is not YAML on its own (an
- * alias to another batch, a syntax error): the caller then reads the whole document, which
- * reports any problem with its line.
+ * Parses and checks one batch of a section (`text`, starting on line `b.line`), its first
+ * record being the section's `i`th; the number of records, or undefined when the batch is not
+ * YAML on its own (an alias to another batch, a syntax error). Its text and document tree are
+ * garbage on return, the records keeping copies of their strings (Strings): collectBatch.
  */
-function readBlockStyle(
-  yaml: Yaml,
-  Value: TypeBoxValue,
-  text: string,
-  source: string,
-  base: string,
-): { out: DesiredState; problems: Problems } | undefined {
-  const cut = blockSections(text);
-  if (!cut) return undefined;
+function checkBatch(yaml: Yaml, section: SectionCheck, text: string, b: Batch, i: number): number | undefined {
+  const lc = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length || !yaml.isSeq(doc.contents)) return undefined;
+  let items: unknown[];
+  try {
+    items = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown[];
+  } catch {
+    return undefined;
+  }
+  const seq = doc.contents;
+  const lineOf = (offset: number | undefined) => b.line - 1 + (offset === undefined ? 1 : lc.linePos(offset).line);
+  const fieldNode = (j: number, field: string) => seq.getIn([j, field], true) as { range?: [number, number, number] } | undefined;
+  items.forEach((item, j) => {
+    const node = seq.items[j] as { range?: [number, number, number] } | undefined;
+    addRecord(
+      section,
+      item,
+      i + j,
+      (field) => {
+        const f = field ? fieldNode(j, field) : undefined;
+        return lineOf((f && typeof f === 'object' && f.range ? f : node)?.range?.[0]);
+      },
+      (field) => {
+        const f = fieldNode(j, field);
+        return f && typeof f === 'object' && f.range ? text.slice(f.range[0], f.range[1]) : undefined;
+      },
+    );
+  });
+  return items.length;
+}
+
+/**
+ * After checkBatch returned (its tree no longer referenced from its frame): the batch's
+ * garbage collected while young (collectAfterBurst), and the old generation now and then.
+ */
+function collectBatch(b: Batch): void {
+  collectAfterBurst();
+  // a batch's text counts four times: some of its garbage reaches the old generation all the
+  // same (~10 MB a MiB of file, measured), so a full collection runs every MiB of file read
+  // (60 MB: 206-215 MiB peak, against 250-260 MiB every 4 MiB on busy cores)
+  collectAfterRecordData(4 * (b.end - b.start));
+}
+
+/** What reading a state file in the block style gives: the checked records and the problems found. */
+interface BlockResult {
+  out: DesiredState;
+  problems: Problems;
+}
+
+/**
+ * readStateFile for a block-style file (BlockCutter) in memory: each batch decoded and
+ * parsed alone, so neither the file's whole text nor the yaml package's document tree (tens
+ * of times the text's size) ever exists. Undefined when the file is not in that style, or a
+ * batch is not YAML on its own: the caller then reads the whole document, which reports any
+ * problem with its line.
+ */
+function readBlockStyle(yaml: Yaml, Value: TypeBoxValue, bytes: Buffer, source: string, base: string): BlockResult | undefined {
+  const cut = new BlockCutter();
+  if (!cut.feed(bytes, 0, bytes.subarray(0, 3).equals(BOM) ? 3 : 0, bytes.length) || !cut.end(bytes.length)) return undefined;
   const problems = new Problems();
   const out: DesiredState = { source };
-  const version: unknown = cut.version ? (yaml.parse(cut.version.text) as { version?: unknown } | null)?.version : undefined;
-  if (version !== STATE_VERSION)
-    problems.push(
-      `${source}:${cut.version?.line ?? 1}: version: expected ${STATE_VERSION}${version === undefined ? ' (missing)' : `, got ${JSON.stringify(version)}`}`,
-    );
+  if (!checkVersion(yaml, cut.version, source, problems)) return undefined;
+  const strings = new Strings();
   for (const noun of STATE_NOUNS) {
     const sec = cut.sections.find((x) => x.noun === noun);
     if (!sec) continue;
-    const section = newSection(Value, noun, source, base, problems);
+    const section = newSection(Value, noun, source, base, problems, strings);
     let i = 0;
     for (const b of sec.batches) {
-      const lc = new yaml.LineCounter();
-      const doc = yaml.parseDocument(text.slice(b.start, b.end), { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-      if (doc.errors.length || !yaml.isSeq(doc.contents)) return undefined;
-      let items: unknown[];
-      try {
-        items = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown[];
-      } catch {
-        return undefined;
-      }
-      const seq = doc.contents;
-      const lineOf = (offset: number | undefined) => b.line - 1 + (offset === undefined ? 1 : lc.linePos(offset).line);
-      const batch = text.slice(b.start, b.end);
-      const fieldNode = (j: number, field: string) => seq.getIn([j, field], true) as { range?: [number, number, number] } | undefined;
-      items.forEach((item, j) => {
-        const node = seq.items[j] as { range?: [number, number, number] } | undefined;
-        addRecord(
-          section,
-          item,
-          i + j,
-          (field) => {
-            const f = field ? fieldNode(j, field) : undefined;
-            return lineOf((f && typeof f === 'object' && f.range ? f : node)?.range?.[0]);
-          },
-          (field) => {
-            const f = fieldNode(j, field);
-            return f && typeof f === 'object' && f.range ? batch.slice(f.range[0], f.range[1]) : undefined;
-          },
-        );
-      });
-      i += items.length;
-      // the batch's document tree is garbage now: collect it before the next one is built
-      collectAfterRecordData(b.end - b.start);
+      const n = checkBatch(yaml, section, bytes.toString('utf8', b.start, b.end), b, i);
+      if (n === undefined) return undefined;
+      collectBatch(b);
+      i += n;
     }
     out[noun] = section.checked;
   }
+  return { out, problems };
+}
+
+/** Bytes read from a state file at a time by streamBlockStyle: 1 MiB (the window grows for a longer record). */
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * readStateFile for a regular file in the block style, read as a stream: each batch checked
+ * as soon as its bytes are read, so only the open batch's bytes (plus a read of READ_BYTES)
+ * are held, never the file's (a 60 MB file of 376,000 API keys: bench/reliability.md). This
+ * needs the order `lic state export` writes, `version` first and the sections in the order
+ * of STATE_NOUNS, so that every problem is found in the order readBlockStyle finds it; a file
+ * in another order, or not in the block style, gives 'whole': read it whole. Throws the
+ * UsageError of a file over MAX_STATE_BYTES or not UTF-8, as readStateFile does.
+ */
+async function streamBlockStyle(
+  fh: FileHandle,
+  yaml: Yaml,
+  Value: TypeBoxValue,
+  source: string,
+  base: string,
+): Promise<BlockResult | 'whole'> {
+  const problems = new Problems();
+  const out: DesiredState = { source };
+  const strings = new Strings();
+  let win = Buffer.allocUnsafe(READ_BYTES);
+  /** the file offset of win[0] */
+  let offset = 0;
+  let filled = 0;
+  /** win[0, fed) has been fed to the cutter */
+  let fed = 0;
+  let section: SectionCheck | undefined;
+  let i = 0;
+  let versionChecked = false;
+  const cut = new BlockCutter(
+    (s) => {
+      // version first, the sections in STATE_NOUNS order: else read whole (readBlockStyle orders them)
+      if (!cut.version) return false;
+      if (section && STATE_NOUNS.indexOf(s.noun) < STATE_NOUNS.indexOf(section.noun)) return false;
+      if (!versionChecked && !checkVersion(yaml, cut.version, source, problems)) return false;
+      versionChecked = true;
+      section = newSection(Value, s.noun, source, base, problems, strings);
+      out[s.noun] = section.checked;
+      i = 0;
+      return true;
+    },
+    (_, b) => {
+      const n = checkBatch(yaml, section!, win.toString('utf8', b.start - offset, b.end - offset), b, i);
+      if (n === undefined) return false;
+      collectBatch(b);
+      i += n;
+      return true;
+    },
+  );
+  for (let total = 0; ;) {
+    if (filled === win.length) {
+      // keep the open batch and the line being read; move them to the front, in a larger window if they fill half of it
+      const keep = cut.batchStart >= 0 ? cut.batchStart - offset : fed;
+      const next = (filled - keep) * 2 > win.length ? Buffer.allocUnsafe(win.length * 2) : win;
+      win.copy(next, 0, keep, filled);
+      win = next;
+      offset += keep;
+      filled -= keep;
+      fed -= keep;
+    }
+    const { bytesRead } = await fh.read(win, filled, win.length - filled, null);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+    if (total > MAX_STATE_BYTES) throw tooLarge(source);
+    if (offset === 0 && fed === 0 && filled < 3 && filled + bytesRead >= 3 && win.subarray(0, 3).equals(BOM)) fed = 3;
+    filled += bytesRead;
+    const nl = win.lastIndexOf(10, filled - 1);
+    if (nl < fed) continue;
+    if (!isUtf8(win.subarray(fed, nl + 1))) throw notUtf8(source);
+    if (!cut.feed(win, offset, fed, nl + 1)) return 'whole';
+    fed = nl + 1;
+  }
+  if (!isUtf8(win.subarray(fed, filled))) throw notUtf8(source);
+  if (!cut.feed(win, offset, fed, filled) || !cut.end(offset + filled)) return 'whole';
+  if (!versionChecked && !checkVersion(yaml, cut.version, source, problems)) return 'whole';
   return { out, problems };
 }
 
@@ -469,25 +701,81 @@ const SHOWN_PROBLEMS = 10;
 /** Problems after which the records left are not checked: memory and time bounded whatever the file's shape. */
 const MAX_PROBLEMS = 100;
 
-/** The state file's text: read (at most MAX_STATE_BYTES) and decoded, its bytes let go on return (a 64 MiB file is not held twice). */
-async function readStateText(path: string, readStdin: () => Promise<Buffer>, source: string): Promise<string> {
+/** The UsageError of a state file over MAX_STATE_BYTES. */
+const tooLarge = (source: string) =>
+  new UsageError(
+    `${source}: more than the limit of ${MAX_STATE_BYTES} bytes (64 MiB) for a state file; keep resource data in files (lic state export --data-dir DIR)`,
+  );
+
+/** The UsageError of a state file that is not UTF-8. */
+const notUtf8 = (source: string) => new UsageError(`${source}: not UTF-8 text`);
+
+/** The UsageError of a state file that can't be read (`-f FILE: no such file`), or of a directory given as one. */
+function openError(path: string, e: unknown): UsageError {
+  if (e instanceof UsageError) return e;
+  return new UsageError(`-f ${path}: ${describeFsError(e)}`);
+}
+
+/**
+ * Opens the state file `path` and, when it is a regular file of at most MAX_STATE_BYTES,
+ * gives it to `read`; undefined for anything else (a pipe, a device: readStateBytes reads it
+ * with its limit). Throws the UsageError of a directory, a file that can't be opened or one
+ * over the limit.
+ */
+async function streamStateFile<T>(path: string, read: (fh: FileHandle) => Promise<T>): Promise<T | undefined> {
+  let fh: FileHandle;
+  try {
+    if ((await stat(path)).isDirectory()) throw new UsageError(`${path}: is a directory; give the state file`);
+    fh = await open(path, 'r');
+  } catch (e) {
+    throw openError(path, e);
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return undefined;
+    if (st.size > MAX_STATE_BYTES) throw tooLarge(path);
+    return await read(fh);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The state file's bytes: read whole, at most MAX_STATE_BYTES (a UsageError past it, or naming why it can't be read). */
+async function readStateBytes(path: string, readStdin: () => Promise<Buffer>, source: string): Promise<Buffer> {
   let bytes: Buffer;
   try {
     if (path !== '-' && (await stat(path)).isDirectory()) throw new UsageError(`${path}: is a directory; give the state file`);
     bytes = path === '-' ? await readStdin() : await readFileBounded(path, MAX_STATE_BYTES);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`-f ${path}: ${describeFsError(e)}`);
+    throw openError(path, e);
   }
-  if (bytes.length > MAX_STATE_BYTES) {
-    throw new UsageError(
-      `${source}: more than the limit of ${MAX_STATE_BYTES} bytes (64 MiB) for a state file; keep resource data in files (lic state export --data-dir DIR)`,
-    );
+  if (bytes.length > MAX_STATE_BYTES) throw tooLarge(source);
+  return bytes;
+}
+
+/** Distinct values kept by Strings for sharing: past this many, a value is copied but not shared (the table stays small whatever the file holds). */
+const MAX_SHARED_STRINGS = 16_384;
+
+/**
+ * The strings a checked record keeps. V8 keeps a substring of 13 characters or more as a view
+ * of the string it was cut from, so one field parsed from a batch would keep the batch's whole
+ * text alive, and every batch's together are the file's text again: `own` copies such a value
+ * (JSON's round trip makes a new flat string). `shared` also gives one copy to equal values of
+ * a field that repeats (an owner, an expiry, a type), up to MAX_SHARED_STRINGS distinct ones.
+ */
+class Strings {
+  private readonly table = new Map<string, string>();
+  /** `s`, holding no reference to the text it was parsed from. */
+  own(s: string): string {
+    return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new UsageError(`${source}: not UTF-8 text`);
+  /** `s` as own gives it, the same string for equal values. */
+  shared(s: string): string {
+    const had = this.table.get(s);
+    if (had !== undefined) return had;
+    const mine = this.own(s);
+    if (this.table.size < MAX_SHARED_STRINGS) this.table.set(mine, mine);
+    return mine;
   }
 }
 
@@ -532,6 +820,7 @@ function checkRecord(
   at: (field?: string) => string,
   base: string,
   problems: Problems,
+  strings: Strings,
   written?: (field: string) => string | undefined,
 ): KeyState | ResourceState | AssemblyState | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
@@ -563,19 +852,22 @@ function checkRecord(
     return undefined;
   }
   const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : '');
+  // what the record keeps: its identity and data copied, the fields that repeat shared (Strings)
+  const own = (k: string) => strings.own(str(k));
+  const shared = (k: string) => strings.shared(str(k));
   if (noun === 'keys') {
     const exp = v.expireDate as string | null | undefined;
     let expireDate: string | null = null;
     if (typeof exp === 'string') {
       const ms = parseRfc3339(exp, { dateTimeOnly: true });
       if (ms === undefined) problems.push(`${at('expireDate')}: expected an RFC 3339 time such as 2027-01-31T00:00:00Z, or null for never`);
-      else expireDate = new Date(ms).toISOString();
+      else expireDate = strings.shared(new Date(ms).toISOString());
     }
     return {
-      name: str('name'),
-      ownerId: str('ownerId'),
+      name: own('name'),
+      ownerId: shared('ownerId'),
       permissions: v.permissions as number,
-      description: str('description'),
+      description: shared('description'),
       expireDate,
       revoked: v.revoked === true,
     };
@@ -586,14 +878,14 @@ function checkRecord(
       problems.push(`${at('data')}: not standard base64 (A-Z a-z 0-9 + / with = padding)`);
     else if (typeof v.data === 'string' && Buffer.byteLength(v.data, 'base64') > MAX_DATA_BYTES)
       problems.push(`${at('data')}: more than the limit of ${MAX_DATA_BYTES} bytes (7 MiB)`);
-    const data: DataRef = typeof v.dataFile === 'string' ? { file: resolve(base, v.dataFile) } : { base64: str('data') };
+    const data: DataRef = typeof v.dataFile === 'string' ? { file: resolve(base, v.dataFile) } : { base64: own('data') };
     return {
-      code: str('code'),
-      name: str('name'),
-      type: str('type'),
-      description: str('description'),
-      source: str('source'),
-      dataFormat: str('dataFormat'),
+      code: own('code'),
+      name: shared('name'),
+      type: shared('type'),
+      description: shared('description'),
+      source: shared('source'),
+      dataFormat: shared('dataFormat'),
       data,
     };
   }
@@ -604,12 +896,12 @@ function checkRecord(
     problems.push(`${at('publicKeyToken')}: expected 16 hex digits, or "" when not strong-named`);
   const culture = str('culture');
   return {
-    name: str('name'),
-    version,
-    culture: culture.toLowerCase() === 'neutral' ? '' : culture,
-    publicKeyToken: token.toLowerCase(),
-    mappingFile: str('mappingFile'),
-    debugSymbolsKey: str('debugSymbolsKey'),
+    name: shared('name'),
+    version: strings.shared(version),
+    culture: culture.toLowerCase() === 'neutral' ? '' : strings.shared(culture),
+    publicKeyToken: strings.shared(token.toLowerCase()),
+    mappingFile: shared('mappingFile'),
+    debugSymbolsKey: shared('debugSymbolsKey'),
   };
 }
 

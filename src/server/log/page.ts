@@ -13,11 +13,18 @@ import { logTotal, type TimeRange } from './totals.js';
 /**
  * One page of `req` within `scope` (the SQL of `range`, which also picks the partitions):
  * records of the selected fields and the exact total of the filter, read in one transaction
- * so they agree. Only the page is held in memory.
+ * so they agree. Only the page is held in memory. `guard`, a term ANDed first to every
+ * statement's WHERE, is the time budget's (./budget.ts).
  */
-export function logPage(db: Db, req: ListRequest, scope: Scope, range: TimeRange): { records: Record<string, unknown>[]; total: number } {
+export function logPage(
+  db: Db,
+  req: ListRequest,
+  scope: Scope,
+  range: TimeRange,
+  guard?: string,
+): { records: Record<string, unknown>[]; total: number } {
   const { query, take, skip } = req;
-  const where = `(${scope.where}) AND (${query.where})`;
+  const where = `${guard ? `${guard} AND ` : ''}(${scope.where}) AND (${query.where})`;
   const params = [...scope.params, ...query.params];
   const total = logTotal(range);
   return db.transaction(() => {
