@@ -121,6 +121,8 @@ export interface AssemblyState {
 /** A checked state file: the nouns it holds (others are left alone by apply, even with --prune), each record with its line. */
 export interface DesiredState {
   source: string;
+  /** how it was read (memory: streamed ≤ 4× the file; bytes held whole; the whole YAML document, ~30× its text): for tests and `-v` */
+  readAs?: 'streamed' | 'bytes' | 'document';
   resources?: { line: number; rec: ResourceState }[];
   assemblies?: { line: number; rec: AssemblyState }[];
   keys?: { line: number; rec: KeyState }[];
@@ -174,7 +176,7 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
     return fast.out;
   };
   const streamed = path === '-' ? undefined : await streamStateFile(path, (fh) => streamBlockStyle(fh, yaml, Value, source, base));
-  if (streamed && streamed !== 'whole') return finish(streamed);
+  if (streamed && streamed !== 'whole') return finish({ ...streamed, out: { ...streamed.out, readAs: 'streamed' } });
   // stdin, a file not in the block style or not in export's order: read whole (the bytes
   // held by no variable here, so they go once read: the records, or the text of the whole document)
   const fromBytes = (bytes: Buffer): BlockResult | string => {
@@ -182,7 +184,7 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
     return readBlockStyle(yaml, Value, bytes, source, base) ?? new TextDecoder('utf-8').decode(bytes);
   };
   const read = fromBytes(await readStateBytes(path, readStdin, source));
-  if (typeof read !== 'string') return finish(read);
+  if (typeof read !== 'string') return finish({ ...read, out: { ...read.out, readAs: 'bytes' } });
   // any other shape: the whole document at once
   const text = read;
   const lines = new yaml.LineCounter();
@@ -215,7 +217,7 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw invalid([`${source}:1: expected a mapping with version and the sections ${STATE_NOUNS.join(', ')}`]);
   }
-  const out: DesiredState = { source };
+  const out: DesiredState = { source, readAs: 'document' };
   const strings = new Strings();
   const top = root as Record<string, unknown>;
   for (const k of Object.keys(top)) {
@@ -457,8 +459,9 @@ class BlockCutter {
       this.dash = -1;
       // a header is short: a longer top-level line is none (and is not decoded here)
       if (nl - start > 1024) return false;
-      const l = buf.toString('utf8', start, nl);
-      const m = /^(version|resources|assemblies|keys):(\s*(?:#.*)?|\s+\[\]\s*(?:#.*)?)\r?$/.exec(l) ?? /^(version):\s.*$/.exec(l);
+      // a CRLF file's lines end in \r: the same header (and `version: 1`, not `1\r`) as an LF file's
+      const l = buf.toString('utf8', start, nl).replace(/\r$/, '');
+      const m = /^(version|resources|assemblies|keys):(\s*(?:#.*)?|\s+\[\]\s*(?:#.*)?)$/.exec(l) ?? /^(version):\s.*$/.exec(l);
       if (!m) return false;
       const key = m[1]!;
       if (key === 'version') {
