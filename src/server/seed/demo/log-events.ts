@@ -53,6 +53,9 @@ interface EventDef {
 
 const SVC = 'Halvard.Licensing.Service';
 
+/** The values of the events about a license on one of its machines: `{LicenseId}`, `{CustomerCode}`, `{MachineId}`. */
+const licenseOnMachine = (c: Ctx): Values => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, MachineId: c.machine });
+
 /** An exception as .NET prints it: `Type: message` and one `   at frame` line per frame. */
 function trace(type: string, message: string, frames: string[]): string {
   return `${type}: ${message}\n${frames.map((f) => `   at ${f}`).join('\n')}`;
@@ -168,21 +171,21 @@ export const EVENTS: EventDef[] = [
     weight: 260,
     source: `${SVC}.LicenseEndpoint`,
     template: 'License {LicenseId} validated for {CustomerCode} on {MachineId}',
-    values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, MachineId: c.machine }),
+    values: licenseOnMachine,
   },
   {
     level: 'Information',
     weight: 90,
     source: `${SVC}.ActivationService`,
     template: 'License {LicenseId} activated for {CustomerCode} on {MachineId}',
-    values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, MachineId: c.machine }),
+    values: licenseOnMachine,
   },
   {
     level: 'Information',
     weight: 35,
     source: `${SVC}.ActivationService`,
     template: 'License {LicenseId} deactivated for {CustomerCode} on {MachineId}',
-    values: (c) => ({ LicenseId: c.lic.id, CustomerCode: c.lic.customerCode, MachineId: c.machine }),
+    values: licenseOnMachine,
   },
   {
     level: 'Information',
