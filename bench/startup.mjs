@@ -11,6 +11,8 @@
 // BENCH_BEFORE=/path/to/an/older/bin/lic.js (another build of lic, e.g. `git archive` of the
 // base commit built in a temporary directory) adds its short commands to the same rounds
 // and its stream after this one's: before and after side by side, under the same load.
+// BENCH_SEA=1 builds the single executable (scripts/build-sea.mjs, into a temporary
+// directory) and adds its rows to the same rounds (it runs its own Node, whatever BENCH_NODES).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -106,6 +108,20 @@ const commands = [
   ],
   ['`lic keys list -o json` (profile "local" from the store)', [BIN, 'keys', 'list', '-o', 'json'], {}],
 ];
+/** The single executable (BENCH_SEA=1): its rows run it instead of `node` (argvOf). */
+const SEA = process.env.BENCH_SEA === '1' ? join(dir, 'lic-sea') : undefined;
+if (SEA) {
+  say('building the single executable (scripts/build-sea.mjs)');
+  const built = spawnSync(NODE, [join(ROOT, 'scripts/build-sea.mjs'), '--out', SEA], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error('scripts/build-sea.mjs failed');
+  commands.push(
+    ['single executable: `lic-sea --version`', [SEA, '--version'], {}],
+    ['single executable: `lic-sea --help`', [SEA, '--help'], {}],
+    ['single executable: `lic-sea keys list -o json`', [SEA, 'keys', 'list', '-o', 'json'], apiEnv],
+  );
+}
+/** The program and arguments of a row: the single executable's rows run it, every other row `node`. */
+const argvOf = (node, args) => (args[0] === SEA ? [SEA, args.slice(1)] : [node, args]);
 const BEFORE = process.env.BENCH_BEFORE;
 if (BEFORE) {
   // the older build's own compile cache, so neither evicts the other's
@@ -118,7 +134,7 @@ if (BEFORE) {
 }
 // the profile store is written by `lic serve` (profile "local"); check each command works before timing it
 for (const [label, args, extra] of commands) {
-  const r = spawnSync(NODE, args, { env: { ...env, ...extra }, encoding: 'utf8' });
+  const r = spawnSync(...argvOf(NODE, args), { env: { ...env, ...extra }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${label} exited ${r.status}: ${r.stderr}`);
 }
 
@@ -140,7 +156,7 @@ function timeWithHyperfine(node) {
   const json = join(dir, 'hyperfine.json');
   const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
   const cmdLines = commands.map(([, args, extra]) =>
-    ['env', ...Object.entries(extra).map(([k, v]) => `${k}=${v}`), node, ...args].map(q).join(' '),
+    ['env', ...Object.entries(extra).map(([k, v]) => `${k}=${v}`), ...argvOf(node, args).flat()].map(q).join(' '),
   );
   const r = spawnSync('hyperfine', ['-N', '--warmup', '3', '--runs', String(RUNS), '--export-json', json, ...cmdLines], {
     env,
@@ -156,7 +172,7 @@ function timeWithNode(node) {
   for (let round = -3; round < RUNS; round++) {
     commands.forEach(([label, args, extra], i) => {
       const t = process.hrtime.bigint();
-      const r = spawnSync(node, args, { env: { ...env, ...extra }, stdio: 'ignore' });
+      const r = spawnSync(...argvOf(node, args), { env: { ...env, ...extra }, stdio: 'ignore' });
       if (r.status !== 0) throw new Error(`${label} exited ${r.status}`);
       if (round >= 0) times[i].push(Number(process.hrtime.bigint() - t) / 1e6);
     });
