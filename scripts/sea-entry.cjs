@@ -11,6 +11,7 @@
 // argv, working directory, terminal or clock (systemContext() does, in the deserialised main
 // function, at run time), and what names files (__licImportMetaUrl, __licSeaRequire) is
 // computed when called, from the executable's path at run time.
+/* global process, Buffer -- Node's, as in the .js and .mjs files (eslint.config.js lists them there) */
 'use strict';
 
 const { dirname, join } = require('node:path');
