@@ -329,6 +329,21 @@ function shortTable(times) {
 /** What was found while cutting the start-up: why a target is not met, and the levers tried. */
 const NOTES = `## Notes (why the targets above are or are not met)
 
+- Issue 30, the single executable (\`BENCH_SEA=1\` adds its rows above; docs/installing.md):
+  \`npm run build:sea\` builds dist/lic-sea, Node 26 with a V8 start-up snapshot in which
+  dist/cli.cjs is loaded and every noun's modules are initialised (156 MiB: Node 143, the
+  snapshot ~10 MB, the vendor files ~4 MB as assets). Two runs of 21 interleaved rounds, wall
+  time ÷ \`node -e 0\`: \`--version\` 1.30–1.31 (lic 1.03–1.05), \`--help\` 1.18–1.22 (lic
+  0.90–1.04), \`keys list -o json\` 1.84–1.87 (lic 1.86–1.89). CPU time per run (30 runs, twice):
+  \`node -e 0\` 22.5–22.8 ms; \`--version\` lic 25.2–25.3, lic-sea 31.0–31.9 (29.4–30.2 without
+  the nouns warmed); \`keys list -o json\` lic 47.5–48.4, lic-sea 43.3–44.1 (46.8–47.1 without).
+  Where it goes: every start deserialises the whole snapshot, ~2 MB of heap more than Node's
+  own (a snapshot of an empty script starts as fast as \`node -e 0\`), ~6 ms of CPU whether the
+  command needs the bundle or not; the bundle's read, compile and top level (~4.5 ms for \`keys
+  list\`) are saved, but the code a command first runs at run time is compiled from source, where lic
+  reads it from its code cache.
+  With the vendor files in the snapshot instead of assets it was 17 MB and \`--version\` 1.54× in one run.
+  So it does not beat the npm-installed lic and is not built by .ci/run.
 - Issue 30, second pass (Node 26). What changed:
   - \`lic --help\`, \`lic\`, \`lic NOUN --help\`, \`lic help NOUN\` and \`lic help TOPIC\` are printed by
     bin/lic.js from dist/help.json without loading dist/cli.cjs: the build runs each of those
