@@ -55,7 +55,7 @@ const help = require('../dist/help.json');
 
 // Every noun's help, run once here into a sink: each noun's modules (loaded on demand by
 // dist/cli.cjs) are then initialised in the snapshot, with the bytecode of commander's
-// parsing and help, instead of compiled in each run (`keys list` ~4 ms of CPU less, bench/startup.md).
+// parsing and help, instead of compiled in each run (`keys list` ~3 ms of CPU less, bench/startup.md).
 // Declarations only: the run reads nothing of this machine (an empty environment, no
 // terminal, a stopped clock), and the modules keep no state from it (src/cli/ keeps
 // per-program state in WeakMaps keyed by the program's objects). Not `serve` (a long-running
