@@ -11,6 +11,8 @@
 // BENCH_BEFORE=/path/to/an/older/bin/lic.js (another build of lic, e.g. `git archive` of the
 // base commit built in a temporary directory) adds its short commands to the same rounds
 // and its stream after this one's: before and after side by side, under the same load.
+// BENCH_SEA=1 builds the single executable (scripts/build-sea.mjs, into a temporary
+// directory) and adds its rows to the same rounds (it runs its own Node, whatever BENCH_NODES).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -106,6 +108,20 @@ const commands = [
   ],
   ['`lic keys list -o json` (profile "local" from the store)', [BIN, 'keys', 'list', '-o', 'json'], {}],
 ];
+/** The single executable (BENCH_SEA=1): its rows run it instead of `node` (argvOf). */
+const SEA = process.env.BENCH_SEA === '1' ? join(dir, 'lic-sea') : undefined;
+if (SEA) {
+  say('building the single executable (scripts/build-sea.mjs)');
+  const built = spawnSync(NODE, [join(ROOT, 'scripts/build-sea.mjs'), '--out', SEA], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error('scripts/build-sea.mjs failed');
+  commands.push(
+    ['single executable: `lic-sea --version`', [SEA, '--version'], {}],
+    ['single executable: `lic-sea --help`', [SEA, '--help'], {}],
+    ['single executable: `lic-sea keys list -o json`', [SEA, 'keys', 'list', '-o', 'json'], apiEnv],
+  );
+}
+/** The program and arguments of a row: the single executable's rows run it, every other row `node`. */
+const argvOf = (node, args) => (args[0] === SEA ? [SEA, args.slice(1)] : [node, args]);
 const BEFORE = process.env.BENCH_BEFORE;
 if (BEFORE) {
   // the older build's own compile cache, so neither evicts the other's
@@ -118,7 +134,7 @@ if (BEFORE) {
 }
 // the profile store is written by `lic serve` (profile "local"); check each command works before timing it
 for (const [label, args, extra] of commands) {
-  const r = spawnSync(NODE, args, { env: { ...env, ...extra }, encoding: 'utf8' });
+  const r = spawnSync(...argvOf(NODE, args), { env: { ...env, ...extra }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${label} exited ${r.status}: ${r.stderr}`);
 }
 
@@ -140,7 +156,7 @@ function timeWithHyperfine(node) {
   const json = join(dir, 'hyperfine.json');
   const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
   const cmdLines = commands.map(([, args, extra]) =>
-    ['env', ...Object.entries(extra).map(([k, v]) => `${k}=${v}`), node, ...args].map(q).join(' '),
+    ['env', ...Object.entries(extra).map(([k, v]) => `${k}=${v}`), ...argvOf(node, args).flat()].map(q).join(' '),
   );
   const r = spawnSync('hyperfine', ['-N', '--warmup', '3', '--runs', String(RUNS), '--export-json', json, ...cmdLines], {
     env,
@@ -156,7 +172,7 @@ function timeWithNode(node) {
   for (let round = -3; round < RUNS; round++) {
     commands.forEach(([label, args, extra], i) => {
       const t = process.hrtime.bigint();
-      const r = spawnSync(node, args, { env: { ...env, ...extra }, stdio: 'ignore' });
+      const r = spawnSync(...argvOf(node, args), { env: { ...env, ...extra }, stdio: 'ignore' });
       if (r.status !== 0) throw new Error(`${label} exited ${r.status}`);
       if (round >= 0) times[i].push(Number(process.hrtime.bigint() - t) / 1e6);
     });
@@ -313,6 +329,21 @@ function shortTable(times) {
 /** What was found while cutting the start-up: why a target is not met, and the levers tried. */
 const NOTES = `## Notes (why the targets above are or are not met)
 
+- Issue 30, the single executable (\`BENCH_SEA=1\` adds its rows above; docs/installing.md):
+  \`npm run build:sea\` builds dist/lic-sea, Node 26 with a V8 start-up snapshot in which
+  dist/cli.cjs is loaded and every noun's modules are initialised (156 MiB: Node 143, the
+  snapshot ~10 MB, the vendor files ~4 MB as assets). Two runs of 21 interleaved rounds, wall
+  time ÷ \`node -e 0\`: \`--version\` 1.30–1.31 (lic 1.03–1.05), \`--help\` 1.18–1.22 (lic
+  0.90–1.04), \`keys list -o json\` 1.84–1.87 (lic 1.86–1.89). CPU time per run (30 runs, twice):
+  \`node -e 0\` 22.5–22.8 ms; \`--version\` lic 25.2–25.3, lic-sea 31.0–31.9 (29.4–30.2 without
+  the nouns warmed); \`keys list -o json\` lic 47.5–48.4, lic-sea 43.3–44.1 (46.8–47.1 without).
+  Where it goes: every start deserialises the whole snapshot, ~2 MB of heap more than Node's
+  own (a snapshot of an empty script starts as fast as \`node -e 0\`), ~6 ms of CPU whether the
+  command needs the bundle or not; the bundle's read, compile and top level (~4.5 ms for \`keys
+  list\`) are saved, but the code a command first runs at run time is compiled from source, where lic
+  reads it from its code cache.
+  With the vendor files in the snapshot instead of assets it was 17 MB and \`--version\` 1.54× in one run.
+  So it does not beat the npm-installed lic and is not built by .ci/run.
 - Issue 30, second pass (Node 26). What changed:
   - \`lic --help\`, \`lic\`, \`lic NOUN --help\`, \`lic help NOUN\` and \`lic help TOPIC\` are printed by
     bin/lic.js from dist/help.json without loading dist/cli.cjs: the build runs each of those
