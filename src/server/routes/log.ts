@@ -9,6 +9,7 @@ import { containsHook } from '../log/fts.js';
 import { logPage } from '../log/page.js';
 import { hasForeignTriggers, partsIn } from '../log/parts.js';
 import { rangeScope } from '../log/range-scope.js';
+import { readAhead, takeKept, type LogReply } from '../log/read-ahead.js';
 import {
   deleteAllViaView,
   deleteEntry,
@@ -79,6 +80,32 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
   const { db } = ctx;
   const dateProps = logRangeProperties;
 
+  /** The reply to `GET /v1/log` with query `q`: its text, how many records, the last one's id. */
+  const readPage = (q: ListParams & DateRange): LogReply => {
+    const range = timeRange(q);
+    boundFilterWork(db, q.filter, range);
+    // Message.Contains from the full-text index when it matches few entries for a page this long
+    const rows = (q.take ?? TAKE_DEFAULT) + (q.skip ?? 0);
+    const list = compileListRequest(logSource.spec, q, { contains: containsHook(db, partsIn(db, range), rows) });
+    const scope = rangeScope(db, range, list.query.sort[0]!.field.name === 'id');
+    // a filter of several values is read against the time budget: past it, a 400 (log/budget.ts)
+    const budget = list.query.params.length > BUDGET_MIN_VALUES ? (ctx.logReadBudgetMs ?? LOG_READ_BUDGET_MS) : undefined;
+    const { records, total } =
+      budget === undefined
+        ? logPage(db, list, scope, range)
+        : withinBudget(db, budget, () => logPage(db, list, scope, range, BUDGET_GUARD));
+    const lastId = records.at(-1)?.id;
+    // the largest reply of the API (a page of 1000 is ~300 KB): V8's JSON.stringify writes it
+    // 2.5–4× faster than the schema's serializer, the same text (the records hold exactly the
+    // schema's fields, of its types; a test checks the bytes against the serializer's)
+    return {
+      text: JSON.stringify({ ...OK, logEntries: records, totalLogEntriesCount: total }),
+      count: records.length,
+      // a read under the time budget is not read ahead (it may be refused at another time)
+      lastId: budget === undefined && typeof lastId === 'number' ? lastId : undefined,
+    };
+  };
+
   for (const url of ['/v1/log', '/v1/logs']) {
     app.get<{ Querystring: ListParams & DateRange }>(
       url,
@@ -92,24 +119,10 @@ export async function logRoutes(app: FastifyInstance, ctx: ServiceContext): Prom
         },
       },
       async (req, reply) => {
-        const range = timeRange(req.query);
-        boundFilterWork(db, req.query.filter, range);
-        // Message.Contains from the full-text index when it matches few entries for a page this long
-        const rows = (req.query.take ?? TAKE_DEFAULT) + (req.query.skip ?? 0);
-        const list = compileListRequest(logSource.spec, req.query, { contains: containsHook(db, partsIn(db, range), rows) });
-        const scope = rangeScope(db, range, list.query.sort[0]!.field.name === 'id');
-        // a filter of several values is read against the time budget: past it, a 400 (log/budget.ts)
-        const budget = list.query.params.length > BUDGET_MIN_VALUES ? (ctx.logReadBudgetMs ?? LOG_READ_BUDGET_MS) : undefined;
-        const { records, total } =
-          budget === undefined
-            ? logPage(db, list, scope, range)
-            : withinBudget(db, budget, () => logPage(db, list, scope, range, BUDGET_GUARD));
-        // the largest reply of the API (a page of 1000 is ~300 KB): V8's JSON.stringify writes it
-        // 2.5–4× faster than the schema's serializer, the same text (the records hold exactly the
-        // schema's fields, of its types; a test checks the bytes against the serializer's)
-        return reply
-          .type('application/json; charset=utf-8')
-          .send(JSON.stringify({ ...OK, logEntries: records, totalLogEntriesCount: total }));
+        // the page read ahead while the client wrote the one before, if this is its request and the log is unchanged
+        const r = takeKept(db, req.query) ?? readPage(req.query);
+        readAhead(db, req.query, r, readPage);
+        return reply.type('application/json; charset=utf-8').send(r.text);
       },
     );
   }
