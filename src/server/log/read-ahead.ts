@@ -38,6 +38,10 @@ interface Kept {
 }
 
 const kept = new WeakMap<Db, Kept>();
+const served = new WeakMap<Db, number>();
+
+/** How many replies of `db`'s service were the page read ahead (for tests and diagnostics). */
+export const readAheadServed = (db: Db): number => served.get(db) ?? 0;
 const keyOf = (q: LogQuery) => JSON.stringify([q.select, q.filter, q.sort, q.take, q.skip || undefined, q.startDate, q.endDate]);
 
 /** `Id desc` / `id asc` (a sort by the id alone, as lic's walk by key asks) → the name as written and the direction; else undefined. */
@@ -70,7 +74,9 @@ export function takeKept(db: Db, q: LogQuery): LogReply | undefined {
   const k = kept.get(db);
   if (!k || k.key !== keyOf(q)) return undefined;
   kept.delete(db);
-  return k.version === logVersion(db) && k.schema === schemaVersion(db) ? k.reply : undefined;
+  if (k.version !== logVersion(db) || k.schema !== schemaVersion(db)) return undefined;
+  served.set(db, readAheadServed(db) + 1);
+  return k.reply;
 }
 
 /**
