@@ -55,7 +55,7 @@ function idSort(sort: string | undefined): { name: string; desc: boolean } | und
  * key writes it (src/cli/list/pages.ts, allOf): the filter `Id < last` (`>` ascending),
  * ANDed to the user's filter as `(filter) and (Id < last)`; undefined when `q` is not such a walk.
  */
-export function nextQuery(q: LogQuery, lastId: number): LogQuery | undefined {
+function nextQuery(q: LogQuery, lastId: number): LogQuery | undefined {
   const by = idSort(q.sort);
   if (!by || !q.take || q.skip) return undefined;
   const bound = `${by.name} ${by.desc ? '<' : '>'} ${lastId}`;
