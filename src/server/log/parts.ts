@@ -155,36 +155,8 @@ export function viewDdl(parts: readonly number[]): string {
 
 /** Partition numbers, ascending, per database and schema version (any DDL moves it on). */
 const partsCache = new WeakMap<Db, { schema: number; parts: number[] }>();
-
-/** The versions read once while a read runs in one transaction (readSnapshot): neither can move within it. */
-let snapshot: { db: Db; schema?: number; version?: number } | undefined;
-
-/**
- * Runs `read`, which must only read and run in one transaction, with the log's schema version
- * and log version read at most once: a page of `lic log list --all` asks them ~10 times, ~5 µs
- * a statement (bench/stream-profile.md).
- */
-export function readSnapshot<T>(db: Db, read: () => T): T {
-  if (snapshot) return read();
-  snapshot = { db };
-  try {
-    return read();
-  } finally {
-    snapshot = undefined;
-  }
-}
-
-/** PRAGMA schema_version: moves on every change of the schema (a partition added, taken out); read once within readSnapshot. */
-export const schemaVersion = (db: Db): number => {
-  if (snapshot?.db === db) return (snapshot.schema ??= cachedStatement(db, 'PRAGMA schema_version').pluck().get() as number);
-  return cachedStatement(db, 'PRAGMA schema_version').pluck().get() as number;
-};
-
-/** The log's version (log_stats): +1 on every insert, update and delete of an entry; read once within readSnapshot. */
-export function logVersion(db: Db): number {
-  if (snapshot?.db === db) return (snapshot.version ??= cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number);
-  return cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number;
-}
+/** PRAGMA schema_version: moves on every change of the schema (a partition added, taken out). */
+export const schemaVersion = (db: Db): number => cachedStatement(db, 'PRAGMA schema_version').pluck().get() as number;
 
 /** The partitions of the log, oldest first; the last is the head. */
 export function logParts(db: Db): number[] {
@@ -262,7 +234,7 @@ const partsInfo_ = new WeakMap<Db, { version: number; schema: number; info: Map<
 
 /** Bounds and version of every partition, read once per log version. */
 export function partsInfo(db: Db): Map<number, PartInfo> {
-  const version = logVersion(db);
+  const version = cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number;
   const schema = schemaVersion(db);
   let c = partsInfo_.get(db);
   if (!c || c.version !== version || c.schema !== schema) {

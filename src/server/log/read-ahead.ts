@@ -10,7 +10,8 @@
  * (another request, a write) is read as before.
  */
 import type { Db } from '../db.js';
-import { logVersion, schemaVersion } from './parts.js';
+import { schemaVersion } from './parts.js';
+import { logVersion } from './totals.js';
 
 /** The query parameters of `GET /v1/log` that the reply depends on. */
 export interface LogQuery {

@@ -7,7 +7,7 @@ import { cachedStatement, type Db } from '../db.js';
 import type { TotalRequest } from '../list.js';
 import type { CompareOp, FilterNode } from '../query/index.js';
 import { containsTotal, indexable } from './fts.js';
-import { countIn, idsIn, logVersion, paramsKey, partTable, partsIn, partsInfo } from './parts.js';
+import { countIn, idsIn, paramsKey, partTable, partsIn, partsInfo } from './parts.js';
 
 /** A time range in ms since the epoch: start inclusive, end exclusive, either open (contract §6). */
 export interface TimeRange {
@@ -15,7 +15,10 @@ export interface TimeRange {
   end?: number;
 }
 
-export { logVersion } from './parts.js';
+/** The log's version (log_stats): +1 on every insert, update and delete of an entry. */
+export function logVersion(db: Db): number {
+  return cachedStatement(db, 'SELECT version FROM log_stats').pluck().get() as number;
+}
 
 /**
  * Exact number of log entries with start <= time_stamp < end (either side open) and, when
