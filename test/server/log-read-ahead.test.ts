@@ -59,6 +59,16 @@ describe('the log read ahead', () => {
     expect(next.totalLogEntriesCount).toBe(first.totalLogEntriesCount - 10);
   });
 
+  it('two walks at once: each gets its own page read ahead', async () => {
+    const one = await get(walk(undefined));
+    const two = await get(walk('level = "Warning"'));
+    await idle();
+    const before = readAheadServed(svc.db);
+    await get(walk(`id < ${one.logEntries.at(-1)!.id}`));
+    await get(walk(`(level = "Warning") and (id < ${two.logEntries.at(-1)!.id})`));
+    expect(readAheadServed(svc.db)).toBe(before + 2);
+  });
+
   it('not served once the log has changed: the next page has the new total', async () => {
     const first = await get(walk(undefined));
     await idle();

@@ -6,8 +6,8 @@
  * the reply to the request the client will send next is built while the service is idle
  * and kept, with the log's version and schema version it was read at; the request, when
  * it comes with those parameters and the log is unchanged, gets that text, byte for byte
- * what reading the page then would give. One page is kept, per database; anything else
- * (another request, a write) is read as before.
+ * what reading the page then would give. A page is kept per walk, for the last KEPT_MAX
+ * walks (~330 KB a page of 1000); anything else (another request, a write) is read as before.
  */
 import type { Db } from '../db.js';
 import { schemaVersion } from './parts.js';
@@ -32,13 +32,14 @@ export interface LogReply {
 }
 
 interface Kept {
-  key: string;
   version: number;
   schema: number;
   reply: LogReply;
 }
 
-const kept = new WeakMap<Db, Kept>();
+/** Pages read ahead per database, by the key of the request they answer; in order of reading, at most KEPT_MAX (walks at once). */
+const kept = new WeakMap<Db, Map<string, Kept>>();
+const KEPT_MAX = 4;
 const served = new WeakMap<Db, number>();
 
 /** How many replies of `db`'s service were the page read ahead (for tests and diagnostics). */
@@ -72,9 +73,11 @@ function nextQuery(q: LogQuery, lastId: number): LogQuery | undefined {
 
 /** The kept reply to `q` when the log is as it was when it was read; it is taken (kept once). */
 export function takeKept(db: Db, q: LogQuery): LogReply | undefined {
-  const k = kept.get(db);
-  if (!k || k.key !== keyOf(q)) return undefined;
-  kept.delete(db);
+  const ks = kept.get(db);
+  const key = keyOf(q);
+  const k = ks?.get(key);
+  if (!k) return undefined;
+  ks!.delete(key);
   if (k.version !== logVersion(db) || k.schema !== schemaVersion(db)) return undefined;
   served.set(db, readAheadServed(db) + 1);
   return k.reply;
@@ -90,12 +93,17 @@ export function readAhead(db: Db, q: LogQuery, r: LogReply, read: (q: LogQuery) 
   const next = nextQuery(q, r.lastId);
   if (!next) return;
   setImmediate(() => {
+    let ks = kept.get(db);
+    if (!ks) kept.set(db, (ks = new Map()));
+    const key = keyOf(next);
+    ks.delete(key);
     try {
       const version = logVersion(db);
       const schema = schemaVersion(db);
-      kept.set(db, { key: keyOf(next), version, schema, reply: read(next) });
+      ks.set(key, { version, schema, reply: read(next) });
+      if (ks.size > KEPT_MAX) ks.delete(ks.keys().next().value!);
     } catch {
-      kept.delete(db); // the request itself will say what is wrong
+      // nothing kept: the request itself, if it comes, will say what is wrong
     }
   });
 }
