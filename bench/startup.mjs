@@ -373,7 +373,9 @@ const NOTES = `## Notes (why the targets above are or are not met)
     (src/server/log/read-ahead.ts): the service no longer sits idle ~1.2 ms a page waiting
     for the request. The 1M walk 264,649 → 380,659 entries/s (medians of 7 interleaved pairs
     of the service before and after, the same client; load 1.4–1.6), the client's peak RSS
-    the same (105.8–112.1 against 107.0–112.3 MiB).
+    the same (105.8–112.1 against 107.0–112.3 MiB). It fills time the service was idle, so
+    with less spare CPU it gains less: 190,520 → 213,964 at load ~3 (6 pairs), nothing at
+    load ~5 (237,814 and 224,601; 188,291 and 198,223: 5 pairs each).
   - tried and left: reading the log's version and schema version once per page instead of
     ~10 times (about 0.17 ms a page in a profile): no faster over the 1M walk (366,710 with,
     381,533 without, 6 interleaved pairs).
