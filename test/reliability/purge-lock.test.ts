@@ -33,9 +33,13 @@ beforeAll(async () => {
   });
   key = svc.issuedKeys[0]!.key;
 });
+/** Waits (up to 10 s) until the worker that drops purged partitions' tables has none left. */
+async function dropsDone(): Promise<void> {
+  for (let i = 0; i < 200 && (svc.db.prepare('SELECT count(*) FROM log_drops').pluck().get() as number) > 0; i++) await sleep(50);
+}
 afterAll(async () => {
   // the purged partitions' tables are dropped by a worker on its own connection: let it finish before the files go
-  for (let i = 0; i < 200 && (svc.db.prepare('SELECT count(*) FROM log_drops').pluck().get() as number) > 0; i++) await sleep(50);
+  await dropsDone();
   await svc.close();
 });
 
@@ -75,6 +79,8 @@ describe('a purge queued behind another process’s write lock', () => {
         '',
         JSON.stringify({ Round: round, I: i }),
       ]);
+      // the last round's purged tables are dropped by a worker holding the write lock on its own connection: this direct write waits for it
+      await dropsDone();
       writeLogEntries(svc.db, rows);
       const existing = count('SELECT count(*) FROM log');
       const deleteAll = round % 4 === 3;
