@@ -9,21 +9,28 @@
 'use strict';
 
 const argv = process.argv.slice(2);
-const meta = readMeta();
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${meta ? meta.version : 'unknown (no build: run `npm run build`)'}\n`);
-} else if (!meta) {
-  process.stderr.write(
-    `lic: this copy of lic has not been built (no ${require('node:path').join(__dirname, '..', 'dist')}): run \`npm run build\` in its directory\n`,
-  );
-  process.exitCode = 1;
-} else {
-  const refusal = nodeRefusal(process.versions.node, meta.node);
-  if (refusal) {
-    process.stderr.write(`lic: ${refusal}\n`);
-    process.exitCode = 2;
-  } else if (!printPrebuiltHelp()) {
-    start();
+// run as the executable; scripts/sea-entry.cjs requires this file for printPrebuiltHelp only
+if (require.main === module) run();
+module.exports = { printPrebuiltHelp };
+
+/** `lic ARGV`: --version, the Node floor, a prebuilt help page, else the bundle. */
+function run() {
+  const meta = readMeta();
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${meta ? meta.version : 'unknown (no build: run `npm run build`)'}\n`);
+  } else if (!meta) {
+    process.stderr.write(
+      `lic: this copy of lic has not been built (no ${require('node:path').join(__dirname, '..', 'dist')}): run \`npm run build\` in its directory\n`,
+    );
+    process.exitCode = 1;
+  } else {
+    const refusal = nodeRefusal(process.versions.node, meta.node);
+    if (refusal) {
+      process.stderr.write(`lic: ${refusal}\n`);
+      process.exitCode = 2;
+    } else if (!printPrebuiltHelp(argv, () => require('../dist/help.json'))) {
+      start(meta);
+    }
   }
 }
 
@@ -67,22 +74,22 @@ function nodeRefusal(version, node) {
 }
 
 /**
- * Prints the help page dist/help.json holds for this exact command line (`lic`, `lic --help`,
+ * Prints the help page `loadHelp()` (dist/help.json) holds for the command line `args` (`lic`, `lic --help`,
  * `lic keys --help`, `lic help filters`...: scripts/prebuilt-help.mjs, which ran each through
  * the bundle at build time) and sets its exit code; false, printing nothing, when it holds
  * none, or when the page's stream is a terminal of another width than the page's (on a
  * terminal help is wrapped to its width, src/cli/layout.ts: COLUMNS, else the terminal's
  * columns) or one the page differs on: the bundle then prints it.
  */
-function printPrebuiltHelp() {
-  if (argv.length > 2) return false;
+function printPrebuiltHelp(args, loadHelp) {
+  if (args.length > 2) return false;
   let help;
   try {
-    help = require('../dist/help.json');
+    help = loadHelp();
   } catch {
     return false;
   }
-  const page = help.pages[JSON.stringify(argv)];
+  const page = help.pages[JSON.stringify(args)];
   if (!page) return false;
   const [fd, code, text, onTerminal] = page;
   const stream = fd === 1 ? process.stdout : process.stderr;
@@ -101,7 +108,7 @@ function printPrebuiltHelp() {
 }
 
 /** Loads dist/cli.cjs with the code caches, then runs the command line. */
-async function start() {
+async function start(meta) {
   const bundle = loadBundle(meta.build);
   const ctx = bundle.exports.systemContext();
   // V8 takes a code cache only under the flags it was made with: a run that sets one

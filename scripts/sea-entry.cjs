@@ -52,6 +52,8 @@ Object.defineProperty(globalThis, '__licSeaRequire', { value: seaRequire });
 
 const cli = require('../dist/cli.cjs');
 const help = require('../dist/help.json');
+// bin/lic.js's, on the pages built into the snapshot (its own run() only runs as the main module)
+const { printPrebuiltHelp } = require('../bin/lic.js');
 
 // Every noun's help, run once here into a sink: each noun's modules (loaded on demand by
 // dist/cli.cjs) are then initialised in the snapshot, with the bytecode of commander's
@@ -88,30 +90,5 @@ for (const key of Object.keys(help.pages)) {
 require('node:v8').startupSnapshot.setDeserializeMainFunction(async () => {
   // argv in a single executable: [the executable's path, the command as typed, ...the arguments]
   const argv = process.argv.slice(2);
-  if (!printPrebuiltHelp(argv)) process.exitCode = await cli.main(argv, cli.systemContext());
+  if (!printPrebuiltHelp(argv, () => help)) process.exitCode = await cli.main(argv, cli.systemContext());
 });
-
-/**
- * bin/lic.js's printPrebuiltHelp, on the pages built into the snapshot: prints the page
- * dist/help.json holds for this command line and sets its exit code, or returns false (no
- * page, or a terminal of another width than the page's, or one the page differs on).
- * test/e2e/sea.test.ts compares its output with bin/lic.js's.
- */
-function printPrebuiltHelp(argv) {
-  if (argv.length > 2) return false;
-  const page = help.pages[JSON.stringify(argv)];
-  if (!page) return false;
-  const [fd, code, text, onTerminal] = page;
-  const stream = fd === 1 ? process.stdout : process.stderr;
-  if (stream.isTTY) {
-    const columns = (process.env.COLUMNS || '').trim();
-    const width = /^\d+$/.test(columns) && Number(columns) > 0 ? Number(columns) : stream.columns || 80;
-    if (!onTerminal || width !== help.width) return false;
-  }
-  stream.on('error', (e) => {
-    if (e.code !== 'EPIPE') throw e;
-  });
-  stream.write(help.texts[text]);
-  process.exitCode = code;
-  return true;
-}
