@@ -229,6 +229,7 @@ results.push(
   }),
 );
 results.push(await build({ ...common, entryPoints: ['src/server/index.ts'], outfile: 'dist/server.cjs', plugins: [lazyBuiltins] }));
+for (const file of ['dist/cli.cjs', 'dist/server.cjs']) asciiOnly(file);
 for (const [name, specs] of vendorSpecs) {
   // getters: a package's modules are initialised when first asked for (undici's proxy agent only with a proxy)
   const entry = [...specs]
@@ -272,3 +273,19 @@ for (const r of results) {
 }
 mkdirSync(new URL('../build', import.meta.url), { recursive: true });
 writeFileSync(new URL('../build/metafile.json', import.meta.url), JSON.stringify(metafile));
+
+/**
+ * Rewrites the bundle `file` as ASCII only: each non-ASCII UTF-16 unit becomes a `\uXXXX` escape, which
+ * means the same in a string, a template, a regular expression or an identifier, and is plain text in a
+ * comment. esbuild escapes strings but prints comments and regular-expression literals as written (a `•`
+ * in a pattern, a `§` or `×` in a doc comment). One such character makes the whole file a two-byte string
+ * in V8: Node decodes it by the slow path and holds it at twice the size (dist/cli.cjs: ~1 ms of every
+ * command's start, bench/startup.md). Throws for U+2028/U+2029, which esbuild escapes in strings: outside
+ * one it is a line terminator, which an escape would turn into text.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  if (/[\u2028\u2029]/.test(text)) throw new Error(`${file}: holds U+2028 or U+2029 outside a string (a line terminator in a comment?)`);
+  const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii !== text) writeFileSync(file, ascii);
+}

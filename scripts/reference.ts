@@ -45,7 +45,7 @@ function inertContext(sink: { text: string }): Context {
     prompter: { confirm: () => Promise.resolve(false), secret: () => Promise.resolve('') },
     now: () => new Date(0),
     cwd: '.',
-    dataDir: '~/.local/share/lic',
+    dataDir: () => Promise.resolve('~/.local/share/lic'),
     onInterrupt: () => () => {},
     sleep: () => Promise.resolve(),
     keyring: () => Promise.reject(new Error('the command reference reads no keyring')),

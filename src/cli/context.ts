@@ -53,8 +53,8 @@ export interface Context {
   cwd: string;
   /** profile store directory; undefined = conf's default (the user's config dir) */
   configDir?: string;
-  /** where `lic serve` keeps its default database */
-  dataDir: string;
+  /** where `lic serve` keeps its default database (system.ts: LIC_DATA_DIR, else the platform's; env-paths is loaded only by a run that asks) */
+  dataDir(): Promise<string>;
   /**
    * The operating system's keyring for API keys (src/config/keyring.ts), made on first call:
    * only a command that reads or writes a key kept there loads the binding.

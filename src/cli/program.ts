@@ -7,6 +7,7 @@ import type { Context } from './context.js';
 import type { CommandDeps, RuntimeOf } from './deps.js';
 import { UsageError } from './errors.js';
 import { registerHelpTopics } from './help-topics.js';
+import type { RegisterNoun } from './noun.js';
 import { proseWidth, wrapText } from './layout.js';
 import {
   OUTPUT_FLAGS,
@@ -29,26 +30,27 @@ function baseUrlFlag(value: string): string {
   }
 }
 
-/** Declares one noun (or a top-level verb) and its verbs on the root program. */
-export type RegisterNoun = (program: Command, deps: CommandDeps) => void;
-
 /**
  * The nouns and top-level verbs of `lic`, in the order help lists them, by the command name
  * each declares (test/cli/lazy-nouns.test.ts checks that they agree): each loads its module
  * on first call. A dynamic import, so that the bundle initialises a noun's modules (its
  * verbs, their flags' parsers, the schemas they read) only in a run that declares it: `lic
- * keys list` runs none of `log`'s or `state`'s code (bench/startup.md).
+ * keys list` runs none of `log`'s or `state`'s code (bench/startup.md). A noun with verbs
+ * loads only the verb given (the operand after the noun, if it names one: src/cli/noun.ts).
  */
-export const NOUNS: ReadonlyMap<string, () => Promise<RegisterNoun>> = new Map<string, () => Promise<RegisterNoun>>([
-  ['profile', async () => (await import('../commands/profile/index.js')).registerProfile],
-  ['keys', async () => (await import('../commands/keys/index.js')).registerKeys],
-  ['log', async () => (await import('../commands/log/index.js')).registerLog],
-  ['resources', async () => (await import('../commands/resources/index.js')).registerResources],
-  ['assemblies', async () => (await import('../commands/assemblies/index.js')).registerAssemblies],
-  ['orders', async () => (await import('../commands/orders/index.js')).registerOrders],
-  ['templates', async () => (await import('../commands/templates/index.js')).registerTemplates],
-  ['products', async () => (await import('../commands/products/index.js')).registerProducts],
-  ['state', async () => (await import('../commands/state/index.js')).registerState],
+export const NOUNS: ReadonlyMap<string, (verb?: string) => Promise<RegisterNoun>> = new Map<
+  string,
+  (verb?: string) => Promise<RegisterNoun>
+>([
+  ['profile', async (verb) => (await import('../commands/profile/index.js')).loadProfile(verb)],
+  ['keys', async (verb) => (await import('../commands/keys/index.js')).loadKeys(verb)],
+  ['log', async (verb) => (await import('../commands/log/index.js')).loadLog(verb)],
+  ['resources', async (verb) => (await import('../commands/resources/index.js')).loadResources(verb)],
+  ['assemblies', async (verb) => (await import('../commands/assemblies/index.js')).loadAssemblies(verb)],
+  ['orders', async (verb) => (await import('../commands/orders/index.js')).loadOrders(verb)],
+  ['templates', async (verb) => (await import('../commands/templates/index.js')).loadTemplates(verb)],
+  ['products', async (verb) => (await import('../commands/products/index.js')).loadProducts(verb)],
+  ['state', async (verb) => (await import('../commands/state/index.js')).loadState(verb)],
   ['diff', async () => (await import('../commands/state/diff.js')).registerDiff],
   ['apply', async () => (await import('../commands/state/apply.js')).registerApply],
   ['serve', async () => (await import('../commands/serve/index.js')).registerServe],
@@ -65,6 +67,11 @@ export const NOUNS: ReadonlyMap<string, () => Promise<RegisterNoun>> = new Map<s
  * must be declared. `root`: a program with the root's options (declareProgram's).
  */
 export function nounOf(argv: readonly string[], root: Command): string | undefined {
+  return commandOf(argv, root)?.noun;
+}
+
+/** nounOf's noun with the operand right after it (`list` in `lic -q keys list`), which may name one of its verbs. */
+function commandOf(argv: readonly string[], root: Command): { noun: string; next?: string } | undefined {
   // the output flags are the verbs' (hoistOutputFlags), but may come first
   const value = new Map<string, 'required' | 'optional' | 'none'>(OUTPUT_FLAGS);
   for (const o of root.options) {
@@ -73,7 +80,7 @@ export function nounOf(argv: readonly string[], root: Command): string | undefin
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     // `completion` writes a script for the whole command tree
-    if (!a.startsWith('-')) return a !== 'completion' && NOUNS.has(a) ? a : undefined;
+    if (!a.startsWith('-')) return a !== 'completion' && NOUNS.has(a) ? { noun: a, next: argv[i + 1] } : undefined;
     const eq = a.indexOf('=');
     const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     const takes = value.get(flag);
@@ -90,7 +97,8 @@ export interface DeclareOptions {
   nouns?: readonly RegisterNoun[];
   /**
    * Declare every noun even when the command line certainly runs one. By default a command line
-   * that names one noun (nounOf) gets only that noun loaded and declared: loading and declaring
+   * that names one noun (nounOf) gets only that noun loaded and declared, with only the verb it names
+   * if it names one (src/cli/noun.ts): loading and declaring
    * all 42 commands and their options costs every start milliseconds (bench/startup.md).
    * test/cli/lazy-nouns.test.ts compares the two.
    */
@@ -109,8 +117,10 @@ export async function buildProgram(
   argv?: readonly string[],
 ): Promise<Command> {
   if (declare.nouns) return declareProgram(ctx, runtimes, declare.nouns);
-  const only = argv && !declare.allNouns ? nounOf(argv, declareProgram(ctx, [], [])) : undefined;
-  const loaders = only ? [NOUNS.get(only)!] : [...NOUNS.values()];
+  const only = argv && !declare.allNouns ? commandOf(argv, declareProgram(ctx, [], [])) : undefined;
+  // a verb is the operand right after its noun; a flag there (`lic keys --help`) means every verb
+  const verb = only?.next?.startsWith('-') === false ? only.next : undefined;
+  const loaders = only ? [() => NOUNS.get(only.noun)!(verb)] : [...NOUNS.values()];
   return declareProgram(ctx, runtimes, await Promise.all(loaders.map((load) => load())));
 }
 

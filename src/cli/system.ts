@@ -1,7 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import envPaths from 'env-paths';
 import type { Keyring } from '../config/keyring.js';
 import type { Context, OutStream } from './context.js';
 import { BrokenPipeError } from './errors.js';
@@ -65,7 +64,7 @@ export function systemContext(): Context {
     now: () => new Date(),
     cwd: process.cwd(),
     configDir: env.LIC_CONFIG_DIR || undefined,
-    dataDir: env.LIC_DATA_DIR || defaultDataDir(),
+    dataDir: async () => env.LIC_DATA_DIR || (await defaultDataDir()),
     keyring: () => (keyring ??= import('../config/keyring.js').then((m) => m.systemKeyring())),
     onInterrupt(handler) {
       const h = (sig: NodeJS.Signals) => handler(sig);
@@ -96,8 +95,9 @@ function liftoffOnly(): void {
   if (nodeLines.supported.includes(major)) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 }
 
-/** The platform's data dir for lic (`~/.local/share/lic` on Linux), by env-paths. */
-function defaultDataDir(): string {
+/** The platform's data dir for lic (`~/.local/share/lic` on Linux), by env-paths (loaded here: its first use reads the home and temp dirs, ~0.5 ms that only `lic serve` needs). */
+async function defaultDataDir(): Promise<string> {
+  const { default: envPaths } = await import('env-paths');
   return envPaths('lic', { suffix: '' }).data;
 }
 

@@ -177,6 +177,18 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
     expect(r.files.filter((f) => f.includes('node_modules/'))).toEqual([]);
   });
 
+  it('the bundles are ASCII only (scripts/build.mjs asciiOnly): one other character makes V8 hold and decode the whole file as two-byte text', () => {
+    for (const file of ['dist/cli.cjs', 'dist/server.cjs']) {
+      const bytes = readFileSync(join(ROOT, file));
+      expect(
+        bytes.findIndex((b) => b > 0x7f),
+        file,
+      ).toBe(-1);
+    }
+    // the sources do hold such characters where esbuild keeps them as written (a pattern, doc comments)
+    expect(readFileSync(join(ROOT, 'dist/cli.cjs'), 'latin1')).toContain('\\u2022');
+  });
+
   it('a key in the profile file, or LIC_API_KEY over a keyring profile: no keyring binding, no key-storage module', async () => {
     const { writeFileSync } = await import('node:fs');
     const dir = tempDir();

@@ -72,7 +72,7 @@ const violations: [what: string, file: string, code: string, rule: string | stri
   ['config → client, lazily', 'src/config/profiles.ts', `export const load = () => import('../client/request.js');`, SYNTAX],
   ['schema → server', 'src/schema/resource.ts', `import { openDatabase } from '../server/index.js';\nvoid openDatabase;`, IMPORTS],
   ['a leaf → the CLI, lazily', 'src/wire.ts', `export const load = () => import('./cli/errors.js');`, SYNTAX],
-  ['CLI → a command', 'src/cli/output.ts', `import { registerKeys } from '../commands/keys/index.js';\nvoid registerKeys;`, IMPORTS],
+  ['CLI → a command', 'src/cli/output.ts', `import { loadKeys } from '../commands/keys/index.js';\nvoid loadKeys;`, IMPORTS],
   ['CLI → a command, lazily', 'src/cli/output.ts', `export const load = () => import('../commands/keys/index.js');`, SYNTAX],
   ['program → server, lazily', 'src/cli/program.ts', `export const load = () => import('../server/index.js');`, SYNTAX],
   ['command → cli-table3', 'src/commands/keys/list.ts', `import Table from 'cli-table3';\nvoid Table;`, IMPORTS],
@@ -140,7 +140,7 @@ const clean: [layer: string, file: string, code: string][] = [
       `export const load = () => Promise.all([import('../client/request.js'), import('../config/profiles.js'), import('string-width'), import('@inquirer/confirm')]);`,
   ],
   ['cli: system.ts (the process)', 'src/cli/system.ts', `export const env = process.env;\nexport const cwd = process.cwd();`],
-  ['cli: program.ts (the commands)', 'src/cli/program.ts', `import { registerKeys } from '../commands/keys/index.js';\nvoid registerKeys;`],
+  ['cli: program.ts (the commands)', 'src/cli/program.ts', `import { loadKeys } from '../commands/keys/index.js';\nvoid loadKeys;`],
   [
     'commands',
     'src/commands/keys/list.ts',

@@ -157,7 +157,7 @@ export function testContext(o: TestContextOptions = {}): TestContext {
     now: o.now ?? (() => new Date()),
     cwd: process.cwd(),
     configDir: o.configDir ?? tempDir('lic-test-'),
-    dataDir: o.dataDir ?? tempDir('lic-data-'),
+    dataDir: async () => (o.dataDir ??= tempDir('lic-data-')),
     onInterrupt:
       o.onInterrupt ??
       ((handler) => {

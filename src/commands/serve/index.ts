@@ -53,7 +53,7 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       '--auth-fail-limit: expected N/DURATION, failures allowed per window, such as 5/60s or 20/10m (window 1s..24h); 0 turns the guard off',
     );
   }
-  const dbPath = opts.db ?? join(ctx.dataDir, 'lic.db');
+  const dbPath = opts.db ?? join(await ctx.dataDir(), 'lic.db');
   // the database and its key file are 0600; the directories made for them are the owner's alone too, whatever the umask
   const madeDir = dbPath !== ':memory:' ? await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 }) : undefined;
   let svc;
