@@ -32,7 +32,8 @@ export interface PageCheck {
 }
 
 /**
- * The worker's source text (CommonJS, run by eval). Tables in the order of their root pages (the file's order, more
+ * The worker's source text, run by eval: as CommonJS, or as an ES module when the process was
+ * started with --input-type=module (which the worker inherits), hence no bare require. Tables in the order of their root pages (the file's order, more
  * or less), virtual tables (root page 0: the log's full-text indexes, whose check reads the
  * tables they index) last, so a damaged b-tree is named as such; the first problem found ends
  * the check. A read-only connection: quick_check
@@ -40,8 +41,8 @@ export interface PageCheck {
  * thread from the error's code).
  */
 const CHECK_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
+const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+const Database = process.getBuiltinModule('node:module').createRequire(workerData.driver)(workerData.driver);
 const t0 = Date.now();
 let db;
 try {
