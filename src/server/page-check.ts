@@ -5,7 +5,9 @@
  * read beside the service's writes; it writes nothing and never opens the serve lock file,
  * ./serve-lock.ts). It checks one table at a time (`PRAGMA quick_check(TABLE)`: the table's
  * b-tree and its indexes, virtual tables by their own check), all in one read transaction, so
- * every table is seen as of one moment. A stop (close()) ends the worker between two tables:
+ * every table is seen as of one moment (a table dropped meanwhile, by a purge, is still
+ * there to check; the WAL is not reset while it lasts, so it grows by the writes of the
+ * check's few seconds). A stop (close()) ends the worker between two tables:
  * SQLite can't be interrupted inside a statement from here (better-sqlite3 has no
  * sqlite3_interrupt), so the wait is one table's check at most (~0.1 s for a day of a
  * 1M-entry log, bench/serve.md). What a check table by table can't see, and the whole check
@@ -17,7 +19,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /** What a check found: `ok` (nothing), `damaged` (`found`: quick_check's first problem), `failed` (it could not run: `found` says why), `stopped` (stopped first). */
-export interface PageCheckResult {
+interface PageCheckResult {
   outcome: 'ok' | 'damaged' | 'failed' | 'stopped';
   /** damaged: SQLite's first problem, as quick_check words it; failed: the error */
   found?: string;

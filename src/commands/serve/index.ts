@@ -39,7 +39,11 @@ function parsePort(v: string): number {
  * Without a working better-sqlite3 it throws one line naming what is missing
  * (sqliteDriverProblem): exit 1. A database another `lic serve` serves is refused, naming
  * its process and URL (DatabaseInUseError, exit 1); a start that fails (that one, a port in
- * use, a bad dataset) leaves no file or directory it made. The start-up text is ./banner.ts.
+ * use, a bad dataset) leaves no file or directory it made. A database damaged in its middle
+ * is refused in one line (exit 1): before listening up to 256 MiB; a larger one is checked in
+ * the background (RunningService.check), and damage found then stops the service as a signal
+ * would, with that same line and exit 1 (nothing found: a line with --verbose). The start-up
+ * text is ./banner.ts.
  */
 async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
