@@ -106,22 +106,21 @@ export const QUICK_CHECK_MAX_BYTES = 256 * 1024 * 1024;
 /** Thrown when PRAGMA quick_check finds the database file damaged; the message names the file and what was found. */
 export class DatabaseDamagedError extends Error {}
 
-/** DatabaseDamagedError's line: the file, quick_check's first problem (its first line, without SQLite's `*** in database main ***` heading), what to do. */
-function damagedLine(dbPath: string, found: string): string {
-  const first = found
+/** quick_check's first problem: its first line, without SQLite's `*** in database main ***` heading, 200 characters at most. */
+const firstProblem = (found: string) =>
+  found
     .replace(/^\*\*\* in database \S+ \*\*\*\n/, '')
     .split('\n')[0]!
     .slice(0, 200);
-  return `${dbPath}: the database is damaged (SQLite quick_check: ${first}); restore it from a backup, or recover what is left with the sqlite3 shell's .recover`;
+
+/** DatabaseDamagedError's line: the file, quick_check's first problem, what to do. */
+function damagedLine(dbPath: string, found: string): string {
+  return `${dbPath}: the database is damaged (SQLite quick_check: ${firstProblem(found)}); restore it from a backup, or recover what is left with the sqlite3 shell's .recover`;
 }
 
 /** The 503 of every request once the background check found damage: what was found and the fix, not the file's path (the caller is not the operator). */
 function damagedReply(found: string): string {
-  const first = found
-    .replace(/^\*\*\* in database \S+ \*\*\*\n/, '')
-    .split('\n')[0]!
-    .slice(0, 200);
-  return `the service's database is damaged (SQLite quick_check: ${first}) and the service is stopping; its operator must restore the database from a backup`;
+  return `the service's database is damaged (SQLite quick_check: ${firstProblem(found)}) and the service is stopping; its operator must restore the database from a backup`;
 }
 
 /** Thrown for a dataset that cannot be loaded; the message starts with the file's path and names the bad field. */
@@ -195,8 +194,10 @@ async function seedDatabase(
 }
 
 /**
- * Takes the database's lock file (`<db>.lock`, ./serve-lock.ts), opens the database, listens,
- * then seeds or bootstraps it if empty. Returns the running service; throws
+ * Takes the database's lock file (`<db>.lock`, ./serve-lock.ts), opens the database, checks
+ * its pages (a file over `quickCheckMaxBytes`: after listening, in the background, see
+ * RunningService.check), listens, then seeds or bootstraps it if empty. Returns the running
+ * service; throws DatabaseDamagedError for a damaged file checked before listening,
  * DatabaseInUseError when another live service holds the file, SeedError for a bad dataset
  * (nothing loaded), or the listen error (EADDRINUSE…). A start that fails removes the
  * database, key and lock files it made.
