@@ -7,10 +7,16 @@
 // 2. where a start goes: the same steps in-process (import, open + migrate, build the app, listen,
 //    first request), median of BENCH_RUNS fresh processes;
 // 3. a page of the largest size the contract allows (take=1000, contract §5), as `lic log list
-//    --all` asks it (`Id < N`, sorted Id desc): over HTTP, and its SQL alone in SQLite.
+//    --all` asks it (`Id < N`, sorted Id desc): over HTTP, and its SQL alone in SQLite;
+// 4. the check of the database's pages in the background (a file over the start's 256 MiB):
+//    spawn → first answered request with it, with the check before listening instead
+//    (LIC_TEST_QUICK_CHECK_MAX_BYTES raised), and with BENCH_BASE_LIC (a build from before, not
+//    checking at all) when given, BENCH_CHECK_RUNS (default 3) each; how long the check takes and how long close()
+//    waits when it comes during the check (in-process, dist/server.cjs). BENCH_ONLY=check runs
+//    this section alone and replaces it in bench/serve.md, the rest of the file left as it is.
 // Figures only: nothing here asserts a time.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -88,6 +94,106 @@ async function coldStart(key) {
 
 // the first start bootstraps the Administrator key; the runs after start on an existing database
 const { key } = await coldStart(undefined);
+
+// 4. the background check of the pages (run here, before the other sections: BENCH_ONLY=check stops after it)
+const CHECK_RUNS = Number(process.env.BENCH_CHECK_RUNS ?? 3);
+/** BENCH_BASE_LIC: the bin/lic.js of a build from before the background check (one that does not check a big file at all), for a row to compare with. */
+const BASE_LIC = process.env.BENCH_BASE_LIC;
+/**
+ * Spawn → first answered request (ms) of `lic serve` on DB: `check` true, checked in the
+ * background; false, checked before listening (the threshold raised above the file's size);
+ * 'base', BASE_LIC's.
+ */
+async function firstAnswer(check) {
+  const childEnv = check === false ? { ...env, LIC_TEST_QUICK_CHECK_MAX_BYTES: String(Number.MAX_SAFE_INTEGER) } : env;
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [check === 'base' ? BASE_LIC : LIC, 'serve', '--db', DB, '--port', '0', '--no-profile'], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`lic serve exited ${code}`)));
+  });
+  const res = await request(`${url}/v1/log?take=1`, { headers: { 'x-api-key': key } });
+  await res.body.text();
+  const tFirst = performance.now() - t0;
+  if (res.statusCode !== 200) throw new Error(`first request: ${res.statusCode}`);
+  if ((check === true) !== /checked in the background/.test(stderr))
+    throw new Error(`the background check was ${check === true ? 'not ' : ''}announced: ${stderr}`);
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+  children.delete(child);
+  return tFirst;
+}
+const withCheck = [];
+const checkFirst = [];
+const noCheck = [];
+for (let i = 0; i < CHECK_RUNS; i++) {
+  withCheck.push(await firstAnswer(true));
+  checkFirst.push(await firstAnswer(false));
+  if (BASE_LIC) noCheck.push(await firstAnswer('base'));
+}
+// in a fresh process: the check to its end, then a start closed 1 s into its check
+const CHECK = `
+const m = await import(${JSON.stringify(SERVER)});
+let svc = await m.startService({ dbPath: ${JSON.stringify(DB)}, port: 0 });
+const c = await svc.check; await svc.close();
+svc = await m.startService({ dbPath: ${JSON.stringify(DB)}, port: 0 });
+await new Promise((r) => setTimeout(r, 1000));
+const t0 = performance.now(); await svc.close(); const closeMs = performance.now() - t0;
+console.log(JSON.stringify({ outcome: c.outcome, checkMs: c.ms, closeMs, stopped: (await svc.check).outcome }));`;
+const checks = [];
+for (let i = 0; i < Math.min(CHECK_RUNS, 2); i++) {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHECK], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  checks.push(JSON.parse(r.stdout));
+}
+say('background check done');
+const checkSection = [
+  '## 4. The check of the pages in the background',
+  '',
+  `The database is ${Math.round(statSync(DB).size / 1048576)} MiB, over the 256 MiB checked before listening, so \`lic serve\` checks it (PRAGMA quick_check, table by table) in a worker thread while it serves. ${CHECK_RUNS} starts each way, interleaved, each stopped by SIGTERM after its first answer (which ends the check).`,
+  '',
+  '| what | median | slowest |',
+  '| --- | ---: | ---: |',
+  `| spawn → first answered request (\`GET /v1/log?take=1\`, 200), the check running | ${ms(pct(withCheck, 50))} ms | ${ms(Math.max(...withCheck))} ms |`,
+  ...(BASE_LIC
+    ? [
+        `| the same, a build that does not check this file at all (before the background check) | ${ms(pct(noCheck, 50))} ms | ${ms(Math.max(...noCheck))} ms |`,
+      ]
+    : []),
+  `| the same, checked before listening instead (as a file under 256 MiB is; LIC_TEST_QUICK_CHECK_MAX_BYTES above its size) | ${ms(pct(checkFirst, 50))} ms | ${ms(Math.max(...checkFirst))} ms |`,
+  `| the check to its end (${checks.map((c) => c.outcome).join(', ')}), in-process | ${ms(
+    pct(
+      checks.map((c) => c.checkMs),
+      50,
+    ),
+  )} ms | ${ms(Math.max(...checks.map((c) => c.checkMs)))} ms |`,
+  `| close() 1 s into the check (${checks.map((c) => c.stopped).join(', ')}): the table being checked finishes, then the worker ends | ${ms(
+    pct(
+      checks.map((c) => c.closeMs),
+      50,
+    ),
+  )} ms | ${ms(Math.max(...checks.map((c) => c.closeMs)))} ms |`,
+  '',
+];
+if (process.env.BENCH_ONLY === 'check') {
+  const file = join(ROOT, 'bench/serve.md');
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf('## 4. The check of the pages in the background');
+  const machine = `Section 4 measured on ${new Date().toISOString().slice(0, 10)} by \`BENCH_ONLY=check npm run bench:serve\`: ${os.availableParallelism()} CPUs; Node ${process.version}; load average at end ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}.`;
+  writeFileSync(file, `${(at < 0 ? text : text.slice(0, at)).trimEnd()}\n\n${checkSection.join('\n')}\n${machine}\n`);
+  say('wrote section 4 of bench/serve.md');
+  process.exit(0);
+}
 const starts = [];
 for (let i = 0; i < RUNS; i++) starts.push(await coldStart(key));
 say('cold starts done');
@@ -173,7 +279,7 @@ const lines = [
   '',
   `## 1. Cold start on an existing ${ROWS.toLocaleString('en-US')}-entry database`,
   '',
-  `\`lic serve --db … --port 0\` spawned ${RUNS} times, each stopped by SIGTERM before the next.`,
+  `\`lic serve --db … --port 0\` spawned ${RUNS} times, each stopped by SIGTERM before the next (the check of section 4 running in the background).`,
   '',
   '| from spawn to | median | p90 |',
   '| --- | ---: | ---: |',
@@ -216,6 +322,7 @@ const lines = [
   `| over HTTP (request, page, derived total, JSON, response read) | ${ms(median(http))} ms | ${ms(pct(http, 90))} ms | ${Math.round(1000 / (median(http) / 1000)).toLocaleString('en-US')} |`,
   `| its SQL alone in SQLite (better-sqlite3, raw rows) | ${ms(median(sql))} ms | ${ms(pct(sql, 90))} ms | ${Math.round(1000 / (median(sql) / 1000)).toLocaleString('en-US')} |`,
   '',
+  ...checkSection,
 ];
 writeFileSync(join(ROOT, 'bench/serve.md'), lines.join('\n'));
 say('wrote bench/serve.md');

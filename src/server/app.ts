@@ -89,6 +89,8 @@ export interface AppOptions extends Omit<ServiceContext, 'invalidateKeys' | 'wri
   warn?: (line: string) => void;
   /** the failed-authentication guard (auth-guard.ts); default 5 per 60 s, limit 0 = off */
   authFailLimit?: AuthFailLimit;
+  /** while it returns a reason (the database found damaged after the start, index.ts), every request is answered 503, code 14, with it */
+  unavailable?: () => string | undefined;
 }
 
 /** One ajv message → "field: reason" naming the field as a user wrote it (`apiKey.permissions`). */
@@ -431,6 +433,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     gate.close();
   });
   app.addHook('onRequest', async (req, reply) => {
+    const unavailable = opts.unavailable?.();
+    if (unavailable !== undefined) throw new ServiceError(503, Code.UNAVAILABLE, unavailable);
     if (closing) {
       reply.header('retry-after', '1');
       throw new ServiceError(503, Code.UNAVAILABLE, 'the service is shutting down');
@@ -442,7 +446,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', auth.onRequest);
   app.addHook('onSend', async (_req, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
+    if (closing || opts.unavailable?.() !== undefined) reply.header('connection', 'close');
     return payload;
   });
 

@@ -13,6 +13,7 @@ import { resumeLogWork } from './log/purge.js';
 import { openSecrets, type SecretKeySource } from './secrets.js';
 import { acquireServeLock } from './serve-lock.js';
 import { filesMadeBy } from './made-files.js';
+import { checkPagesInBackground, type PageCheck } from './page-check.js';
 import { fieldWithLoneSurrogate } from './text.js';
 
 export { buildApp } from './app.js';
@@ -47,6 +48,25 @@ export interface StartOptions {
   secretKey?: string;
   /** ms a log read with a costly filter may take (log/budget.ts); default LOG_READ_BUDGET_MS */
   logReadBudgetMs?: number;
+  /** a database file up to this many bytes is checked before listening, a larger one in the background; default QUICK_CHECK_MAX_BYTES */
+  quickCheckMaxBytes?: number;
+}
+
+/**
+ * How the database's pages were checked (SQLite's quick_check), RunningService.check:
+ * - `start`: before listening, and nothing was found (damage refuses the start);
+ * - `ok`: in the background (a file over the threshold), and nothing was found;
+ * - `damaged`: in the background, and damage was found: `message` is DatabaseDamagedError's
+ *   line (the start refusal's text); every request is answered 503 from then on;
+ * - `failed`: the background check could not run (`message` says why; a warning went to `warn`);
+ * - `stopped`: close() came before it ended;
+ * - `none`: a database in memory.
+ */
+export interface PagesChecked {
+  outcome: 'start' | 'ok' | 'damaged' | 'failed' | 'stopped' | 'none';
+  message?: string;
+  /** how long the background check took, in ms */
+  ms?: number;
 }
 
 export interface IssuedKey {
@@ -69,15 +89,39 @@ export interface RunningService {
   secretKeySource: SecretKeySource;
   /** true when `key` is a (not necessarily valid) API key stored in this database */
   ownsKey(key: string): boolean;
-  /** stops accepting, finishes in-flight requests, closes the database */
+  /**
+   * The check of the database's pages: settled at once for a file checked before listening
+   * (or in memory); for a larger one, when the check in the background ends. Never rejects.
+   * When it finds damage, the service answers every request 503 (code 14, the damage named)
+   * and logs nothing itself: the caller says so and closes it (`lic serve`: one line, exit 1).
+   */
+  check: Promise<PagesChecked>;
+  /** stops accepting, finishes in-flight requests, ends a background check still running, closes the database */
   close(): Promise<void>;
 }
 
-/** A database file up to this size is checked at start (PRAGMA quick_check: ~3-7 s at this size on 2 busy cores). */
+/** A database file up to this size is checked before listening (PRAGMA quick_check: ~3-7 s at this size on 2 busy cores); a larger one in the background. */
 export const QUICK_CHECK_MAX_BYTES = 256 * 1024 * 1024;
 
 /** Thrown when PRAGMA quick_check finds the database file damaged; the message names the file and what was found. */
 export class DatabaseDamagedError extends Error {}
+
+/** quick_check's first problem: its first line, without SQLite's `*** in database main ***` heading, 200 characters at most. */
+const firstProblem = (found: string) =>
+  found
+    .replace(/^\*\*\* in database \S+ \*\*\*\n/, '')
+    .split('\n')[0]!
+    .slice(0, 200);
+
+/** DatabaseDamagedError's line: the file, quick_check's first problem, what to do. */
+function damagedLine(dbPath: string, found: string): string {
+  return `${dbPath}: the database is damaged (SQLite quick_check: ${firstProblem(found)}); restore it from a backup, or recover what is left with the sqlite3 shell's .recover`;
+}
+
+/** The 503 of every request once the background check found damage: what was found and the fix, not the file's path (the caller is not the operator). */
+function damagedReply(found: string): string {
+  return `the service's database is damaged (SQLite quick_check: ${firstProblem(found)}) and the service is stopping; its operator must restore the database from a backup`;
+}
 
 /** Thrown for a dataset that cannot be loaded; the message starts with the file's path and names the bad field. */
 export class SeedError extends Error {}
@@ -150,8 +194,10 @@ async function seedDatabase(
 }
 
 /**
- * Takes the database's lock file (`<db>.lock`, ./serve-lock.ts), opens the database, listens,
- * then seeds or bootstraps it if empty. Returns the running service; throws
+ * Takes the database's lock file (`<db>.lock`, ./serve-lock.ts), opens the database, checks
+ * its pages (a file over `quickCheckMaxBytes`: after listening, in the background, see
+ * RunningService.check), listens, then seeds or bootstraps it if empty. Returns the running
+ * service; throws DatabaseDamagedError for a damaged file checked before listening,
  * DatabaseInUseError when another live service holds the file, SeedError for a bad dataset
  * (nothing loaded), or the listen error (EADDRINUSE…). A start that fails removes the
  * database, key and lock files it made.
@@ -175,19 +221,18 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   let app: FastifyInstance | undefined;
   try {
     // a file damaged in its middle opens fine: refused here, before any request meets it; the check reads every
-    // page (~13-29 ms a MiB measured), so a file over QUICK_CHECK_MAX_BYTES is not checked, and the operator told
-    const bytes = opts.dbPath === ':memory:' || opts.dbPath === '' ? 0 : statSync(opts.dbPath).size;
-    if (bytes > QUICK_CHECK_MAX_BYTES) {
+    // page (~13-29 ms a MiB measured), so a file over the threshold is checked after listening, in the background
+    const bytes = onFile ? statSync(opts.dbPath).size : 0;
+    const inBackground = bytes > (opts.quickCheckMaxBytes ?? QUICK_CHECK_MAX_BYTES);
+    if (inBackground) {
       opts.warn?.(
-        `the database is ${Math.round(bytes / 1048576)} MiB, so its pages were not checked at start (PRAGMA quick_check takes ~15-30 s a GiB); check it with: sqlite3 ${opts.dbPath} 'PRAGMA quick_check'`,
+        `the database is ${Math.round(bytes / 1048576)} MiB, so its pages are checked in the background while it serves (PRAGMA quick_check takes ~15-30 s a GiB); found damaged, the service stops; a full check: sqlite3 ${opts.dbPath} 'PRAGMA quick_check'`,
       );
     }
-    const damaged = bytes > QUICK_CHECK_MAX_BYTES ? undefined : damage(db);
-    if (damaged !== undefined) {
-      throw new DatabaseDamagedError(
-        `${opts.dbPath}: the database is damaged (SQLite quick_check: ${damaged.split('\n')[0]!.slice(0, 200)}); restore it from a backup, or recover what is left with the sqlite3 shell's .recover`,
-      );
-    }
+    const damaged = inBackground || !onFile ? undefined : damage(db);
+    if (damaged !== undefined) throw new DatabaseDamagedError(damagedLine(opts.dbPath, damaged));
+    // set once the background check finds damage: every request is then refused with it (app.ts)
+    let refusal: string | undefined;
     resumeLogWork(db);
     const secrets = openSecrets(db, opts.dbPath, opts.secretKey);
     const sealSecret = (plain: string) => secrets.box.seal(plain);
@@ -201,6 +246,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       authFailLimit: opts.authFailLimit,
       connections: opts.connections,
       logReadBudgetMs: opts.logReadBudgetMs,
+      unavailable: () => refusal,
     });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
     // Keys are made only once the port is ours: the first start's keys are shown only by
@@ -219,6 +265,21 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     lock?.listening(url);
     let closed = false;
     const running = app;
+    const checking: PageCheck | undefined = inBackground ? checkPagesInBackground(opts.dbPath) : undefined;
+    const check: Promise<PagesChecked> = checking
+      ? checking.result.then((r) => {
+          if (r.outcome === 'damaged') {
+            refusal = damagedReply(r.found ?? '');
+            return { outcome: 'damaged', message: damagedLine(opts.dbPath, r.found ?? ''), ms: r.ms };
+          }
+          if (r.outcome === 'failed') {
+            const why = `the check of the database's pages in the background could not run (${r.found}); check it with: sqlite3 ${opts.dbPath} 'PRAGMA quick_check'`;
+            opts.warn?.(why);
+            return { outcome: 'failed', message: why, ms: r.ms };
+          }
+          return { outcome: r.outcome, ms: r.ms };
+        })
+      : Promise.resolve({ outcome: onFile ? 'start' : 'none' });
     return {
       app,
       db,
@@ -226,11 +287,13 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       issuedKeys,
       seedSkipped,
       secretKeySource: secrets.source,
+      check,
       ownsKey: (key: string) => db.prepare('SELECT 1 FROM api_keys WHERE key_hash = ?').pluck().get(hashApiKey(key)) !== undefined,
       async close() {
         if (closed) return;
         closed = true;
-        await running.close();
+        // the worker's connection goes before the service's: the last to close checkpoints the WAL and removes it
+        await Promise.all([running.close(), checking?.stop()]);
         db.close();
         lock?.release();
       },

@@ -39,7 +39,11 @@ function parsePort(v: string): number {
  * Without a working better-sqlite3 it throws one line naming what is missing
  * (sqliteDriverProblem): exit 1. A database another `lic serve` serves is refused, naming
  * its process and URL (DatabaseInUseError, exit 1); a start that fails (that one, a port in
- * use, a bad dataset) leaves no file or directory it made. The start-up text is ./banner.ts.
+ * use, a bad dataset) leaves no file or directory it made. A database damaged in its middle
+ * is refused in one line (exit 1): before listening up to 256 MiB; a larger one is checked in
+ * the background (RunningService.check), and damage found then stops the service as a signal
+ * would, with that same line and exit 1 (nothing found: a line with --verbose). The start-up
+ * text is ./banner.ts.
  */
 async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   const ctx = rt.ctx;
@@ -68,6 +72,7 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       secretKey: ctx.env.LIC_SECRET_KEY || undefined,
       logger: opts.logRequests ? { write: (line: string) => ctx.stderr.write(line) } : false,
       warn: (line) => rt.out.warn(`lic serve: ${line}`),
+      quickCheckMaxBytes: testQuickCheckMaxBytes(ctx.env.LIC_TEST_QUICK_CHECK_MAX_BYTES),
     });
   } catch (e) {
     // a start that failed leaves nothing behind: startService removed its files, and the directories made for them go too
@@ -87,6 +92,16 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
   let off = () => {};
   const stopped = new Promise<string>((resolve) => {
     off = ctx.onInterrupt(resolve);
+  });
+  // the check of a big database's pages, in the background (startService): damage found stops
+  // the service as a signal does, and is then the command's error, the start refusal's line (exit 1)
+  let damage: string | undefined;
+  const damaged = svc.check.then((c) => {
+    if (c.outcome === 'damaged') return (damage = c.message);
+    if (c.outcome === 'ok' && rt.globals.verbose) {
+      rt.out.info(`lic serve: the database's pages were checked in the background: nothing damaged (${((c.ms ?? 0) / 1000).toFixed(1)} s)`);
+    }
+    return new Promise<never>(() => {});
   });
   try {
     const fresh = svc.issuedKeys.length > 0;
@@ -167,8 +182,8 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     rt.out.info(listeningLine(svc.url, ctx.stdout.isTTY));
     // the URL on stdout is the signal scripts wait for: by now the profile and keys file are written
     ctx.stdout.write(`${svc.url}\n`);
-    const sig = await stopped;
-    rt.out.info(`lic serve: ${sig}: finishing in-flight requests and closing the database`);
+    const sig = await Promise.race([stopped, damaged]);
+    if (damage === undefined) rt.out.info(`lic serve: ${sig}: finishing in-flight requests and closing the database`);
   } finally {
     // in-flight requests get SHUTDOWN_GRACE_MS to finish; then their connections are dropped
     const force = setTimeout(() => svc.app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
@@ -179,6 +194,16 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
       off();
     }
   }
+  if (damage !== undefined) throw new Error(damage);
+}
+
+/**
+ * LIC_TEST_QUICK_CHECK_MAX_BYTES, for tests only (undocumented): the size over which the
+ * database is checked in the background rather than before listening, so a small damaged
+ * file takes that path. Anything but a whole number is ignored.
+ */
+function testQuickCheckMaxBytes(v: string | undefined): number | undefined {
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
 }
 
 /** Removes `dir` and its parents up to and including `top` while they are empty (the directories `mkdir -p` made). */
