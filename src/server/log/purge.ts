@@ -115,11 +115,12 @@ function dropOneDetached(db: Db): boolean {
  * The same as dropOneDetached until none is left, a table at a time, in a worker thread on a
  * connection of its own: the service's connection reads on meanwhile (WAL), so a drop holds
  * up no reader, only a writer for the length of one table's drop. Source text: it runs in the
- * worker.
+ * worker, as CommonJS, or as an ES module when the process was started with --input-type=module
+ * (the worker inherits it), hence no bare require (as ../page-check.ts).
  */
 const DROP_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
+const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+const Database = process.getBuiltinModule('node:module').createRequire(workerData.driver)(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
 const next = db.prepare('SELECT name FROM log_drops ORDER BY name DESC LIMIT 1').pluck();
