@@ -3,7 +3,7 @@
  * loads and declares that verb alone; any other (`lic keys`, `lic keys --help`, a typo)
  * loads them all, so that help and commander's suggestions are what they always were
  * (test/cli/lazy-nouns.test.ts compares the two). Declaring every verb of a noun, with
- * its options and their help, cost `lic keys list` ~2-3 ms of a ~50 ms start (bench/startup.md).
+ * its options and their help, cost `lic keys list` ~1 ms of a ~50 ms start (bench/startup.md).
  */
 import type { Command } from 'commander';
 import type { CommandDeps } from './deps.js';
