@@ -329,6 +329,40 @@ function shortTable(times) {
 /** What was found while cutting the start-up: why a target is not met, and the levers tried. */
 const NOTES = `## Notes (why the targets above are or are not met)
 
+- Issue 30, third pass (Node 26). What changed, each measured in the same process timeline
+  (hrtime marks from bin/lic.js to the end of main(), medians of 30 alternating runs) and as a
+  whole with the CPU time of 101 interleaved rounds beside \`node -e 0\` (CPU time: a
+  loaded machine stretches it less than wall time). Together \`keys list -o json\`
+  2.035× → 1.971× \`node -e 0\` in CPU time (load ~1.7):
+  - dist/cli.cjs is ASCII only (scripts/build.mjs asciiOnly): esbuild escapes non-ASCII in
+    strings but not in regular-expression literals or comments, and one \`•\` made V8 hold
+    the whole 690 KB bundle as two-byte text, which Node decodes by its slow path: reading it
+    took 1.84–2.03 ms, now 0.89–0.98;
+  - a noun loads only the verb its command line names (src/cli/noun.ts, each noun's
+    \`defineNoun\`): \`keys list\` no longer initialises and declares \`create\`,
+    \`update\`, \`delete\` and \`rotate\` (the bundle's load 8.2 → 7.15 ms and the program's
+    build 1.4 → 1.1 ms in the timeline);
+  - env-paths (\`lic serve\`'s default data directory) loads only in \`lic serve\`: its
+    first use reads the home and temporary directories, 0.5–0.6 ms of every start before.
+  - tried and left: writing output with fs.writeSync before Node's process.stdout exists, and
+    not destroying the idle keep-alive socket at the end (whose destroy() reads
+    process.stderr, making that stream): Node's net module, which both streams need, is loaded
+    for the request anyway, and neither moved the ratio beyond the noise (1.925 → 1.915 and
+    1.876, then 1.920 against 1.934); V8's \`--min-semi-space-size\` (a run has two
+    scavenges of ~0.3–0.5 ms; the flag is not taken once the heap exists, and given on the
+    command line it moved 1.875 to 1.847–1.867); esbuild's minifyWhitespace (690 → 501 KB;
+    1.901 → 1.868, then 1.941 → 1.926, within the noise; stack traces would lose their lines).
+  - where a \`keys list -o json\` run goes now (that timeline, quiet machine): Node's own
+    start to bin/lic.js ~17–18 ms (\`node -e 0\` is ~25 ms of wall time in all); bin/lic.js
+    before the bundle ~1 ms (dist/version.json 0.3, Node's compile cache switched on 0.25);
+    the bundle ~6 ms (read 0.9, the code cache of ~380 KB deserialised ~2.5, the eager
+    modules' top level ~2.5: commander, the runtime, the renderer, the flag parsers); the
+    program ~1 ms; then the request as a plain node:http script makes it, ~12 ms (tty and net
+    2.1, http 1.4, the first ClientRequest ~3, the round trip to \`lic serve\` 3.5–5, the
+    body 0.9), with ~2 ms more of lic's own (the runtime, the client, the renderer). A
+    CommonJS script making that GET is ~1.45× \`node -e 0\`; 1.80× leaves lic ~8 ms over it,
+    where the bundle alone takes ~6 and the program ~1.
+
 - Issue 30, the single executable (\`BENCH_SEA=1\` adds its rows above; docs/installing.md):
   \`npm run build:sea\` builds dist/lic-sea, Node 26 with a V8 start-up snapshot in which
   dist/cli.cjs is loaded and every noun's modules are initialised (156 MiB: Node 143, the
