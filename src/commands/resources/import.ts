@@ -1,12 +1,9 @@
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, rmSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { createResource, listResources, updateResource, type ResourceInput } from '../../client/endpoints/resources.js';
 import { ApiError, ProtocolError } from '../../client/errors.js';
-import { InterruptedError, messageFor, UsageError } from '../../cli/errors.js';
+import { messageFor, UsageError } from '../../cli/errors.js';
 import { describeFsError } from '../../cli/files.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 import type { ApiClient } from '../../client/request.js';
@@ -18,6 +15,7 @@ import type { Resource } from '../../wire.js';
 import { BUNDLE_FIELDS, bundleLines, checkBundle, lineText, needsPassword, type BundleLine, type BundleResource } from './bundle.js';
 import { RESOURCE_LIST } from './list.js';
 import { outputFormats } from '../../cli/parse.js';
+import { openStdinSpool } from '../../cli/stdin-spool.js';
 
 interface ResourcesImportOptions {
   /** the bundle: a path, or `-` for stdin */
@@ -42,11 +40,10 @@ interface Bundle {
 /**
  * Opens the bundle (`-` = stdin) for reading a line at a time (bundleLines): a file is
  * read from disk on each pass; stdin, which can be read once, is copied to a temporary
- * file (mode 0600: resource data may hold private keys) while it is checked, and the
- * import reads that copy. That copy's directory (`lic-bundle-*` in the temporary folder)
- * goes on every way out: close(), and at once on SIGINT/SIGTERM, after which reading stdin
- * and the import stop with InterruptedError (exit 130). UsageError naming the file for a
- * missing or unreadable one or a directory.
+ * file (openStdinSpool: `lic-bundle-*`, 0600, gone on close() and at once on SIGINT/SIGTERM)
+ * while it is checked, and the import reads that copy; after a signal, reading stdin and the
+ * import stop with InterruptedError (exit 130). UsageError naming the file for a missing or
+ * unreadable one or a directory.
  */
 async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
   const fsError = (e: unknown) => (e instanceof UsageError ? e : new UsageError(`${file}: ${describeFsError(e)}`));
@@ -67,49 +64,18 @@ async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
     }
     return { source: file, lines: fromFile(file, file), close: async () => {}, checkInterrupted: () => {} };
   }
-  // Ctrl-C: the spool goes at once (synchronously: nothing may come after the signal), then
-  // whatever waits (stdin, the next line) stops; watched before the spool exists
-  const ac = new AbortController();
-  let dir: string | undefined = undefined;
-  const off = rt.ctx.onInterrupt(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    ac.abort();
-  });
-  dir = await mkdtemp(join(tmpdir(), 'lic-bundle-'));
-  const spool = join(dir, 'stdin.ndjson');
+  // copied while checkBundle reads it; the import reads the copy
+  const spool = await openStdinSpool(rt.ctx, 'lic-bundle-', 'stdin.ndjson');
   let copied = false;
-  const stdin = rt.ctx.stdin;
-  const checkInterrupted = () => {
-    if (ac.signal.aborted) throw new InterruptedError();
-  };
   return {
     source: 'stdin',
     lines: async function* () {
-      if (copied) return yield* fromFile(spool, 'stdin')();
+      if (copied) return yield* fromFile(spool.path, 'stdin')();
       copied = true;
-      const out = createWriteStream(spool, { mode: 0o600 });
-      try {
-        yield* bundleLines(
-          (async function* () {
-            for await (const c of stdin.chunks(ac.signal)) {
-              if (!out.write(c)) await once(out, 'drain');
-              yield c;
-            }
-            checkInterrupted();
-          })(),
-          'stdin',
-        );
-      } finally {
-        await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve()))).catch((e) => {
-          if (!ac.signal.aborted) throw e;
-        });
-      }
+      yield* bundleLines(spool.copy(), 'stdin');
     },
-    close: async () => {
-      off();
-      await rm(dirname(spool), { recursive: true, force: true });
-    },
-    checkInterrupted,
+    close: spool.close,
+    checkInterrupted: spool.checkInterrupted,
   };
 }
 

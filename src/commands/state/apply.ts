@@ -13,7 +13,7 @@ import type { CommandDeps } from '../../cli/deps.js';
 import { DRY_RUN_HELP } from '../../cli/dry-run-option.js';
 import type { Runtime } from '../../cli/runtime.js';
 import { needsPassword } from '../resources/bundle.js';
-import { MAX_STATE_BYTES, readData, readStateFile, type DesiredState } from './file.js';
+import { readData, readStateFile, type DesiredState } from './file.js';
 import { collectAfterRecordData } from '../../cli/memory.js';
 import { describeItem, makePlan, printPlan, type Plan, type Step } from './plan.js';
 import { outputFormats } from '../../cli/parse.js';
@@ -175,7 +175,7 @@ async function bodyOf(step: Step, mappingId: number | string | undefined): Promi
  * request of the plan (redacted) and sends none.
  */
 async function runApply(opts: ApplyOptions, rt: Runtime): Promise<void> {
-  const want = await readStateFile(opts.file, () => rt.ctx.stdin.readAll(MAX_STATE_BYTES), rt.ctx.cwd);
+  const want = await readStateFile(opts.file, rt.ctx);
   const keyDir = opts.keyDir === undefined ? undefined : resolve(opts.keyDir);
   if (keyDir) await checkKeyDir(keyDir, rt.globals.dryRun === true);
   const client = await rt.client();

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
-import { MAX_STATE_BYTES, readStateFile } from './file.js';
+import { readStateFile } from './file.js';
 import { makePlan, planCounts, printPlan } from './plan.js';
 import { outputFormats } from '../../cli/parse.js';
 
@@ -30,7 +30,7 @@ class DriftError extends Error {
  * and field).
  */
 async function runDiff(opts: DiffOptions, rt: Runtime): Promise<void> {
-  const want = await readStateFile(opts.file, () => rt.ctx.stdin.readAll(MAX_STATE_BYTES), rt.ctx.cwd);
+  const want = await readStateFile(opts.file, rt.ctx);
   const client = await rt.client();
   const plan = await makePlan(client, want, { prune: opts.prune === true, ownKey: await rt.apiKey() });
   await printPlan(rt, plan, want.source);

@@ -12,9 +12,11 @@
 import { isUtf8 } from 'node:buffer';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { collectAfterBurst, collectAfterRecordData } from '../../cli/memory.js';
 import { describeFsError, readFileBounded } from '../../cli/files.js';
+import { openStdinSpool } from '../../cli/stdin-spool.js';
 import { ApiKeyInsertBody, ApiKeyUpdateBody } from '../../schema/api-key.js';
 import { AssemblyInsertBody } from '../../schema/assembly.js';
 import { ResourceInsertBody } from '../../schema/resource.js';
@@ -30,7 +32,7 @@ export type StateNoun = (typeof STATE_NOUNS)[number];
 export const STATE_VERSION = 1;
 
 /** Largest state file read whole: 64 MiB (resource data past that belongs in files: `state export --data-dir`). */
-export const MAX_STATE_BYTES = 64 * 1024 * 1024;
+const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
 const apiKeyInsert = ApiKeyInsertBody.properties.apiKey.properties;
 const apiKeyUpdate = ApiKeyUpdateBody.properties.apiKey.properties;
@@ -153,6 +155,9 @@ const VERSION_RE = /^(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})\.(0|[1
 /** The `yaml` package (loaded on first use: only these verbs need it). */
 type Yaml = typeof import('yaml');
 
+/** What readStateFile takes of the Context: stdin and the signals (for `-f -`), the working directory. */
+export type StateFileContext = Pick<Context, 'stdin' | 'onInterrupt' | 'cwd'>;
+
 /**
  * Reads and checks the state file `path` (`-` = stdin): YAML 1.2 or JSON, UTF-8, at most
  * MAX_STATE_BYTES. Every record is checked against its schema (built from src/schema/
@@ -160,13 +165,41 @@ type Yaml = typeof import('yaml');
  * expireDate, a version a.b.c.d, a 16-hex-digit token, base64 data, a dataFile that
  * exists and is at most MAX_DATA_BYTES, each identity once, and a mappingFile naming a
  * resource of the file or of the service (`serviceCodes`, checked later by the plan).
- * A relative dataFile is relative to the state file's directory, or to `cwd` (the Context's)
- * for a state file on stdin. Throws UsageError (exit 2) listing up to 10 problems as
+ * A relative dataFile is relative to the state file's directory, or to `ctx.cwd` for a
+ * state file on stdin. Throws UsageError (exit 2) listing up to 10 problems as
  * `FILE:LINE: section[i].field: …`, then how many more; checking stops at the 100th.
+ *
+ * Stdin is copied to a private temporary file first (openStdinSpool: `lic-state-*`, 0600;
+ * stdin past MAX_STATE_BYTES is the same UsageError as a file's, naming `stdin`), then read
+ * as a regular file is (streamed when it is in export's block style), every message still
+ * naming `stdin`. The copy goes on every way out, and at once on SIGINT/SIGTERM, after which
+ * this throws InterruptedError (exit 130).
  */
-export async function readStateFile(path: string, readStdin: () => Promise<Buffer>, cwd: string): Promise<DesiredState> {
-  const source = path === '-' ? 'stdin' : path;
-  const base = path === '-' ? cwd : dirname(resolve(cwd, path));
+export async function readStateFile(path: string, ctx: StateFileContext): Promise<DesiredState> {
+  if (path !== '-') return readStateFrom(path, path, dirname(resolve(ctx.cwd, path)));
+  const spool = await openStdinSpool(ctx, 'lic-state-', 'stdin.yaml');
+  try {
+    let total = 0;
+    // one byte past the limit is proof enough: leaving the loop stops reading stdin
+    for await (const c of spool.copy()) if ((total += c.length) > MAX_STATE_BYTES) throw tooLarge('stdin');
+    const read = await readStateFrom(spool.path, 'stdin', ctx.cwd, spool.checkInterrupted);
+    spool.checkInterrupted();
+    return read;
+  } catch (e) {
+    // whatever failed after the signal (the copy removed under the reader): the interruption is the news
+    spool.checkInterrupted();
+    throw e;
+  } finally {
+    await spool.close();
+  }
+}
+
+/**
+ * readStateFile for the file at `path`, named `source` in every message, its relative
+ * dataFile paths relative to `base`; `check` (a spooled stdin's checkInterrupted) is called
+ * after each read of a streamed file.
+ */
+async function readStateFrom(path: string, source: string, base: string, check?: () => void): Promise<DesiredState> {
   const yaml: Yaml = await import('yaml');
   const { Value } = await import('typebox/value');
   const finish = async (fast: BlockResult): Promise<DesiredState> => {
@@ -175,15 +208,15 @@ export async function readStateFile(path: string, readStdin: () => Promise<Buffe
     if (fast.problems.length) throw invalid(fast.problems);
     return fast.out;
   };
-  const streamed = path === '-' ? undefined : await streamStateFile(path, (fh) => streamBlockStyle(fh, yaml, Value, source, base));
+  const streamed = await streamStateFile(path, source, (fh) => streamBlockStyle(fh, yaml, Value, source, base, check));
   if (streamed && streamed !== 'whole') return finish({ ...streamed, out: { ...streamed.out, readAs: 'streamed' } });
-  // stdin, a file not in the block style or not in export's order: read whole (the bytes
+  // a pipe or a device, a file not in the block style or not in export's order: read whole (the bytes
   // held by no variable here, so they go once read: the records, or the text of the whole document)
   const fromBytes = (bytes: Buffer): BlockResult | string => {
     if (!isUtf8(bytes)) throw notUtf8(source);
     return readBlockStyle(yaml, Value, bytes, source, base) ?? new TextDecoder('utf-8').decode(bytes);
   };
-  const read = fromBytes(await readStateBytes(path, readStdin, source));
+  const read = fromBytes(await readStateBytes(path, source));
   if (typeof read !== 'string') return finish({ ...read, out: { ...read.out, readAs: 'bytes' } });
   // any other shape: the whole document at once
   const text = read;
@@ -597,7 +630,8 @@ const READ_BYTES = 1024 * 1024;
  * needs the order `lic state export` writes, `version` first and the sections in the order
  * of STATE_NOUNS, so that every problem is found in the order readBlockStyle finds it; a file
  * in another order, or not in the block style, gives 'whole': read it whole. Throws the
- * UsageError of a file over MAX_STATE_BYTES or not UTF-8, as readStateFile does.
+ * UsageError of a file over MAX_STATE_BYTES or not UTF-8, as readStateFile does, and what
+ * `check` throws (called after each read).
  */
 async function streamBlockStyle(
   fh: FileHandle,
@@ -605,6 +639,7 @@ async function streamBlockStyle(
   Value: TypeBoxValue,
   source: string,
   base: string,
+  check?: () => void,
 ): Promise<BlockResult | 'whole'> {
   const problems = new Problems();
   const out: DesiredState = { source };
@@ -650,6 +685,7 @@ async function streamBlockStyle(
       fed -= keep;
     }
     const { bytesRead } = await fh.read(win, filled, win.length - filled, null);
+    check?.();
     if (bytesRead === 0) break;
     total += bytesRead;
     if (total > MAX_STATE_BYTES) throw tooLarge(source);
@@ -713,44 +749,44 @@ const tooLarge = (source: string) =>
 /** The UsageError of a state file that is not UTF-8. */
 const notUtf8 = (source: string) => new UsageError(`${source}: not UTF-8 text`);
 
-/** The UsageError of a state file that can't be read (`-f FILE: no such file`), or of a directory given as one. */
-function openError(path: string, e: unknown): UsageError {
+/** The UsageError of the state file at `path` that can't be read (`-f FILE: no such file`; `stdin: …` for stdin's copy), or of a directory given as one. */
+function openError(path: string, source: string, e: unknown): UsageError {
   if (e instanceof UsageError) return e;
-  return new UsageError(`-f ${path}: ${describeFsError(e)}`);
+  return new UsageError(`${source === path ? `-f ${path}` : source}: ${describeFsError(e)}`);
 }
 
 /**
  * Opens the state file `path` and, when it is a regular file of at most MAX_STATE_BYTES,
  * gives it to `read`; undefined for anything else (a pipe, a device: readStateBytes reads it
  * with its limit). Throws the UsageError of a directory, a file that can't be opened or one
- * over the limit.
+ * over the limit (named `source`: stdin's copy is `stdin`).
  */
-async function streamStateFile<T>(path: string, read: (fh: FileHandle) => Promise<T>): Promise<T | undefined> {
+async function streamStateFile<T>(path: string, source: string, read: (fh: FileHandle) => Promise<T>): Promise<T | undefined> {
   let fh: FileHandle;
   try {
-    if ((await stat(path)).isDirectory()) throw new UsageError(`${path}: is a directory; give the state file`);
+    if ((await stat(path)).isDirectory()) throw new UsageError(`${source}: is a directory; give the state file`);
     fh = await open(path, 'r');
   } catch (e) {
-    throw openError(path, e);
+    throw openError(path, source, e);
   }
   try {
     const st = await fh.stat();
     if (!st.isFile()) return undefined;
-    if (st.size > MAX_STATE_BYTES) throw tooLarge(path);
+    if (st.size > MAX_STATE_BYTES) throw tooLarge(source);
     return await read(fh);
   } finally {
     await fh.close();
   }
 }
 
-/** The state file's bytes: read whole, at most MAX_STATE_BYTES (a UsageError past it, or naming why it can't be read). */
-async function readStateBytes(path: string, readStdin: () => Promise<Buffer>, source: string): Promise<Buffer> {
+/** The state file's bytes: read whole, at most MAX_STATE_BYTES (a UsageError naming `source` past it, or saying why it can't be read). */
+async function readStateBytes(path: string, source: string): Promise<Buffer> {
   let bytes: Buffer;
   try {
-    if (path !== '-' && (await stat(path)).isDirectory()) throw new UsageError(`${path}: is a directory; give the state file`);
-    bytes = path === '-' ? await readStdin() : await readFileBounded(path, MAX_STATE_BYTES);
+    if ((await stat(path)).isDirectory()) throw new UsageError(`${source}: is a directory; give the state file`);
+    bytes = await readFileBounded(path, MAX_STATE_BYTES);
   } catch (e) {
-    throw openError(path, e);
+    throw openError(path, source, e);
   }
   if (bytes.length > MAX_STATE_BYTES) throw tooLarge(source);
   return bytes;

@@ -1,20 +1,25 @@
 /**
  * The three ways a state file is read (src/commands/state/file.ts) give the same records and
- * the same problems: a regular file in export's order streamed a batch at a time, any
- * block-style file held whole as bytes (stdin, another order), and the whole document parsed
- * at once (any other shape; here forced by a `...` document end marker on the last line, which
- * changes no line number). Files of several batches, with CRLF, a byte order mark, sections out
+ * the same problems: a regular file in export's order streamed a batch at a time (so is stdin,
+ * through its private copy), any block-style file held whole as bytes (another order), and the
+ * whole document parsed at once (any other shape; here forced by a `...` document end marker on
+ * the last line, which changes no line number). Files of several batches, with CRLF, a byte order mark, sections out
  * of order, the version last or wrong, problems and duplicates across batches, an alias from one
  * batch to another, a record longer than a read, a bad UTF-8 byte far into the file.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readStateFile } from '../../../src/commands/state/file.js';
+import { UsageError } from '../../../src/cli/errors.js';
+import { readStateFile, type StateFileContext } from '../../../src/commands/state/file.js';
+import { testContext } from '../../helpers/context.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const dir = tempDir('lic-state-stream-');
 let n = 0;
+
+/** The Context readStateFile is given: `bytes` on stdin (none: a test of a regular file), working directory `dir`. */
+const ctxWith = (bytes?: string | Buffer): StateFileContext => ({ ...testContext({ stdin: bytes }).ctx, cwd: dir });
 
 /** The outcome of readStateFile: the records (source left out), or the error's message with the file's name as `FILE`. */
 async function outcome(read: () => Promise<unknown>, name: string): Promise<unknown> {
@@ -34,11 +39,10 @@ async function readAllWays(text: string | Buffer): Promise<{ file: unknown; stdi
   const wholePath = join(dir, `s${n++}.yaml`);
   const endsInNewline = bytes.at(-1) === 10;
   writeFileSync(wholePath, Buffer.concat([bytes, Buffer.from(endsInNewline ? '...\n' : '\n...\n')]));
-  const noStdin = () => Promise.reject(new Error('no stdin here'));
   return {
-    file: await outcome(() => readStateFile(path, noStdin, dir), path),
-    stdin: await outcome(() => readStateFile('-', () => Promise.resolve(bytes), dir), 'stdin'),
-    whole: await outcome(() => readStateFile(wholePath, noStdin, dir), wholePath),
+    file: await outcome(() => readStateFile(path, ctxWith()), path),
+    stdin: await outcome(() => readStateFile('-', ctxWith(bytes)), 'stdin'),
+    whole: await outcome(() => readStateFile(wholePath, ctxWith()), wholePath),
   };
 }
 
@@ -73,12 +77,37 @@ describe('a state file read streamed, whole as bytes, or as one document gives t
     // a CRLF file is streamed like an LF one (its `version: 1\r` line once sent it to the whole-document parse, ~3x the memory)
     const path = join(dir, `s${n++}.yaml`);
     writeFileSync(path, text);
-    expect((await readStateFile(path, () => Promise.reject(new Error('no stdin')), dir)).readAs).toBe('streamed');
-    expect((await readStateFile('-', () => Promise.resolve(Buffer.from(text)), dir)).readAs).toBe('bytes');
+    expect((await readStateFile(path, ctxWith())).readAs).toBe('streamed');
+    // stdin too, through its copy on disk (it was held whole as bytes: 5.3 times a 60 MB file, bench/reliability.md)
+    expect((await readStateFile('-', ctxWith(text))).readAs).toBe('streamed');
     const r = await readAllWays(text);
     expect(r.file).toEqual(r.stdin);
     expect(r.file).toEqual(r.whole);
     expect((r.file as { keys: unknown[] }).keys).toHaveLength(800);
+  });
+
+  it('stdin is read as a regular file is, from its copy: messages name stdin:LINE (never the copy), a dataFile is relative to the cwd', async () => {
+    writeFileSync(join(dir, 'blob.bin'), 'bytes of a resource');
+    const good = 'version: 1\nresources:\n  - code: r-file\n    name: From a file\n    dataFile: blob.bin\n' + section('keys', 900, key);
+    const t = testContext({ stdin: good });
+    const read = await readStateFile('-', { ...t.ctx, cwd: dir });
+    expect(read.source).toBe('stdin');
+    expect(read.readAs).toBe('streamed');
+    expect(read.resources![0]!.rec.data).toEqual({ file: join(dir, 'blob.bin') });
+    expect(read.keys).toHaveLength(900);
+    // no signal handler left behind
+    expect(t.interruptHandlers()).toBe(0);
+    // a problem far into the file: its line on stdin
+    const bad = 'version: 1\n' + section('keys', 900, (i) => key(i, i === 700 ? '    colour: red\n' : ''));
+    const e = await readStateFile('-', ctxWith(bad)).catch((x: Error) => x);
+    expect(e).toBeInstanceOf(UsageError);
+    const msg = (e as Error).message;
+    expect(msg).toContain(
+      `\n  stdin:${2 + 1 + 700 * 5 + 5}: keys[700].colour: unknown field (fields: name, ownerId, permissions, description, expireDate, revoked)`,
+    );
+    expect(msg).not.toMatch(/lic-state-|stdin\.yaml/);
+    // another order on stdin: held whole as bytes, as such a regular file is
+    expect((await readStateFile('-', ctxWith(section('keys', 10, key) + 'version: 1\n'))).readAs).toBe('bytes');
   });
 
   it('problems and a duplicate across batches, in sections out of order and with the version last: listed in the same order', async () => {

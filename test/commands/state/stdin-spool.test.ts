@@ -1,0 +1,163 @@
+/**
+ * `lic diff -f -` and `lic apply -f -` copy stdin to a private temporary file (src/cli/stdin-spool.ts)
+ * and read that as a regular file: the real bin/lic, spawned with a TMPDIR of its own and a
+ * stdin the test holds open, against the reference service. While stdin is read the copy is
+ * a 0600 file in a 0700 `lic-state-*` directory; that directory is gone after a run that
+ * succeeds, after a bad file (exit 2), after stdin over the limit (exit 2, one line), and at
+ * once on SIGINT or SIGTERM mid-read (exit 130); a temporary folder that can't hold it is one line.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { useService } from '../../helpers/fixtures.js';
+import { BIN, LIC_NODE } from '../../helpers/spawn.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const { env } = useService();
+const dir = tempDir('lic-stdin-spool-');
+let n = 0;
+
+/** A TMPDIR of its own, empty. */
+function freshTmp(): string {
+  const tmp = join(dir, `tmp-${n++}`);
+  mkdirSync(tmp);
+  return tmp;
+}
+
+interface Held {
+  child: ChildProcessWithoutNullStreams;
+  /** exit code, or the signal's name */
+  exited: Promise<{ code: number | string | null; stdout: string; stderr: string }>;
+}
+
+/** The real `lic ARGS` with TMPDIR=`tmp`, its stdin a pipe the test writes and ends (or keeps open); killed after 60 s. */
+function lic(args: string[], tmp: string, stdin: 'pipe' | number = 'pipe'): Held {
+  const child = spawn(LIC_NODE, [BIN, ...args], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: join(dir, 'home'),
+      TMPDIR: tmp,
+      LIC_CONFIG_DIR: join(dir, 'config'),
+      LIC_CACHE_DIR: join(dir, 'cache'),
+      ...env,
+    },
+    stdio: [stdin, 'pipe', 'pipe'],
+  }) as ChildProcessWithoutNullStreams;
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const exited = new Promise<{ code: number | string | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code, sig) => {
+      clearTimeout(killer);
+      resolve({ code: code ?? sig, stdout, stderr });
+    }),
+  );
+  return { child, exited };
+}
+
+/** Waits until lic's copy of stdin in `tmp` holds bytes; returns the directory's and the file's modes. */
+async function spoolOf(tmp: string): Promise<{ name: string; dirMode: number; fileMode: number }> {
+  for (let i = 0; i < 600; i++) {
+    const [d] = readdirSync(tmp);
+    if (d) {
+      const files = readdirSync(join(tmp, d));
+      if (files.length && statSync(join(tmp, d, files[0]!)).size > 0)
+        return {
+          name: d,
+          dirMode: statSync(join(tmp, d)).mode & 0o777,
+          fileMode: statSync(join(tmp, d, files[0]!)).mode & 0o777,
+        };
+    }
+    await sleep(50);
+  }
+  throw new Error(`no copy of stdin appeared in ${tmp}: ${JSON.stringify(readdirSync(tmp))}`);
+}
+
+const key = (i: number, extra = '') =>
+  `  - name: spool-key-${i}\n    ownerId: owner-${i % 7}\n    permissions: 1\n    description: key ${i}\n${extra}`;
+const keys = (from: number, to: number, rec = key) => Array.from({ length: to - from }, (_, i) => rec(from + i)).join('');
+
+describe('a state file on stdin is copied to a private file, removed on every way out', () => {
+  it('lic diff -f -: the copy is 0600 in a 0700 lic-state-* directory while stdin is read; gone after the plan (exit 0)', async () => {
+    const tmp = freshTmp();
+    const run = lic(['diff', '-f', '-', '-o', 'json'], tmp);
+    run.child.stdin.write('version: 1\nkeys:\n' + keys(0, 200));
+    const spool = await spoolOf(tmp);
+    expect(spool).toEqual({ name: expect.stringMatching(/^lic-state-/), dirMode: 0o700, fileMode: 0o600 });
+    run.child.stdin.end(keys(200, 300));
+    const r = await run.exited;
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as { create: number; steps: { item: string; line: number }[] };
+    expect(plan.create).toBe(300);
+    expect(plan.steps.at(-1)).toMatchObject({ item: 'spool-key-299', line: 2 + 299 * 4 + 1 });
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('lic apply -f -: a bad record far into stdin is exit 2 naming stdin:LINE, nothing sent; the copy is gone', async () => {
+    const tmp = freshTmp();
+    const run = lic(['apply', '-f', '-'], tmp);
+    run.child.stdin.write('version: 1\nkeys:\n' + keys(0, 200));
+    await spoolOf(tmp);
+    run.child.stdin.end(keys(200, 300, (i) => key(i, i === 250 ? '    colour: red\n' : '')));
+    const r = await run.exited;
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'lic: invalid state file; nothing was sent:\n' +
+        `  stdin:${2 + 250 * 4 + 5}: keys[250].colour: unknown field (fields: name, ownerId, permissions, description, expireDate, revoked)\n`,
+    );
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('stdin past the limit (/dev/zero): the one line naming stdin and the limit, exit 2; the copy is gone', async () => {
+    for (const verb of ['diff', 'apply']) {
+      const tmp = freshTmp();
+      const zero = openSync('/dev/zero', 'r');
+      const run = lic([verb, '-f', '-'], tmp, zero);
+      closeSync(zero);
+      const r = await run.exited;
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'lic: stdin: more than the limit of 67108864 bytes (64 MiB) for a state file; keep resource data in files (lic state export --data-dir DIR)\n',
+      );
+      expect(readdirSync(tmp)).toEqual([]);
+    }
+  }, 120_000);
+
+  it('a temporary folder that does not exist: one line naming it, exit 1, for diff -f - and resources import -', async () => {
+    const missing = join(dir, 'no-such-tmp');
+    for (const args of [
+      ['diff', '-f', '-'],
+      ['resources', 'import', '-'],
+    ]) {
+      const run = lic(args, missing);
+      run.child.stdin.end('version: 1\nkeys: []\n');
+      const r = await run.exited;
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`lic: stdin: cannot copy it to the temporary folder ${missing}: no such file\n`);
+    }
+  });
+
+  it('SIGINT or SIGTERM while stdin is read (it stays open): exit 130, the copy removed', async () => {
+    for (const [verb, signal] of [
+      ['diff', 'SIGINT'],
+      ['apply', 'SIGTERM'],
+    ] as const) {
+      const tmp = freshTmp();
+      const run = lic([verb, '-f', '-'], tmp);
+      run.child.stdin.write('version: 1\nkeys:\n' + keys(0, 200));
+      await spoolOf(tmp);
+      run.child.kill(signal);
+      const r = await run.exited;
+      expect(r.code, `${verb} ${signal}: ${r.stderr}`).toBe(130);
+      expect(r.stderr).toBe('lic: interrupted\n');
+      expect(readdirSync(tmp)).toEqual([]);
+    }
+  });
+});
