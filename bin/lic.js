@@ -17,18 +17,19 @@ module.exports = { printPrebuiltHelp };
 function run() {
   const meta = readMeta();
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(`${meta ? meta.version : 'unknown (no build: run `npm run build`)'}\n`);
+    writeAll(1, `${meta ? meta.version : 'unknown (no build: run `npm run build`)'}\n`);
   } else if (!meta) {
-    process.stderr.write(
+    writeAll(
+      2,
       `lic: this copy of lic has not been built (no ${require('node:path').join(__dirname, '..', 'dist')}): run \`npm run build\` in its directory\n`,
     );
     process.exitCode = 1;
   } else {
     const refusal = nodeRefusal(process.versions.node, meta.node);
     if (refusal) {
-      process.stderr.write(`lic: ${refusal}\n`);
+      writeAll(2, `lic: ${refusal}\n`);
       process.exitCode = 2;
-    } else if (!printPrebuiltHelp(argv, () => require('../dist/help.json'))) {
+    } else if (!printPrebuiltHelp(argv, () => readDist('help.json'))) {
       start(meta);
     }
   }
@@ -37,10 +38,15 @@ function run() {
 /** dist/version.json, written by scripts/build.mjs: `{ version, build, node: { floor, supported, endOfLife } }` (build: a hash of dist/cli.cjs); undefined when there is no build. */
 function readMeta() {
   try {
-    return require('../dist/version.json');
+    return readDist('version.json');
   } catch {
     return undefined;
   }
+}
+
+/** A JSON file of dist/, parsed; throws when it can't be read (read and parsed, not required: no module lookup). */
+function readDist(name) {
+  return JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'dist', name), 'utf8'));
 }
 
 /**
@@ -92,19 +98,57 @@ function printPrebuiltHelp(args, loadHelp) {
   const page = help.pages[JSON.stringify(args)];
   if (!page) return false;
   const [fd, code, text, onTerminal] = page;
-  const stream = fd === 1 ? process.stdout : process.stderr;
-  if (stream.isTTY) {
+  // Node's stream for the descriptor is made only on a terminal, for its width (writeAll); node:tty
+  // (which loads node:net, ~2 ms) only for a character device: a pipe or a file is no terminal
+  if (isTerminal(fd)) {
     const columns = (process.env.COLUMNS || '').trim();
+    const stream = fd === 1 ? process.stdout : process.stderr;
     const width = /^\d+$/.test(columns) && Number(columns) > 0 ? Number(columns) : stream.columns || 80;
     if (!onTerminal || width !== help.width) return false;
   }
-  // as the bundle: a reader that went away (`lic --help | head -1`) ends the run quietly, exit 0
-  stream.on('error', (e) => {
-    if (e.code !== 'EPIPE') throw e;
-  });
-  stream.write(help.texts[text]);
+  writeAll(fd, help.texts[text]);
   process.exitCode = code;
   return true;
+}
+
+/**
+ * Whether the file descriptor `fd` is a terminal, asking node:tty (which loads node:net, ~2 ms)
+ * only about a character device other than /dev/null (where cron and `> /dev/null` send output).
+ */
+function isTerminal(fd) {
+  const fs = require('node:fs');
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    const nul = fs.statSync('/dev/null', { throwIfNoEntry: false });
+    if (nul && nul.isCharacterDevice() && nul.rdev === st.rdev) return false;
+  } catch {
+    return false;
+  }
+  return require('node:tty').isatty(fd);
+}
+
+/**
+ * Writes `text` to the file descriptor `fd` (1 or 2) at once, with fs.writeSync: Node makes
+ * process.stdout on first use, and for a pipe that is a net.Socket, ~4 ms of a ~27 ms start,
+ * more than the rest of `lic --version` (bench/startup.md). As the bundle does, a reader that
+ * went away (EPIPE: `lic --help | head -1`) ends the run quietly; a descriptor that would
+ * block (EAGAIN: a non-blocking pipe that is full) gets the rest through Node's stream.
+ */
+function writeAll(fd, text) {
+  const bytes = Buffer.from(text);
+  let at = 0;
+  try {
+    while (at < bytes.length) at += require('node:fs').writeSync(fd, bytes, at);
+  } catch (e) {
+    if (e.code === 'EPIPE') return;
+    if (e.code !== 'EAGAIN') throw e;
+    const stream = fd === 1 ? process.stdout : process.stderr;
+    stream.on('error', (err) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+    stream.write(bytes.subarray(at));
+  }
 }
 
 /** Loads dist/cli.cjs with the code caches, then runs the command line. */

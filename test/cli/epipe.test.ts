@@ -29,10 +29,10 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-/** Runs `bash -c 'set -o pipefail; lic ARGS | head -1'`; the exit status is the pipeline's. */
-function pipeline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `bash -c 'set -o pipefail; lic ARGS | READER'` (`head -1`); the exit status is the pipeline's. */
+function pipeline(args: string[], reader = 'head -1'): Promise<{ code: number; stdout: string; stderr: string }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const script = `set -o pipefail; ${[LIC_NODE, BIN, ...args].map(quote).join(' ')} | head -1`;
+  const script = `set -o pipefail; ${[LIC_NODE, BIN, ...args].map(quote).join(' ')} | ${reader}`;
   return new Promise((resolve) => {
     execFile(
       'bash',
@@ -66,5 +66,19 @@ describe('EPIPE: lic ... | head -1 under pipefail', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toHaveLength(2);
+  });
+});
+
+describe('EPIPE before bin/lic.js writes a word (it writes with fs.writeSync, not through process.stdout)', () => {
+  // `true` exits at once, long before node has started: the pipe has no reader when lic writes
+  it.each([[['--version']], [['--help']], [['keys', '--help']]])('lic %j | true: exit 0, stderr empty', async (args) => {
+    const r = await pipeline(args, 'true');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+  it('lic --version | cat: the version, whole', async () => {
+    const r = await pipeline(['--version'], 'cat');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 });
