@@ -57,7 +57,13 @@ function storedNotUtf8(): number {
   }
   return bad;
 }
-const LEAK = /sqlite|SELECT |INSERT |\bat .+\.(js|ts):\d+|node_modules|TypeError|RangeError|ReferenceError/;
+/**
+ * What a reply must never hold: the database's name, SQL, a stack frame, a path into node_modules, an
+ * engine error. SQL as a statement (`SELECT … FROM`, `INSERT INTO`), not the word: the fuzzed filters
+ * below hold `SELECT` as a token, and a 400 rightly quotes the string it could not read
+ * (`expected a condition but found the string " = SELECT Permissions "`).
+ */
+const LEAK = /sqlite|\bSELECT\b[^"]*\bFROM\b|\bINSERT INTO\b|\bat .+\.(js|ts):\d+|node_modules|TypeError|RangeError|ReferenceError/;
 
 /** Sends one request with these body bytes; checks the reply is an envelope, not a 500, and leaks nothing. */
 async function probe(method: string, path: string, body?: Buffer | string, contentType = 'application/json') {
