@@ -17,7 +17,7 @@ const COMMAND_LINE = ['commander'];
 /** Node's built-ins by their bare names: everywhere they are imported as `node:name`. */
 const BARE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_') && !m.startsWith('node:'));
 /** The files that may make a `require` (createRequire): the SQLite driver, a native CommonJS module, loaded by a computed name. */
-const REQUIRE_FILES = ['src/commands/serve/driver.ts', 'src/server/log/purge.ts', 'src/server/page-check.ts'];
+const REQUIRE_FILES = ['src/commands/serve/driver.ts', 'src/server/db-worker.ts'];
 /** The one file that touches the real process (environment, streams, signals, cwd); bin/ is outside src. */
 const PROCESS_FILES = ['src/cli/system.ts'];
 /** What any file may read of `process`: which Node and machine this is (constants, not the outside world a test replaces). */

@@ -15,8 +15,8 @@
  * of free pages (SQLite's "partial integrity check"); the start's warning names the sqlite3
  * command that checks those too.
  */
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startDbWorker } from './db-worker.js';
 
 /** What a check found: `ok` (nothing), `damaged` (`found`: quick_check's first problem), `failed` (it could not run: `found` says why), `stopped` (stopped first). */
 interface PageCheckResult {
@@ -34,17 +34,14 @@ export interface PageCheck {
 }
 
 /**
- * The worker's source text, run by eval: as CommonJS, or as an ES module when the process was
- * started with --input-type=module (which the worker inherits), hence no bare require. Tables in the order of their root pages (the file's order, more
- * or less), virtual tables (root page 0: the log's full-text indexes, whose check reads the
+ * The worker's source text (../db-worker.ts gives it `Database`). Tables in the order of their
+ * root pages (the file's order, more or less), virtual tables (root page 0: the log's full-text indexes, whose check reads the
  * tables they index) last, so a damaged b-tree is named as such; the first problem found ends
  * the check. A read-only connection: quick_check
  * reads, and SQLITE_CORRUPT while listing the tables is damage too (told apart by the main
  * thread from the error's code).
  */
 const CHECK_WORKER = `
-const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
-const Database = process.getBuiltinModule('node:module').createRequire(workerData.driver)(workerData.driver);
 const t0 = Date.now();
 let db;
 try {
@@ -85,10 +82,7 @@ try {
 export function checkPagesInBackground(file: string): PageCheck {
   let worker: Worker;
   try {
-    worker = new Worker(CHECK_WORKER, {
-      eval: true,
-      workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
-    });
+    worker = startDbWorker(CHECK_WORKER, { file });
   } catch (e) {
     const result = Promise.resolve<PageCheckResult>({ outcome: 'failed', found: (e as Error).message, ms: 0 });
     return { result, stop: async () => {} };

@@ -123,8 +123,8 @@ const clean: [layer: string, file: string, code: string][] = [
     `import type { ApiKey } from '../wire.js';\nimport { createHash } from 'node:crypto';\nvoid createHash;\nexport const load = () => import('./seed/demo.js');`,
   ],
   [
-    'server: the log purge (createRequire)',
-    'src/server/log/purge.ts',
+    "server: the database's worker threads (createRequire)",
+    'src/server/db-worker.ts',
     `import { createRequire } from 'node:module';\nexport const driver = createRequire(import.meta.url).resolve('better-sqlite3');`,
   ],
   ['client', 'src/client/errors.ts', `import type { ApiKey } from '../wire.js';\nimport { request } from 'undici';\nvoid request;`],

@@ -4,9 +4,8 @@
  * only partly inside, the entries deleted in windows that let other requests run, or the
  * partition replaced by a copy of its survivors. Design and figures: ./README.md.
  */
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { cachedStatement, type Db } from '../db.js';
+import { startDbWorker } from '../db-worker.js';
 import { lockWanted } from '../lock-wanted.js';
 import type { Scope } from '../list.js';
 import { holdIndexing, scheduleIndexing } from './fts.js';
@@ -115,12 +114,9 @@ function dropOneDetached(db: Db): boolean {
  * The same as dropOneDetached until none is left, a table at a time, in a worker thread on a
  * connection of its own: the service's connection reads on meanwhile (WAL), so a drop holds
  * up no reader, only a writer for the length of one table's drop. Source text: it runs in the
- * worker, as CommonJS, or as an ES module when the process was started with --input-type=module
- * (the worker inherits it), hence no bare require (as ../page-check.ts).
+ * worker (../db-worker.ts).
  */
 const DROP_WORKER = `
-const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
-const Database = process.getBuiltinModule('node:module').createRequire(workerData.driver)(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
 const next = db.prepare('SELECT name FROM log_drops ORDER BY name DESC LIMIT 1').pluck();
@@ -158,10 +154,7 @@ async function dropDetached(db: Db): Promise<void> {
   if (!db.open || cachedStatement(db, 'SELECT NOT EXISTS (SELECT 1 FROM log_drops)').pluck().get() === 1) return;
   if (!db.memory) {
     try {
-      const worker = new Worker(DROP_WORKER, {
-        eval: true,
-        workerData: { file: db.name, driver: createRequire(import.meta.url).resolve('better-sqlite3'), wanted: lockWanted(db) },
-      });
+      const worker = startDbWorker(DROP_WORKER, { file: db.name, wanted: lockWanted(db) });
       // a stop does not wait for it: what is left is dropped at the next start
       worker.unref();
       const done = new Promise<void>((resolve, reject) => {
