@@ -21,8 +21,8 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnServe } from './serve-child.mjs';
 
 const MIB = Number(process.env.BENCH_IMPORT_MIB ?? 1024);
 if (!Number.isInteger(MIB) || MIB < 1) {
@@ -83,26 +83,21 @@ say(`writing a bundle of ${MIB} MiB of random data (${count} resources) to ${bun
 }
 const bundleMiB = statSync(bundle).size / 2 ** 20;
 
-/** Starts `lic serve` on a database file; resolves with its URL and Administrator key. */
+/** Starts `lic serve` on a database file (./serve-child.mjs); resolves with its URL and Administrator key. */
 async function serve(name) {
   const keysFile = join(dir, `keys-${name}.json`);
-  const child = spawn(NODE, [BIN, 'serve', '--port', '0', '--no-profile', '--db', join(dir, `${name}.db`), '--keys-file', keysFile], {
+  const svc = await spawnServe(children, {
+    node: NODE,
+    bin: BIN,
+    args: ['--no-profile', '--db', join(dir, `${name}.db`), '--keys-file', keysFile],
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`lic serve exited ${code}: ${stderr}`)));
   });
   for (let i = 0; !existsSync(keysFile) || statSync(keysFile).size === 0; i++) {
-    if (i > 400) throw new Error(`no keys file from lic serve: ${stderr}`);
+    if (i > 400) throw new Error(`no keys file from lic serve: ${svc.stderr()}`);
     await sleep(25);
   }
   const key = JSON.parse(readFileSync(keysFile, 'utf8')).keys.find((k) => k.role === 'Administrator').key;
-  return { url, key, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))).then(() => children.delete(child)) };
+  return { url: svc.url, key, stop: svc.stop };
 }
 
 /**

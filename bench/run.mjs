@@ -25,6 +25,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
 import { END, START, buildLog, pristineLog } from './log-seed.mjs';
+import { spawnServe } from './serve-child.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SIZES = String(process.env.BENCH_ROWS ?? 1_000_000)
@@ -79,58 +80,28 @@ if (process.env.BENCH_SEED_ONLY) {
  * Starts `lic serve` on `file` (port 0); resolves with its URL, Administrator key, its spawn
  * time and a stop(). Without `key` the database must be new: its bootstrap key is read from
  * the keys file. `waitCheck` (default): resolves once the background page check of a file over
- * 256 MiB has ended.
+ * 256 MiB has ended (./serve-child.mjs).
  */
 async function startServe(file, key, { waitCheck = true } = {}) {
   const env = { ...process.env, LIC_CONFIG_DIR: join(tmp, 'config'), LIC_DATA_DIR: join(tmp, 'data'), NO_COLOR: '1' };
   const keysFile = join(tmp, `keys-${Date.now()}-${Math.random()}.json`);
   const t0 = performance.now();
-  const child = spawn(
-    process.execPath,
-    [LIC, 'serve', '--verbose', '--db', file, '--port', '0', '--no-profile', ...(key ? [] : ['--keys-file', keysFile])],
-    {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  processes.add(child);
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const url = await new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      if (buf.includes('\n')) resolve(buf.split('\n')[0].trim());
-    });
-    child.on('exit', (code) => reject(new Error(`lic serve exited ${code}: ${stderr}`)));
+  // the cold starts are timed to their first answer, with the page check running
+  const svc = await spawnServe(processes, {
+    bin: LIC,
+    args: ['--db', file, '--no-profile', ...(key ? [] : ['--keys-file', keysFile])],
+    env,
+    checked: waitCheck,
   });
-  // a database over 256 MiB has its pages checked in a worker thread after the start (~3 s of a CPU a
-  // million entries): waited for, so that it doesn't share the cores with what is timed (--verbose says when it ends)
-  // (not by the cold starts, timed to their first answer)
-  const checked = waitCheck && statSync(file).size > 256 * 1024 * 1024;
-  for (let i = 0; checked && !/pages were checked in the background/.test(stderr); i++) {
-    if (i > 12000) throw new Error(`lic serve: no end of the background check: ${stderr}`);
-    await sleep(50);
-  }
   for (let i = 0; !key; i++) {
     try {
       key = JSON.parse(readFileSync(keysFile, 'utf8')).keys.find((k) => k.role === 'Administrator').key;
     } catch (e) {
-      if (i > 400) throw new Error(`no keys file from lic serve: ${stderr}`, { cause: e });
+      if (i > 400) throw new Error(`no keys file from lic serve: ${svc.stderr()}`, { cause: e });
       await sleep(5);
     }
   }
-  return {
-    url,
-    key,
-    t0,
-    async stop() {
-      const exited = new Promise((r) => child.on('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      processes.delete(child);
-    },
-  };
+  return { url: svc.url, key, t0, stop: svc.stop };
 }
 
 const agent = new Agent({ connections: 8 });

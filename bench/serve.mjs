@@ -15,15 +15,15 @@
 //    waits when it comes during the check (in-process, dist/server.cjs). BENCH_ONLY=check runs
 //    this section alone and replaces it in bench/serve.md, the rest of the file left as it is.
 // Figures only: nothing here asserts a time.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
 import { buildLog } from './log-seed.mjs';
+import { spawnServe } from './serve-child.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -70,26 +70,17 @@ function cpuMs(pid) {
 /** Spawns `lic serve` on DB; resolves with spawn→URL and spawn→first 200, in ms, and the URL. */
 async function coldStart(key) {
   const keysFile = join(tmp, 'keys.json');
-  const args = [LIC, 'serve', '--db', DB, '--port', '0', '--no-profile', ...(key ? [] : ['--keys-file', keysFile])];
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`lic serve exited ${code}`)));
-  });
+  const svc = await spawnServe(children, { bin: LIC, args: ['--db', DB, '--no-profile', ...(key ? [] : ['--keys-file', keysFile])], env });
   const tUrl = performance.now() - t0;
   key ??= JSON.parse(readFileSync(keysFile, 'utf8')).keys[0].key;
-  const res = await request(`${url}/v1/log?take=1`, { headers: { 'x-api-key': key } });
+  const res = await request(`${svc.url}/v1/log?take=1`, { headers: { 'x-api-key': key } });
   await res.body.text();
   const tFirst = performance.now() - t0;
   if (res.statusCode !== 200) throw new Error(`first request: ${res.statusCode}`);
-  const cpu = cpuMs(child.pid);
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-  children.delete(child);
-  return { tUrl, tFirst, cpu, key, url };
+  const cpu = cpuMs(svc.child.pid);
+  await svc.stop();
+  return { tUrl, tFirst, cpu, key, url: svc.url };
 }
 
 // the first start bootstraps the Administrator key; the runs after start on an existing database
@@ -105,29 +96,17 @@ const BASE_LIC = process.env.BENCH_BASE_LIC;
  * 'base', BASE_LIC's.
  */
 async function firstAnswer(check) {
-  const childEnv = check === false ? { ...env, LIC_TEST_QUICK_CHECK_MAX_BYTES: String(Number.MAX_SAFE_INTEGER) } : env;
+  // the threshold set on both sides of the file's size, so that a smaller BENCH_ROWS takes the same paths
+  const childEnv = check === 'base' ? env : { ...env, LIC_TEST_QUICK_CHECK_MAX_BYTES: check ? '0' : String(Number.MAX_SAFE_INTEGER) };
   const t0 = performance.now();
-  const child = spawn(process.execPath, [check === 'base' ? BASE_LIC : LIC, 'serve', '--db', DB, '--port', '0', '--no-profile'], {
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`lic serve exited ${code}`)));
-  });
-  const res = await request(`${url}/v1/log?take=1`, { headers: { 'x-api-key': key } });
+  const svc = await spawnServe(children, { bin: check === 'base' ? BASE_LIC : LIC, args: ['--db', DB, '--no-profile'], env: childEnv });
+  const res = await request(`${svc.url}/v1/log?take=1`, { headers: { 'x-api-key': key } });
   await res.body.text();
   const tFirst = performance.now() - t0;
   if (res.statusCode !== 200) throw new Error(`first request: ${res.statusCode}`);
-  if ((check === true) !== /checked in the background/.test(stderr))
-    throw new Error(`the background check was ${check === true ? 'not ' : ''}announced: ${stderr}`);
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-  children.delete(child);
+  if ((check === true) !== /checked in the background/.test(svc.stderr()))
+    throw new Error(`the background check was ${check === true ? 'not ' : ''}announced: ${svc.stderr()}`);
+  await svc.stop();
   return tFirst;
 }
 const withCheck = [];
@@ -222,15 +201,7 @@ for (let i = 0; i < RUNS; i++) {
 say('phases done');
 
 // 3. pages of 1000, as lic log list --all asks them
-const svc = await (async () => {
-  const child = spawn(process.execPath, [LIC, 'serve', '--db', DB, '--port', '0', '--no-profile'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const url = await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-  return { url, child };
-})();
+const svc = await spawnServe(children, { bin: LIC, args: ['--db', DB, '--no-profile'], env, checked: true });
 const agent = new Agent({ connections: 1 });
 const PAGES = Math.min(200, Math.floor(ROWS / 1000));
 const http = [];
@@ -246,7 +217,7 @@ for (let i = 0; i < PAGES; i++) {
   const body = JSON.parse(text);
   before = body.logEntries.at(-1).id;
 }
-svc.child.kill('SIGTERM');
+await svc.stop();
 const sqlite = new Database(DB, { readonly: true });
 const page = sqlite.prepare(
   'SELECT l.id, l.message, l.message_template, l.level, l.time_stamp, l.exception, l.properties FROM log l WHERE l.id < ? ORDER BY l.id DESC LIMIT 1000',

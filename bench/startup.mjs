@@ -18,8 +18,8 @@ import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writ
 import { request } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { spawnServe } from './serve-child.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -37,32 +37,6 @@ process.on('exit', () => {
 });
 const loadBefore = os.loadavg();
 const started = new Date();
-
-/** Starts `lic serve` with `args`; resolves with its URL and the child once it prints the URL. */
-async function serve(args, { checked = false } = {}) {
-  const child = spawn(NODE, [BIN, 'serve', '--port', '0', ...(checked ? ['--verbose'] : []), ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`lic serve exited ${code}: ${stderr}`)));
-  });
-  // a database over 256 MiB (the 1M-entry log's is ~436 MiB) has its pages checked in a worker thread after
-  // the start (~3 s of a CPU): `checked` waits for it, so that it doesn't share the cores with what is timed
-  for (let i = 0; checked && !/pages were checked in the background/.test(stderr); i++) {
-    if (i > 1200) throw new Error(`lic serve: no end of the background check: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url,
-    child,
-    stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))).then(() => children.delete(child)),
-  };
-}
 
 /** The Administrator key `lic serve --keys-file FILE` wrote. */
 function adminKey(file) {
@@ -93,7 +67,12 @@ const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.f
 // ---------------------------------------------------------------------------------------
 // 1. short commands, against `lic serve --seed demo`
 
-const demo = await serve(['--db', join(dir, 'demo.db'), '--seed', 'demo', '--keys-file', join(dir, 'demo-keys.json')]);
+const demo = await spawnServe(children, {
+  node: NODE,
+  bin: BIN,
+  env,
+  args: ['--db', join(dir, 'demo.db'), '--seed', 'demo', '--keys-file', join(dir, 'demo-keys.json')],
+});
 const key = adminKey(join(dir, 'demo-keys.json'));
 const apiEnv = { LIC_BASE_URL: demo.url, LIC_API_KEY: key };
 /** [label, argv after node, extra env, target as [ratio, "to"]] */
@@ -215,7 +194,13 @@ const seeded = spawnSync(NODE, [join(ROOT, 'bench/run.mjs')], {
 });
 if (seeded.status !== 0) throw new Error('seeding failed');
 const logKeys = join(dir, 'log-keys.json');
-let svc = await serve(['--db', db, '--no-profile', '--keys-file', logKeys], { checked: true });
+let svc = await spawnServe(children, {
+  node: NODE,
+  bin: BIN,
+  args: ['--db', db, '--no-profile', '--keys-file', logKeys],
+  env,
+  checked: true,
+});
 const logKey = adminKey(logKeys);
 const total = (await get(`${svc.url}/v1/log?take=0`, logKey)).body.totalLogEntriesCount;
 const gnuTime = spawnSync('/usr/bin/time', ['-v', 'true'], { encoding: 'utf8' }).stderr?.includes('Maximum resident set size');
@@ -260,7 +245,12 @@ say('lic serve cold starts');
 const cold = [];
 for (let i = 0; i < 5; i++) {
   const t0 = performance.now();
-  svc = await serve(['--db', db, '--no-profile', '--keys-file', join(dir, `cold-${i}.json`)]);
+  svc = await spawnServe(children, {
+    node: NODE,
+    bin: BIN,
+    env,
+    args: ['--db', db, '--no-profile', '--keys-file', join(dir, `cold-${i}.json`)],
+  });
   const r = await get(`${svc.url}/v1/log?take=1`, logKey);
   if (r.status !== 200) throw new Error(`first request after a cold start: ${r.status}`);
   cold.push(performance.now() - t0);
