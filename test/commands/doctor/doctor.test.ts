@@ -31,6 +31,18 @@ interface Report {
   role: string | null;
 }
 
+/** A new profile directory holding profile `name` with `key` in the profile file (`--insecure-storage`: chosen, so no fallback notice); returns the directory. */
+async function fileProfile(name: string, key: string): Promise<string> {
+  const dir = tempDir();
+  const add = await runCli(['profile', 'add', name, '--base-url', proxy.url, '--api-key-stdin', '--insecure-storage'], {
+    configDir: dir,
+    stdin: key,
+  });
+  expect(add.code, add.stderr).toBe(0);
+  expect(add.stderr).toBe('');
+  return dir;
+}
+
 /** `lic doctor -o json` with `key` (undefined: none) against the proxy; returns the exit code, the report and what was sent. */
 async function doctor(key: string | undefined, o: RunOptions & { args?: string[] } = {}) {
   const from = proxy.seen.length;
@@ -240,12 +252,7 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
   });
 
   it('an Administrator key in the profile file where a keyring is reachable: a warning (exit 1) naming `profile migrate --to keyring`', async () => {
-    const dir = tempDir();
-    const add = await runCli(['profile', 'add', 'dev', '--base-url', proxy.url, '--api-key-stdin', '--insecure-storage'], {
-      configDir: dir,
-      stdin: svc.adminKey,
-    });
-    expect(add.code, add.stderr).toBe(0);
+    const dir = await fileProfile('dev', svc.adminKey);
     // a keyring that answers (empty): what a desktop session has
     const entries = new Map<string, string>();
     const keyring = {
@@ -268,15 +275,7 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
   });
 
   it('a key in the profile file that is not an Administrator key: the key storage check passes, saying where it is', async () => {
-    const dir = tempDir();
-    const key = await addUserWithKey(svc, 'sales-file', 'Sales', 1);
-    const add = await runCli(['profile', 'add', 'sales', '--base-url', proxy.url, '--api-key-stdin', '--insecure-storage'], {
-      configDir: dir,
-      stdin: key,
-    });
-    expect(add.code, add.stderr).toBe(0);
-    // chosen on purpose: no fallback notice
-    expect(add.stderr).toBe('');
+    const dir = await fileProfile('sales', await addUserWithKey(svc, 'sales-file', 'Sales', 1));
     const r = await runCli(['doctor', '-o', 'json'], { configDir: dir });
     expect(r.code, r.stdout).toBe(0);
     expect((JSON.parse(r.stdout) as Report).checks.find((c) => c.name === 'key storage')).toEqual({
@@ -288,13 +287,7 @@ describe('lic doctor: failures it reports (exit 1, never a crash)', () => {
   });
 
   it('a key in a profile file that group or others can read (0644, 0640): key storage warns with its mode and `chmod 600 FILE`; 0400 passes as it is', async () => {
-    const dir = tempDir();
-    const key = await addUserWithKey(svc, 'sales-open', 'Sales', 1);
-    const add = await runCli(['profile', 'add', 'sales', '--base-url', proxy.url, '--api-key-stdin', '--insecure-storage'], {
-      configDir: dir,
-      stdin: key,
-    });
-    expect(add.code, add.stderr).toBe(0);
+    const dir = await fileProfile('sales', await addUserWithKey(svc, 'sales-open', 'Sales', 1));
     const path = join(dir, 'profiles.json');
     for (const mode of [0o644, 0o640]) {
       chmodSync(path, mode);
