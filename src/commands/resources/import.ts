@@ -15,7 +15,7 @@ import type { Resource } from '../../wire.js';
 import { BUNDLE_FIELDS, bundleLines, checkBundle, lineText, needsPassword, type BundleLine, type BundleResource } from './bundle.js';
 import { RESOURCE_LIST } from './list.js';
 import { outputFormats } from '../../cli/parse.js';
-import { openStdinSpool } from '../../cli/stdin-spool.js';
+import { isOnePass, openOnePass, openSpool, stdinInput } from '../../cli/spool.js';
 
 interface ResourcesImportOptions {
   /** the bundle: a path, or `-` for stdin */
@@ -39,11 +39,12 @@ interface Bundle {
 
 /**
  * Opens the bundle (`-` = stdin) for reading a line at a time (bundleLines): a file is
- * read from disk on each pass; stdin, which can be read once, is copied to a temporary
- * file (openStdinSpool: `lic-bundle-*`, 0600, gone on close() and at once on SIGINT/SIGTERM)
- * while it is checked, and the import reads that copy; after a signal, reading stdin and the
- * import stop with InterruptedError (exit 130). UsageError naming the file for a missing or
- * unreadable one or a directory.
+ * read from disk on each pass; input that can be read once — stdin, or a path that is a pipe
+ * or a device (`<(…)`, a FIFO: isOnePass) — is copied to a temporary file (openSpool:
+ * `lic-bundle-*`, 0600, gone on close() and at once on SIGINT/SIGTERM) while it is checked,
+ * and the import reads that copy; after a signal, reading the input and the import stop with
+ * InterruptedError (exit 130). UsageError naming the file for a missing or unreadable one or
+ * a directory.
  */
 async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
   const fsError = (e: unknown) => (e instanceof UsageError ? e : new UsageError(`${file}: ${describeFsError(e)}`));
@@ -55,7 +56,7 @@ async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
         throw fsError(e);
       }
     };
-  if (file !== '-') {
+  if (file !== '-' && !(await isOnePass(file))) {
     try {
       if ((await stat(file)).isDirectory())
         throw new UsageError(`${file}: is a directory; give the bundle file that resources export wrote`);
@@ -65,14 +66,16 @@ async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
     return { source: file, lines: fromFile(file, file), close: async () => {}, checkInterrupted: () => {} };
   }
   // copied while checkBundle reads it; the import reads the copy
-  const spool = await openStdinSpool(rt.ctx, 'lic-bundle-', 'stdin.ndjson');
+  const source = file === '-' ? 'stdin' : file;
+  const input = file === '-' ? stdinInput(rt.ctx) : await openOnePass(file, fsError);
+  const spool = await openSpool(rt.ctx, 'lic-bundle-', 'bundle.ndjson', source, input);
   let copied = false;
   return {
-    source: 'stdin',
+    source,
     lines: async function* () {
-      if (copied) return yield* fromFile(spool.path, 'stdin')();
+      if (copied) return yield* fromFile(spool.path, source)();
       copied = true;
-      yield* bundleLines(spool.copy(), 'stdin');
+      yield* bundleLines(spool.copy(), source);
     },
     close: spool.close,
     checkInterrupted: spool.checkInterrupted,

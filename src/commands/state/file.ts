@@ -16,7 +16,7 @@ import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../cli/errors.js';
 import { collectAfterBurst, collectAfterRecordData } from '../../cli/memory.js';
 import { describeFsError, readFileBounded } from '../../cli/files.js';
-import { openStdinSpool } from '../../cli/stdin-spool.js';
+import { isOnePass, openOnePass, openSpool, stdinInput, type OnePassInput } from '../../cli/spool.js';
 import { ApiKeyInsertBody, ApiKeyUpdateBody } from '../../schema/api-key.js';
 import { AssemblyInsertBody } from '../../schema/assembly.js';
 import { ResourceInsertBody } from '../../schema/resource.js';
@@ -169,20 +169,28 @@ export type StateFileContext = Pick<Context, 'stdin' | 'onInterrupt' | 'cwd'>;
  * state file on stdin. Throws UsageError (exit 2) listing up to 10 problems as
  * `FILE:LINE: section[i].field: …`, then how many more; checking stops at the 100th.
  *
- * Stdin is copied to a private temporary file first (openStdinSpool: `lic-state-*`, 0600;
- * stdin past MAX_STATE_BYTES is the same UsageError as a file's, naming `stdin`), then read
- * as a regular file is (streamed when it is in export's block style), every message still
- * naming `stdin`. The copy goes on every way out, and at once on SIGINT/SIGTERM, after which
- * this throws InterruptedError (exit 130).
+ * Input that can be read only once — stdin, or a path that is a pipe or a device
+ * (`-f <(lic state export)`, a FIFO: isOnePass) — is copied to a private temporary file
+ * first (openSpool: `lic-state-*`, 0600; input past MAX_STATE_BYTES is the same UsageError
+ * as a file's), then read as a regular file is (streamed when it is in export's block
+ * style), every message still naming `stdin` or the path. The copy goes on every way out,
+ * and at once on SIGINT/SIGTERM, after which this throws InterruptedError (exit 130).
  */
 export async function readStateFile(path: string, ctx: StateFileContext): Promise<DesiredState> {
-  if (path !== '-') return readStateFrom(path, path, dirname(resolve(ctx.cwd, path)));
-  const spool = await openStdinSpool(ctx, 'lic-state-', 'stdin.yaml');
+  if (path === '-') return readCopy('stdin', ctx.cwd, stdinInput(ctx), ctx);
+  const base = dirname(resolve(ctx.cwd, path));
+  if (await isOnePass(path)) return readCopy(path, base, await openOnePass(path, (e) => openError(path, path, e)), ctx);
+  return readStateFrom(path, path, base);
+}
+
+/** readStateFile for one-pass input (`source`: `stdin` or its path), read through a private copy. */
+async function readCopy(source: string, base: string, input: OnePassInput, ctx: StateFileContext): Promise<DesiredState> {
+  const spool = await openSpool(ctx, 'lic-state-', 'state.yaml', source, input);
   try {
     let total = 0;
-    // one byte past the limit is proof enough: leaving the loop stops reading stdin
-    for await (const c of spool.copy()) if ((total += c.length) > MAX_STATE_BYTES) throw tooLarge('stdin');
-    const read = await readStateFrom(spool.path, 'stdin', ctx.cwd, spool.checkInterrupted);
+    // one byte past the limit is proof enough: leaving the loop stops reading the input
+    for await (const c of spool.copy()) if ((total += c.length) > MAX_STATE_BYTES) throw tooLarge(source);
+    const read = await readStateFrom(spool.path, source, base, spool.checkInterrupted);
     spool.checkInterrupted();
     return read;
   } catch (e) {
@@ -210,7 +218,8 @@ async function readStateFrom(path: string, source: string, base: string, check?:
   };
   const streamed = await streamStateFile(path, source, (fh) => streamBlockStyle(fh, yaml, Value, source, base, check));
   if (streamed && streamed !== 'whole') return finish({ ...streamed, out: { ...streamed.out, readAs: 'streamed' } });
-  // a pipe or a device, a file not in the block style or not in export's order: read whole (the bytes
+  // a file not in the block style or not in export's order (or one that became a pipe since
+  // readStateFile looked: isOnePass): read whole (the bytes
   // held by no variable here, so they go once read: the records, or the text of the whole document)
   const fromBytes = (bytes: Buffer): BlockResult | string => {
     if (!isUtf8(bytes)) throw notUtf8(source);
@@ -757,8 +766,8 @@ function openError(path: string, source: string, e: unknown): UsageError {
 
 /**
  * Opens the state file `path` and, when it is a regular file of at most MAX_STATE_BYTES,
- * gives it to `read`; undefined for anything else (a pipe, a device: readStateBytes reads it
- * with its limit). Throws the UsageError of a directory, a file that can't be opened or one
+ * gives it to `read`; undefined for anything else (a pipe that was a file when readStateFile
+ * looked: readStateBytes reads it whole, with its limit). Throws the UsageError of a directory, a file that can't be opened or one
  * over the limit (named `source`: stdin's copy is `stdin`).
  */
 async function streamStateFile<T>(path: string, source: string, read: (fh: FileHandle) => Promise<T>): Promise<T | undefined> {

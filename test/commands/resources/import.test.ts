@@ -6,13 +6,14 @@
  * the options the verb seam hands the run function. Reading a huge bundle a line at a time
  * is import.stream.test.ts.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envFor, runCli, tempDir } from '../../helpers/cli.js';
 import { startRecordingProxy, type RecordingProxy } from '../../helpers/recording-proxy.js';
 import { addUserWithKey, http, startTestService, type TestService } from '../../helpers/service.js';
-import { spawnLic } from '../../helpers/spawn.js';
+import { BIN, LIC_NODE, spawnLic } from '../../helpers/spawn.js';
 import { parseVerb } from '../../helpers/verb-seam.js';
 
 let src: TestService;
@@ -61,6 +62,21 @@ function file(name: string, content: string): string {
   return p;
 }
 const lines = (text: string) => text.trimEnd().split('\n');
+
+/** `script` run by bash (for its `<(…)`), with LIC_NODE and BIN (the CLI under test) and `env` in its environment. */
+function inBash(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir, LIC_CACHE_DIR: join(dir, 'cache'), LIC_NODE, BIN, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 describe('import into a second service', () => {
   it('--dry-run sends only lookups and says what would be created', async () => {
@@ -140,6 +156,22 @@ describe('import into a second service', () => {
     // the byte changed in the test before is changed back
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 0, updated: 1, failed: 0 });
     expect(JSON.parse(r.stdout).items[0].source).toBe('stdin:1');
+  });
+
+  it('reads a bundle given as a pipe (bash `<(cat FILE)`) through a copy: checked, then imported (one update)', async () => {
+    // a pipe can be read once: the import's second pass reads the copy the check made
+    const records = lines(bundle).map((l) => JSON.parse(l));
+    records[0].description = `${records[0].description} (piped)`;
+    const path = file('piped.ndjson', records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const r = await inBash('"$LIC_NODE" "$BIN" resources import <(cat "$BUNDLE") -o json', { ...envFor(dst, dst.adminKey), BUNDLE: path });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ created: 0, updated: 1, unchanged: records.length - 1, failed: 0 });
+    expect(report.items[0]).toMatchObject({ item: records[0].code, outcome: 'updated', detail: 'description' });
+    expect(report.items[0].source).toMatch(/^\/dev\/fd\/\d+:1$/);
+    expect(stored(dst).find((s) => s.code === records[0].code)!.description).toBe(records[0].description);
+    // back as the bundle has it, for the tests below
+    expect((await toDst(['resources', 'import', file('restore.ndjson', bundle)])).code).toBe(0);
   });
 });
 

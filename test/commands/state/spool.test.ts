@@ -1,14 +1,16 @@
 /**
- * `lic diff -f -` and `lic apply -f -` copy stdin to a private temporary file (src/cli/stdin-spool.ts)
+ * `lic diff -f -` and `lic apply -f -` copy stdin to a private temporary file (src/cli/spool.ts)
  * and read that as a regular file: the real bin/lic, spawned with a TMPDIR of its own and a
  * stdin the test holds open, against the reference service. While stdin is read the copy is
  * a 0600 file in a 0700 `lic-state-*` directory; that directory is gone after a run that
  * succeeds, after a bad file (exit 2), after stdin over the limit (exit 2, one line), and at
- * once on SIGINT or SIGTERM mid-read (exit 130); a temporary folder that can't hold it is one line.
+ * once on SIGINT or SIGTERM mid-read (exit 130); a temporary folder that can't hold it is one
+ * line. A path that can be read only once (a FIFO the test writes) is copied the same way.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { closeSync, createWriteStream, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useService } from '../../helpers/fixtures.js';
@@ -16,7 +18,7 @@ import { BIN, LIC_NODE } from '../../helpers/spawn.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const { env } = useService();
-const dir = tempDir('lic-stdin-spool-');
+const dir = tempDir('lic-spool-');
 let n = 0;
 
 /** A TMPDIR of its own, empty. */
@@ -81,14 +83,36 @@ const key = (i: number, extra = '') =>
   `  - name: spool-key-${i}\n    ownerId: owner-${i % 7}\n    permissions: 1\n    description: key ${i}\n${extra}`;
 const keys = (from: number, to: number, rec = key) => Array.from({ length: to - from }, (_, i) => rec(from + i)).join('');
 
-describe('a state file on stdin is copied to a private file, removed on every way out', () => {
-  it('lic diff -f -: the copy is 0600 in a 0700 lic-state-* directory while stdin is read; gone after the plan (exit 0)', async () => {
+/** A new FIFO (mkfifo) in the test's directory. */
+function mkfifo(): string {
+  const path = join(dir, `state-${n++}.fifo`);
+  execFileSync('mkfifo', [path]);
+  return path;
+}
+
+/**
+ * `lic VERB -f INPUT` (TMPDIR `tmp`) reading what the test writes to `feed`: its stdin
+ * (`-f -`), or a FIFO whose writer the test holds (`-f FIFO`: the writer's open waits for
+ * lic's). `source` is what lic's messages call the input.
+ */
+function licReading(via: 'stdin' | 'a FIFO', verb: string, args: string[], tmp: string): Held & { feed: Writable; source: string } {
+  if (via === 'stdin') {
+    const run = lic([verb, '-f', '-', ...args], tmp);
+    return { ...run, feed: run.child.stdin, source: 'stdin' };
+  }
+  const path = mkfifo();
+  return { ...lic([verb, '-f', path, ...args], tmp), feed: createWriteStream(path), source: path };
+}
+
+describe.each(['stdin', 'a FIFO'] as const)('a state file on %s is copied to a private file, removed on every way out', (via) => {
+  it('lic diff: the copy is 0600 in a 0700 lic-state-* directory while the input is read; gone after the plan (exit 0)', async () => {
     const tmp = freshTmp();
-    const run = lic(['diff', '-f', '-', '-o', 'json'], tmp);
-    run.child.stdin.write('version: 1\nkeys:\n' + keys(0, 200));
+    const run = licReading(via, 'diff', ['-o', 'json'], tmp);
+    run.feed.write('version: 1\nkeys:\n' + keys(0, 200));
+    // the bytes so far are in the copy before the input ends: one pass
     const spool = await spoolOf(tmp);
     expect(spool).toEqual({ name: expect.stringMatching(/^lic-state-/), dirMode: 0o700, fileMode: 0o600 });
-    run.child.stdin.end(keys(200, 300));
+    run.feed.end(keys(200, 300));
     const r = await run.exited;
     expect(r.code, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout) as { create: number; steps: { item: string; line: number }[] };
@@ -97,22 +121,42 @@ describe('a state file on stdin is copied to a private file, removed on every wa
     expect(readdirSync(tmp)).toEqual([]);
   });
 
-  it('lic apply -f -: a bad record far into stdin is exit 2 naming stdin:LINE, nothing sent; the copy is gone', async () => {
+  it('lic apply: a bad record far into the input is exit 2 naming SOURCE:LINE, nothing sent; the copy is gone', async () => {
     const tmp = freshTmp();
-    const run = lic(['apply', '-f', '-'], tmp);
-    run.child.stdin.write('version: 1\nkeys:\n' + keys(0, 200));
+    const run = licReading(via, 'apply', [], tmp);
+    run.feed.write('version: 1\nkeys:\n' + keys(0, 200));
     await spoolOf(tmp);
-    run.child.stdin.end(keys(200, 300, (i) => key(i, i === 250 ? '    colour: red\n' : '')));
+    run.feed.end(keys(200, 300, (i) => key(i, i === 250 ? '    colour: red\n' : '')));
     const r = await run.exited;
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       'lic: invalid state file; nothing was sent:\n' +
-        `  stdin:${2 + 250 * 4 + 5}: keys[250].colour: unknown field (fields: name, ownerId, permissions, description, expireDate, revoked)\n`,
+        `  ${run.source}:${2 + 250 * 4 + 5}: keys[250].colour: unknown field (fields: name, ownerId, permissions, description, expireDate, revoked)\n`,
     );
     expect(readdirSync(tmp)).toEqual([]);
   });
 
+  it('SIGINT or SIGTERM while the input is read (it stays open): exit 130, the copy removed', async () => {
+    for (const [verb, signal] of [
+      ['diff', 'SIGINT'],
+      ['apply', 'SIGTERM'],
+    ] as const) {
+      const tmp = freshTmp();
+      const run = licReading(via, verb, [], tmp);
+      run.feed.write('version: 1\nkeys:\n' + keys(0, 200));
+      await spoolOf(tmp);
+      run.child.kill(signal);
+      const r = await run.exited;
+      run.feed.destroy();
+      expect(r.code, `${verb} ${signal}: ${r.stderr}`).toBe(130);
+      expect(r.stderr).toBe('lic: interrupted\n');
+      expect(readdirSync(tmp)).toEqual([]);
+    }
+  });
+});
+
+describe('stdin alone', () => {
   it('stdin past the limit (/dev/zero): the one line naming stdin and the limit, exit 2; the copy is gone', async () => {
     for (const verb of ['diff', 'apply']) {
       const tmp = freshTmp();
@@ -143,21 +187,18 @@ describe('a state file on stdin is copied to a private file, removed on every wa
       expect(r.stderr).toBe(`lic: stdin: cannot copy it to the temporary folder ${missing}: no such file\n`);
     }
   });
+});
 
-  it('SIGINT or SIGTERM while stdin is read (it stays open): exit 130, the copy removed', async () => {
-    for (const [verb, signal] of [
-      ['diff', 'SIGINT'],
-      ['apply', 'SIGTERM'],
-    ] as const) {
-      const tmp = freshTmp();
-      const run = lic([verb, '-f', '-'], tmp);
-      run.child.stdin.write('version: 1\nkeys:\n' + keys(0, 200));
-      await spoolOf(tmp);
-      run.child.kill(signal);
-      const r = await run.exited;
-      expect(r.code, `${verb} ${signal}: ${r.stderr}`).toBe(130);
-      expect(r.stderr).toBe('lic: interrupted\n');
-      expect(readdirSync(tmp)).toEqual([]);
-    }
+describe('a FIFO with no writer yet', () => {
+  it('Ctrl-C while lic waits for the writer ends it at once (no copy was begun)', async () => {
+    const tmp = freshTmp();
+    const run = lic(['diff', '-f', mkfifo()], tmp);
+    // lic is waiting in its open of the FIFO
+    await sleep(1000);
+    run.child.kill('SIGINT');
+    const r = await run.exited;
+    // Node's default action: no handler was watching yet, so nothing of lic ran after the signal
+    expect(r.code).toBe('SIGINT');
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
