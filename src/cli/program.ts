@@ -64,7 +64,7 @@ export const NOUNS: ReadonlyMap<string, (verb?: string) => Promise<RegisterNoun>
  * operand, after root flags (`--profile NAME`, `-o json`, `--quiet`, `--x=y`...), if it names
  * one of NOUNS but `completion` (which describes them all); undefined for anything else
  * (help, a typo, `--`, an unknown or optional-value flag such as `--json`), when every noun
- * must be declared. `root`: a program with the root's options (declareProgram's).
+ * must be declared. `root`: a program with the root's options (rootProgram's).
  */
 export function nounOf(argv: readonly string[], root: Command): string | undefined {
   return commandOf(argv, root)?.noun;
@@ -116,16 +116,18 @@ export async function buildProgram(
   declare: DeclareOptions = {},
   argv?: readonly string[],
 ): Promise<Command> {
-  if (declare.nouns) return declareProgram(ctx, runtimes, declare.nouns);
-  const only = argv && !declare.allNouns ? commandOf(argv, declareProgram(ctx, [], [])) : undefined;
+  const program = rootProgram(ctx);
+  if (declare.nouns) return declareNouns(program, ctx, runtimes, declare.nouns, true);
+  const only = argv && !declare.allNouns ? commandOf(argv, program) : undefined;
   // a verb is the operand right after its noun; a flag there (`lic keys --help`) means every verb
   const verb = only?.next?.startsWith('-') === false ? only.next : undefined;
   const loaders = only ? [() => NOUNS.get(only.noun)!(verb)] : [...NOUNS.values()];
-  return declareProgram(ctx, runtimes, await Promise.all(loaders.map((load) => load())));
+  // help topics (`lic help filters`) only where one can be asked for: not under a named noun
+  return declareNouns(program, ctx, runtimes, await Promise.all(loaders.map((load) => load())), !only);
 }
 
-/** The program of buildProgram with `nouns` declared, in that order (none: the root and its options only). */
-function declareProgram(ctx: Context, runtimes: Runtime[], nouns: readonly RegisterNoun[]): Command {
+/** The root command of buildProgram: its description, global options, help and output settings; no noun yet. */
+function rootProgram(ctx: Context): Command {
   const program = new Command('lic')
     .description('Administer a software-licensing service: API keys, resources, assemblies, log, orders, license templates, products.')
     // `-V, --version` is answered by main() only as the first argument: a root option
@@ -171,7 +173,14 @@ function declareProgram(ctx: Context, runtimes: Runtime[], nouns: readonly Regis
   // the output flags are the verbs' own, but may come first as users type them (`lic -o json keys list`)
   const parseOptions = program.parseOptions.bind(program);
   program.parseOptions = (args: string[]) => parseOptions(hoistOutputFlags(bareJsonFlag(args, program), program));
+  return program;
+}
 
+/**
+ * `program` (rootProgram's) with `nouns` declared, in that order, and the help topics when
+ * `topics`; every Runtime its commands make is added to `runtimes`.
+ */
+function declareNouns(program: Command, ctx: Context, runtimes: Runtime[], nouns: readonly RegisterNoun[], topics: boolean): Command {
   const runtimeOf: RuntimeOf = (cmd) => {
     const rt = new Runtime(ctx, cmd.optsWithGlobals() as GlobalOptions);
     runtimes.push(rt);
@@ -179,7 +188,7 @@ function declareProgram(ctx: Context, runtimes: Runtime[], nouns: readonly Regis
   };
   const deps: CommandDeps = { ctx, runtimeOf };
   for (const register of nouns) register(program, deps);
-  registerHelpTopics(program, ctx);
+  if (topics) registerHelpTopics(program, ctx);
   // required options are checked in preAction, after commander's unknown-option check,
   // so `keys create --prem 7` suggests --perm instead of saying --perm is missing
   deferRequiredOptions(program);
