@@ -106,8 +106,7 @@ function printPrebuiltHelp(args, loadHelp) {
     const width = /^\d+$/.test(columns) && Number(columns) > 0 ? Number(columns) : stream.columns || 80;
     if (!onTerminal || width !== help.width) return false;
   }
-  writeAll(fd, help.texts[text]);
-  process.exitCode = code;
+  if (writeAll(fd, help.texts[text])) process.exitCode = code;
   return true;
 }
 
@@ -133,7 +132,9 @@ function isTerminal(fd) {
  * process.stdout on first use, and for a pipe that is a net.Socket, ~4 ms of a ~27 ms start,
  * more than the rest of `lic --version` (bench/startup.md). As the bundle does, a reader that
  * went away (EPIPE: `lic --help | head -1`) ends the run quietly; a descriptor that would
- * block (EAGAIN: a non-blocking pipe that is full) gets the rest through Node's stream.
+ * block (EAGAIN: a non-blocking pipe that is full) gets the rest through Node's stream; any
+ * other failure (ENOSPC: `lic --help > /dev/full`) is one line on stderr and exit 1. Returns
+ * false after such a failure.
  */
 function writeAll(fd, text) {
   const bytes = Buffer.from(text);
@@ -141,14 +142,24 @@ function writeAll(fd, text) {
   try {
     while (at < bytes.length) at += require('node:fs').writeSync(fd, bytes, at);
   } catch (e) {
-    if (e.code === 'EPIPE') return;
-    if (e.code !== 'EAGAIN') throw e;
+    if (e.code === 'EPIPE') return true;
+    if (e.code !== 'EAGAIN') {
+      process.exitCode = 1;
+      const why = e.code === 'ENOSPC' ? 'no space left on device' : e.message;
+      try {
+        if (fd !== 2) require('node:fs').writeSync(2, `lic: cannot write output: ${why}\n`);
+      } catch {
+        // stderr fails too: the exit code says it
+      }
+      return false;
+    }
     const stream = fd === 1 ? process.stdout : process.stderr;
     stream.on('error', (err) => {
-      if (err.code !== 'EPIPE') throw err;
+      if (err.code !== 'EPIPE') process.exitCode = 1;
     });
     stream.write(bytes.subarray(at));
   }
+  return true;
 }
 
 /** Loads dist/cli.cjs with the code caches, then runs the command line. */

@@ -86,6 +86,8 @@ export function describeFsError(e: unknown): string {
       return 'is a directory, not a file';
     case 'ENOTDIR':
       return 'a part of the path is not a directory';
+    case 'ENOSPC':
+      return 'no space left on device';
     default:
       return (e as Error).message ?? String(e);
   }

@@ -21,6 +21,13 @@ export interface OutStream {
    * stream broke, e.g. EPIPE after `| head` went away. Absent: the stream never fills.
    */
   drain?(): Promise<void>;
+  /**
+   * Resolves once what was written is out of Node's hands; rejects as drain() does when a
+   * write failed (a full disk: `lic … > /dev/full`), however late the failure came. Absent:
+   * writes never fail. main() asks it of stdout last, so a command whose output was lost
+   * does not end with 0.
+   */
+  finish?(): Promise<void>;
 }
 
 interface InStream {

@@ -18,6 +18,8 @@ export async function main(argv: string[], ctx: Context, declare: DeclareOptions
   const program = await buildProgram(ctx, runtimes, declare, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
+    // output lost on the way (a full disk) is a failure, however late the stream said so
+    await ctx.stdout.finish?.();
     return ExitCode.OK;
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -3,6 +3,7 @@ import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Keyring } from '../config/keyring.js';
 import type { Context, OutStream } from './context.js';
+import { describeFsError } from '../bounded-read.js';
 import { BrokenPipeError } from './errors.js';
 import nodeLines from './node-lines.json' with { type: 'json' };
 
@@ -101,16 +102,18 @@ async function defaultDataDir(): Promise<string> {
   return envPaths('lic', { suffix: '' }).data;
 }
 
-/** The EPIPE seen on a process stream (the reader of a pipe went away), watched once per stream. */
+/** The error a process stream failed with (EPIPE: the reader of a pipe went away; ENOSPC: a full disk), watched once per stream. */
 const broken = new WeakMap<NodeJS.WriteStream, Error>();
 const watched = new WeakSet<NodeJS.WriteStream>();
 
 /**
  * A process stream as an OutStream with backpressure: `write` returns Node's boolean and
- * `drain()` waits for 'drain'. A closed pipe (EPIPE after `lic ... | head`) is kept instead
- * of crashing the process; from then on `write` returns false and `drain()` rejects with
- * BrokenPipeError (main() ends quietly, exit 0), so a long `--all` listing stops instead of
- * fetching pages for nobody. Other stream errors still surface as before (uncaught).
+ * `drain()` waits for 'drain'. A failed write is kept instead of crashing the process (an
+ * 'error' event nobody hears is an uncaught exception, with its stack trace); from then on
+ * `write` returns false, and `drain()` and `finish()` reject: with BrokenPipeError for a
+ * closed pipe (EPIPE after `lic ... | head`: main() ends quietly, exit 0), so a long `--all`
+ * listing stops instead of fetching pages for nobody; with `cannot write output: …` for
+ * anything else (`> /dev/full`: exit 1, one line on stderr).
  */
 function outStream(open: () => NodeJS.WriteStream, fd: number): OutStream {
   // the stream is made on first use (Node makes process.stdout/stderr on first access, and
@@ -121,16 +124,12 @@ function outStream(open: () => NodeJS.WriteStream, fd: number): OutStream {
     const s = (stream = open());
     if (!watched.has(s)) {
       watched.add(s);
-      s.on('error', (e: Error) => {
-        broken.set(s, e);
-        // only a closed pipe is expected; anything else (ENOSPC...) must not pass unnoticed
-        if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
-      });
+      s.on('error', (e: Error) => void broken.set(s, e));
     }
     return s;
   };
   const closed = (e: Error) =>
-    (e as NodeJS.ErrnoException).code === 'EPIPE' ? new BrokenPipeError() : new Error(`cannot write output: ${e.message}`);
+    (e as NodeJS.ErrnoException).code === 'EPIPE' ? new BrokenPipeError() : new Error(`cannot write output: ${describeFsError(e)}`);
   return {
     write: (chunk: string) => {
       const s = get();
@@ -160,5 +159,15 @@ function outStream(open: () => NodeJS.WriteStream, fd: number): OutStream {
         s.once('drain', onDrain);
         s.once('error', onError);
       }),
+    finish: async () => {
+      // nothing written: nothing to wait for (and no stream made for it)
+      if (!stream) return;
+      const s = stream;
+      // a failed write's 'error' comes on a later tick; a stream still holding data says so by 'drain'
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!broken.has(s) && s.writableLength > 0) await new Promise((resolve) => (s.once('drain', resolve), s.once('error', resolve)));
+      const e = broken.get(s);
+      if (e) throw closed(e);
+    },
   };
 }

@@ -1,11 +1,13 @@
-// Cross-cutting: a pipe reader going away early (EPIPE) ends any command quietly; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
+// Cross-cutting: a pipe reader going away early (EPIPE) ends any command quietly, and output that can't be written (a full disk) is one line and exit 1; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * `lic ... | head -1` under `set -o pipefail`: the real bin/lic in a real shell pipeline
  * against the real service. The reader going away (EPIPE) ends the command quietly with
  * exit 0, what was written is whole lines, and the listing stops early: a counting proxy
- * in front of the service shows far fewer page requests than the whole log needs.
+ * in front of the service shows far fewer page requests than the whole log needs. Output
+ * to a full disk (`> /dev/full`, ENOSPC) is exit 1 with one line on stderr, no stack trace.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, LIC_NODE } from '../helpers/spawn.js';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
@@ -31,8 +33,13 @@ afterAll(async () => {
 
 /** Runs `bash -c 'set -o pipefail; lic ARGS | READER'` (`head -1`); the exit status is the pipeline's. */
 function pipeline(args: string[], reader = 'head -1'): Promise<{ code: number; stdout: string; stderr: string }> {
+  return inBash(args, `| ${reader}`);
+}
+
+/** Runs `bash -c 'set -o pipefail; lic ARGS TAIL'` (`| head -1`, `> /dev/full`) against the counting proxy. */
+function inBash(args: string[], tail: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const script = `set -o pipefail; ${[LIC_NODE, BIN, ...args].map(quote).join(' ')} | ${reader}`;
+  const script = `set -o pipefail; ${[LIC_NODE, BIN, ...args].map(quote).join(' ')} ${tail}`;
   return new Promise((resolve) => {
     execFile(
       'bash',
@@ -80,5 +87,21 @@ describe('EPIPE before bin/lic.js writes a word (it writes with fs.writeSync, no
     const r = await pipeline(['--version'], 'cat');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe.skipIf(!existsSync('/dev/full'))('a full disk: lic ... > /dev/full (ENOSPC)', () => {
+  it.each([
+    [['--version']],
+    [['--help']],
+    [['keys', 'list']],
+    [['keys', 'list', '-o', 'csv']],
+    [['log', 'list', '--all', '--take', String(TAKE), '-o', 'ndjson']],
+  ])('lic %j: exit 1, one line naming the failure; a long listing stops fetching', async (args) => {
+    proxy.seen.length = 0;
+    const r = await inBash(args, '> /dev/full');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('lic: cannot write output: no space left on device\n');
+    expect(proxy.seen.filter((p) => p.startsWith('GET /v1/log')).length).toBeLessThan(ENTRIES / TAKE / 2);
   });
 });
