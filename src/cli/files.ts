@@ -1,4 +1,5 @@
 /** Local file access shared by the verbs that read or write files (--data-file, --data-out, --from-dll). */
+import { stat, writeFile } from 'node:fs/promises';
 import { describeFsError, readFileBounded, sizeLimitText } from '../bounded-read.js';
 import { UsageError } from './errors.js';
 
@@ -37,10 +38,16 @@ export async function readCaFile(path: string, name: string): Promise<string> {
  * Writes `data` to `path` whole or not at all (write-file-atomic: a temporary file beside
  * it, fsync, then a rename over `path`), so a reader or a crash never sees half a file.
  * `mode` (e.g. 0o600 for files holding API keys) applies from the temporary file's
- * creation; without it a replaced file keeps its mode. Throws node:fs errors.
+ * creation; without it a replaced file keeps its mode. A path that is a device, a pipe or
+ * a socket (`--html /dev/stdout`, a FIFO, /dev/null), after symbolic links, is written in
+ * place: a rename would put a regular file where it was (as root, even over /dev/null).
+ * Throws node:fs errors.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, o: { mode?: number } = {}): Promise<void> {
+  const bytes = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const st = await stat(path).catch(() => undefined);
+  if (st && !st.isFile() && !st.isDirectory()) return writeFile(path, bytes);
   // loaded on first write: most commands write no file
   const { default: write } = await import('write-file-atomic');
-  await write(path, typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength), { mode: o.mode });
+  await write(path, bytes, { mode: o.mode });
 }

@@ -6,7 +6,7 @@ import type { DryRunPlan } from '../../client/dry-run.js';
 import { ApiError } from '../../client/errors.js';
 import type { ApiClient } from '../../client/request.js';
 import { NotFoundError, UsageError } from '../../cli/errors.js';
-import { describeFsError } from '../../cli/files.js';
+import { describeFsError, writeFileAtomic } from '../../cli/files.js';
 import { filterString, normalizeRecord } from '../../cli/list/index.js';
 import { checkExpiry, outputFormats, parseExpiry, parseId } from '../../cli/parse.js';
 import type { CommandDeps } from '../../cli/deps.js';
@@ -155,7 +155,6 @@ async function runKeysRotate(opts: KeysRotateOptions, rt: Runtime): Promise<void
   const newKey: RotateResult['newKey'] = { id: created.apiKeyId, name: input.name! };
   if (keyFile) {
     try {
-      const { default: writeFileAtomic } = await import('write-file-atomic');
       await writeFileAtomic(keyFile, `${created.key}\n`, { mode: 0o600 });
     } catch (e) {
       // the secret exists nowhere else: take the new key back rather than leave one nobody can use

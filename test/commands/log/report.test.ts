@@ -6,7 +6,7 @@
  * the API gives for the same filters (take=0 totals). `-o json` carries the same figures.
  * Skips visibly where Chromium is absent (.ci/run installs it).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,6 +156,24 @@ describe('lic log report', () => {
     const stdout = await spawnLic(['log', 'report', ...PERIOD, '--html', '-'], { env, timeoutMs: 60_000 });
     expect(stdout.code).toBe(0);
     expect(stdout.stdout).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/);
+  });
+
+  it('--html to a FIFO (or /dev/stdout, a device) writes the page into it; the FIFO stays a FIFO', async () => {
+    // a rename over it (the atomic write of a file) would put a regular file in its place
+    const fifo = join(dir, 'page.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo]);
+    let page = '';
+    reader.stdout.on('data', (b: Buffer) => (page += b.toString()));
+    const read = new Promise<void>((resolve) => reader.on('close', () => resolve()));
+    const r = await spawnLic(['log', 'report', ...PERIOD, '--html', fifo], { env: envFor(svc, svc.adminKey), timeoutMs: 60_000 });
+    // cat waits for a writer that never comes when the FIFO was replaced: end it then
+    const killer = setTimeout(() => reader.kill(), 5_000);
+    await read;
+    clearTimeout(killer);
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+    expect(page).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/);
   });
 
   it.runIf(CHROMIUM)('Chromium shows it with no console message, nothing fetched, and the API numbers', async () => {
