@@ -58,7 +58,9 @@ async function runStateExport(opts: StateExportOptions, rt: Runtime): Promise<vo
     try {
       await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
     } catch (e) {
-      throw new UsageError(`--data-dir ${opts.dataDir}: ${describeFsError(e)}`);
+      // mkdir -p over a file (or a device) that is there: EEXIST
+      const why = (e as NodeJS.ErrnoException).code === 'EEXIST' ? 'is there and is not a directory' : describeFsError(e);
+      throw new UsageError(`--data-dir ${opts.dataDir}: ${why}`);
     }
   }
   const yaml = rt.out.opts.format === 'json' ? undefined : await import('yaml');

@@ -44,6 +44,15 @@ describe('export, apply to a second service, diff', () => {
 });
 
 describe('validation first', () => {
+  it('a --data-dir that is a file is exit 2 naming it, with nothing on stdout', async () => {
+    const notDir = join(dir, 'a-file');
+    writeFileSync(notDir, 'x');
+    const r = await fromSrc(['state', 'export', '--data-dir', notDir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`lic: --data-dir ${notDir}: is there and is not a directory\n`);
+    expect(r.stdout).toBe('');
+  });
+
   it('two keys of one name on the service are exit 1 naming both', async () => {
     const { id } = keysOf(src).find((k) => k.name === 'Sales demo key')!;
     const other = keysOf(src).find((k) => k.name === 'Customer demo key')!.id;
