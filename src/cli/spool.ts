@@ -51,9 +51,22 @@ export interface OnePassInput {
   close(): Promise<void>;
 }
 
-/** The Context's stdin as a OnePassInput (nothing to close: stdin stays the process's). */
-export function stdinInput(ctx: Pick<Context, 'stdin'>): OnePassInput {
-  return { chunks: (signal) => ctx.stdin.chunks(signal), close: async () => {} };
+/**
+ * The Context's stdin as a OnePassInput (nothing to close: stdin stays the process's). On a
+ * terminal — a redirect forgotten, or typed on purpose — one line on stderr says that lic
+ * reads `what` (`the state file`) from it and how to end it, instead of a silent wait.
+ */
+export function stdinInput(ctx: Pick<Context, 'stdin' | 'stderr'>, what: string): OnePassInput {
+  return {
+    chunks: (signal) => {
+      if (ctx.stdin.isTTY)
+        ctx.stderr.write(
+          `lic: reading ${what} from the terminal; end it with ${process.platform === 'win32' ? 'Ctrl-Z, Enter' : 'Ctrl-D'}\n`,
+        );
+      return ctx.stdin.chunks(signal);
+    },
+    close: async () => {},
+  };
 }
 
 /**

@@ -78,6 +78,8 @@ export function spawnLicTty(
     timeoutMs?: number;
     /** a shell command that reads lic's stdout, its own output going to the terminal: `head -3` runs `lic … | head -3` */
     pipeTo?: string;
+    /** `input` is typed once the terminal shows this (default: `?`, which starts an @inquirer prompt) */
+    typeWhen?: RegExp;
   } = {},
 ): Promise<{ code: number | null; output: string }> {
   const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -113,7 +115,7 @@ export function spawnLicTty(
       // a fixed delay a loaded machine may not meet; a moment more for it to read its input
       const started = Date.now();
       const typeWhenAsked = setInterval(() => {
-        if (!output.includes('?') && Date.now() - started < 10_000) return;
+        if (!(o.typeWhen ?? /\?/).test(output) && Date.now() - started < 10_000) return;
         clearInterval(typeWhenAsked);
         setTimeout(() => child.stdin.write(o.input!), 100);
       }, 25);

@@ -67,7 +67,7 @@ async function openBundle(file: string, rt: Runtime): Promise<Bundle> {
   }
   // copied while checkBundle reads it; the import reads the copy
   const source = file === '-' ? 'stdin' : file;
-  const input = file === '-' ? stdinInput(rt.ctx) : await openOnePass(file, fsError);
+  const input = file === '-' ? stdinInput(rt.ctx, 'the bundle') : await openOnePass(file, fsError);
   const spool = await openSpool(rt.ctx, 'lic-bundle-', 'bundle.ndjson', source, input);
   let copied = false;
   return {

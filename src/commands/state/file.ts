@@ -155,8 +155,8 @@ const VERSION_RE = /^(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})\.(0|[1-9]\d{0,4})\.(0|[1
 /** The `yaml` package (loaded on first use: only these verbs need it). */
 type Yaml = typeof import('yaml');
 
-/** What readStateFile takes of the Context: stdin and the signals (for `-f -`), the working directory. */
-export type StateFileContext = Pick<Context, 'stdin' | 'onInterrupt' | 'cwd'>;
+/** What readStateFile takes of the Context: stdin, stderr and the signals (for `-f -`), the working directory. */
+export type StateFileContext = Pick<Context, 'stdin' | 'stderr' | 'onInterrupt' | 'cwd'>;
 
 /**
  * Reads and checks the state file `path` (`-` = stdin): YAML 1.2 or JSON, UTF-8, at most
@@ -177,7 +177,7 @@ export type StateFileContext = Pick<Context, 'stdin' | 'onInterrupt' | 'cwd'>;
  * and at once on SIGINT/SIGTERM, after which this throws InterruptedError (exit 130).
  */
 export async function readStateFile(path: string, ctx: StateFileContext): Promise<DesiredState> {
-  if (path === '-') return readCopy('stdin', ctx.cwd, stdinInput(ctx), ctx);
+  if (path === '-') return readCopy('stdin', ctx.cwd, stdinInput(ctx, 'the state file'), ctx);
   const base = dirname(resolve(ctx.cwd, path));
   if (await isOnePass(path)) return readCopy(path, base, await openOnePass(path, (e) => openError(path, path, e)), ctx);
   return readStateFrom(path, path, base);

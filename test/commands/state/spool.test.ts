@@ -14,7 +14,7 @@ import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useService } from '../../helpers/fixtures.js';
-import { BIN, LIC_NODE } from '../../helpers/spawn.js';
+import { BIN, LIC_NODE, spawnLicTty } from '../../helpers/spawn.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const { env } = useService();
@@ -200,5 +200,18 @@ describe('a FIFO with no writer yet', () => {
     // Node's default action: no handler was watching yet, so nothing of lic ran after the signal
     expect(r.code).toBe('SIGINT');
     expect(readdirSync(tmp)).toEqual([]);
+  });
+});
+
+describe('stdin on a terminal', () => {
+  it('lic diff -f - says it reads the state file from the terminal and how to end it; typed, then Ctrl-D, it plans', async () => {
+    const r = await spawnLicTty(['diff', '-f', '-'], {
+      env: { ...env, TMPDIR: freshTmp(), LIC_CONFIG_DIR: join(dir, 'config') },
+      typeWhen: /Ctrl-D/,
+      input: `version: 1\nkeys:\n${key(1)}\x04`,
+    });
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain('lic: reading the state file from the terminal; end it with Ctrl-D\r\n');
+    expect(r.output.replace(/\x1b\[[0-9;]*m/g, '')).toContain('+ create API key "spool-key-1" (stdin:3)');
   });
 });
