@@ -52,17 +52,22 @@ export interface OnePassInput {
 }
 
 /**
- * The Context's stdin as a OnePassInput (nothing to close: stdin stays the process's). On a
- * terminal — a redirect forgotten, or typed on purpose — one line on stderr says that lic
- * reads `what` (`the state file`) from it and how to end it, instead of a silent wait.
+ * When stdin is a terminal — a redirect forgotten, or typed on purpose — one line on stderr
+ * saying that lic reads `what` (`the state file`) from it and how to end it, instead of a
+ * silent wait. (A secret is never read this way: `--api-key-stdin` and `--password-stdin`
+ * ask with the hidden prompt on a terminal.)
  */
+export function sayReadingTerminal(ctx: Pick<Context, 'stdin' | 'stderr'>, what: string): void {
+  if (!ctx.stdin.isTTY) return;
+  const end = process.platform === 'win32' ? 'Ctrl-Z, Enter' : 'Ctrl-D';
+  ctx.stderr.write(`lic: reading ${what} from the terminal; end it with ${end}\n`);
+}
+
+/** The Context's stdin as a OnePassInput of `what` (sayReadingTerminal); nothing to close: stdin stays the process's. */
 export function stdinInput(ctx: Pick<Context, 'stdin' | 'stderr'>, what: string): OnePassInput {
   return {
     chunks: (signal) => {
-      if (ctx.stdin.isTTY)
-        ctx.stderr.write(
-          `lic: reading ${what} from the terminal; end it with ${process.platform === 'win32' ? 'Ctrl-Z, Enter' : 'Ctrl-D'}\n`,
-        );
+      sayReadingTerminal(ctx, what);
       return ctx.stdin.chunks(signal);
     },
     close: async () => {},

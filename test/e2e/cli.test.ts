@@ -155,6 +155,18 @@ describe.skipIf(!hasScript)('on a terminal (pty via `script`)', () => {
     expect(r.output).not.toContain(svc.adminKey);
     expect(JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8')).profiles.typed.apiKey).toBe(svc.adminKey);
   });
+
+  it('profile add --api-key-stdin on a terminal: the same hidden prompt, not a key echoed as it is typed', async () => {
+    const dir = tempDir();
+    const r = await spawnLicTty(['profile', 'add', 'typed', '--base-url', svc.url, '--api-key-stdin'], {
+      env: { LIC_CONFIG_DIR: dir },
+      input: `${svc.adminKey}\r`,
+    });
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain('API key for typed:');
+    expect(r.output).not.toContain(svc.adminKey);
+    expect(JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8')).profiles.typed.apiKey).toBe(svc.adminKey);
+  });
 });
 
 // purging mutates the whole log: its own service, so no other test's entries (or order) matter

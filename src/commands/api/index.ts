@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { describeFsError, MiB, readFileBounded } from '../../cli/files.js';
+import { sayReadingTerminal } from '../../cli/spool.js';
 import { UsageError } from '../../cli/errors.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';
@@ -69,6 +70,7 @@ async function runApi(opts: ApiOptions, rt: Runtime): Promise<void> {
     let bytes: Buffer;
     try {
       // bounded: `--input /dev/zero` or an endless pipe stops one byte past the limit
+      if (opts.input === '-') sayReadingTerminal(rt.ctx, 'the request body');
       bytes = opts.input === '-' ? await rt.ctx.stdin.readAll(MAX_INPUT_BYTES) : await readFileBounded(opts.input, MAX_INPUT_BYTES);
     } catch (e) {
       throw new UsageError(`--input ${opts.input}: ${describeFsError(e)}`);

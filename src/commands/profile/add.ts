@@ -36,12 +36,14 @@ async function runProfileAdd(opts: ProfileAddOptions, rt: Runtime): Promise<void
   checkProfileName(opts.name);
   if (!opts.baseUrl) throw new UsageError('--base-url is required, e.g. --base-url http://127.0.0.1:8765');
   let key: string;
-  if (opts.apiKeyStdin) {
+  const terminal = rt.ctx.stdin.isTTY && rt.ctx.stderr.isTTY;
+  // on a terminal a key typed on stdin would show as it is typed: the hidden prompt asks instead
+  if (opts.apiKeyStdin && !terminal) {
     const bytes = await rt.ctx.stdin.readAll(MAX_API_KEY_BYTES);
     if (bytes.length > MAX_API_KEY_BYTES)
       throw new UsageError(`--api-key-stdin: more than ${MAX_API_KEY_BYTES} bytes on stdin; an API key is far shorter`);
     key = bytes.toString('utf8').trim();
-  } else if (rt.ctx.stdin.isTTY && rt.ctx.stderr.isTTY) {
+  } else if (terminal) {
     key = (await rt.ctx.prompter.secret(`API key for ${opts.name}:`)).trim();
   } else {
     throw new UsageError('stdin is not a terminal: pipe the key in with --api-key-stdin (keys are never taken as an option value)');
@@ -95,7 +97,7 @@ export function registerProfileAdd(parent: Command, deps: CommandDeps, run = run
     .command('add')
     .description('Add or replace a profile: a base URL and an API key (from a hidden prompt or stdin)')
     .argument('<name>', 'profile name')
-    .option('--api-key-stdin', 'read the API key from stdin instead of prompting')
+    .option('--api-key-stdin', 'read the API key from stdin instead of prompting (on a terminal: the hidden prompt)')
     .option('--default', 'make it the default profile')
     .option('--insecure-storage', "keep the key in the profile file (mode 0600) instead of the operating system's keyring")
     .addHelpText(

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { ResourceInput } from '../../client/endpoints/resources.js';
 import { UsageError } from '../../cli/errors.js';
 import { describeFsError, readFileBounded } from '../../cli/files.js';
+import { sayReadingTerminal } from '../../cli/spool.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /**
@@ -48,7 +49,7 @@ export function addResourceFieldOptions(cmd: Command, required: boolean): Comman
     .option('--description <text>', 'free text')
     .option('--source <text>', 'where the data came from')
     .option('--data-file <path>', `file whose bytes become the data, or - for stdin (at most ${MAX_DATA_BYTES / 1024 / 1024} MiB)`)
-    .option('--password-stdin', 'read the password of the data (e.g. of a key pair) from stdin')
+    .option('--password-stdin', 'read the password of the data (e.g. of a key pair) from stdin (on a terminal: a hidden prompt)')
     .option('--password-prompt', 'ask for the password of the data with a hidden prompt (terminal only)')
     .option('--allow-empty', 'accept an empty --data-file (refused otherwise: an empty stdin is usually a lost redirect)');
 }
@@ -65,6 +66,7 @@ async function readDataFile(path: string, rt: Runtime, allowEmpty = false): Prom
     );
   let bytes: Buffer;
   if (path === '-') {
+    sayReadingTerminal(rt.ctx, 'the data');
     bytes = await rt.ctx.stdin.readAll(MAX_DATA_BYTES);
     if (bytes.length > MAX_DATA_BYTES) throw tooBig();
   } else {
@@ -91,7 +93,8 @@ async function readDataFile(path: string, rt: Runtime, allowEmpty = false): Prom
 /** The password from stdin (one trailing newline dropped, like `docker login --password-stdin`) or a hidden prompt. */
 async function readPassword(o: ResourceFieldOptions, rt: Runtime, label: string): Promise<string> {
   let password: string;
-  if (o.passwordStdin) {
+  // on a terminal a password typed on stdin would show as it is typed: the hidden prompt asks instead
+  if (o.passwordStdin && !(rt.ctx.stdin.isTTY && rt.ctx.stderr.isTTY)) {
     const bytes = await rt.ctx.stdin.readAll(MAX_PASSWORD_BYTES);
     if (bytes.length > MAX_PASSWORD_BYTES)
       throw new UsageError(`--password-stdin: more than ${MAX_PASSWORD_BYTES} bytes on stdin; a password is at most that`);
