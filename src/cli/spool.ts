@@ -28,7 +28,7 @@ export interface Spool {
    * Reads the input to its end, each chunk written to the copy before it is yielded (a reader
    * can check it on the way, and stop early by leaving the loop: the input is then closed);
    * once. Throws InterruptedError when a signal ended it, the input's own error (a path's
-   * as its `chunks` names it), or an Error naming the temporary folder when a write failed
+   * as openOnePass names it), or an Error naming the temporary folder when a write failed
    * (a full disk).
    */
   copy(): AsyncGenerator<Buffer>;
