@@ -1,8 +1,8 @@
-import { mkdir, rmdir } from 'node:fs/promises';
+import { mkdir, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../../cli/errors.js';
-import { writeFileAtomic } from '../../cli/files.js';
+import { describeFsError, writeFileAtomic } from '../../cli/files.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import { DEFAULT_PORT, type Runtime } from '../../cli/runtime.js';
 import { keyTable, listeningLine, secretKeyLines, seedHints } from './banner.js';
@@ -58,8 +58,18 @@ async function runServe(opts: ServeOptions, rt: Runtime): Promise<void> {
     );
   }
   const dbPath = opts.db ?? join(await ctx.dataDir(), 'lic.db');
+  if (dbPath !== ':memory:' && (await stat(dbPath).catch(() => undefined))?.isDirectory())
+    throw new UsageError(`--db ${dbPath}: is a directory; give the database file, e.g. --db ${join(dbPath, 'lic.db')}`);
   // the database and its key file are 0600; the directories made for them are the owner's alone too, whatever the umask
-  const madeDir = dbPath !== ':memory:' ? await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 }) : undefined;
+  const madeDir =
+    dbPath !== ':memory:'
+      ? await mkdir(dirname(dbPath), { recursive: true, mode: 0o700 }).catch((e: unknown) => {
+          // mkdir -p meeting a file where a directory should be: EEXIST or ENOTDIR
+          const code = (e as NodeJS.ErrnoException).code;
+          const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a part of it is a file, not a directory' : describeFsError(e);
+          throw new UsageError(`--db ${dbPath}: cannot make its directory ${dirname(dbPath)}: ${why}`);
+        })
+      : undefined;
   let svc;
   try {
     svc = await startService({

@@ -203,6 +203,21 @@ describe('lic serve', () => {
     expect(profiles(configDir).profiles.local.apiKey).toMatch(/^api_/);
   });
 
+  it('a --db that is a directory, or under a file: exit 2 naming it, nothing made', async () => {
+    const dir = tempDir();
+    const asDir = await runCli(['serve', '--port', '0', '--db', dir, '--no-profile']);
+    expect(asDir.code).toBe(2);
+    expect(asDir.stderr).toBe(`lic: --db ${dir}: is a directory; give the database file, e.g. --db ${join(dir, 'lic.db')}\n`);
+    writeFileSync(join(dir, 'a-file'), '');
+    const under = join(dir, 'a-file', 'lic.db');
+    const underFile = await runCli(['serve', '--port', '0', '--db', under, '--no-profile']);
+    expect(underFile.code).toBe(2);
+    expect(underFile.stderr).toBe(
+      `lic: --db ${under}: cannot make its directory ${join(dir, 'a-file')}: a part of it is a file, not a directory\n`,
+    );
+    expect(readdirSync(dir)).toEqual(['a-file']);
+  });
+
   it('a dataset file that cannot be read: exit 2, nothing listens', async () => {
     const missing = join(tempDir(), 'missing.json');
     const r = await runCli(['serve', '--port', '0', '--db', ':memory:', '--seed', missing, '--no-profile']);
