@@ -1,6 +1,7 @@
-/** Local file access shared by the verbs that read or write files (--data-file, --data-out, --from-dll). */
+/** Local file access shared by the verbs that read or write files (--data-file, --data-out, --from-dll), and the line for stdin read from a terminal. */
 import { stat, writeFile } from 'node:fs/promises';
 import { describeFsError, readFileBounded, sizeLimitText } from '../bounded-read.js';
+import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 
 // the bounded readers are shared with the local service (src/bounded-read.ts)
@@ -50,4 +51,16 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   // loaded on first write: most commands write no file
   const { default: write } = await import('write-file-atomic');
   await write(path, bytes, { mode: o.mode });
+}
+
+/**
+ * When stdin is a terminal — a redirect forgotten, or typed on purpose — one line on stderr
+ * saying that lic reads `what` (`the state file`) from it and how to end it, instead of a
+ * silent wait. (A secret is never read this way: `--api-key-stdin` and `--password-stdin`
+ * ask with the hidden prompt on a terminal.)
+ */
+export function sayReadingTerminal(ctx: Pick<Context, 'stdin' | 'stderr'>, what: string): void {
+  if (!ctx.stdin.isTTY) return;
+  const end = process.platform === 'win32' ? 'Ctrl-Z, Enter' : 'Ctrl-D';
+  ctx.stderr.write(`lic: reading ${what} from the terminal; end it with ${end}\n`);
 }

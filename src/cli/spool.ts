@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from './context.js';
 import { InterruptedError } from './errors.js';
-import { describeFsError } from './files.js';
+import { describeFsError, sayReadingTerminal } from './files.js';
 import { collectAfterReply } from './memory.js';
 
 /** A copy being made or made: see openSpool. */
@@ -49,18 +49,6 @@ const spoolError = (source: string, e: unknown) =>
 export interface OnePassInput {
   chunks(signal: AbortSignal): AsyncIterable<Buffer>;
   close(): Promise<void>;
-}
-
-/**
- * When stdin is a terminal — a redirect forgotten, or typed on purpose — one line on stderr
- * saying that lic reads `what` (`the state file`) from it and how to end it, instead of a
- * silent wait. (A secret is never read this way: `--api-key-stdin` and `--password-stdin`
- * ask with the hidden prompt on a terminal.)
- */
-export function sayReadingTerminal(ctx: Pick<Context, 'stdin' | 'stderr'>, what: string): void {
-  if (!ctx.stdin.isTTY) return;
-  const end = process.platform === 'win32' ? 'Ctrl-Z, Enter' : 'Ctrl-D';
-  ctx.stderr.write(`lic: reading ${what} from the terminal; end it with ${end}\n`);
 }
 
 /** The Context's stdin as a OnePassInput of `what` (sayReadingTerminal); nothing to close: stdin stays the process's. */

@@ -1,6 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { describeFsError, MiB, readFileBounded } from '../../cli/files.js';
-import { sayReadingTerminal } from '../../cli/spool.js';
+import { describeFsError, MiB, readFileBounded, sayReadingTerminal } from '../../cli/files.js';
 import { UsageError } from '../../cli/errors.js';
 import type { CommandDeps } from '../../cli/deps.js';
 import type { Runtime } from '../../cli/runtime.js';

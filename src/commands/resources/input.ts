@@ -7,8 +7,7 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ResourceInput } from '../../client/endpoints/resources.js';
 import { UsageError } from '../../cli/errors.js';
-import { describeFsError, readFileBounded } from '../../cli/files.js';
-import { sayReadingTerminal } from '../../cli/spool.js';
+import { describeFsError, readFileBounded, sayReadingTerminal } from '../../cli/files.js';
 import type { Runtime } from '../../cli/runtime.js';
 
 /**
