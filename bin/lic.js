@@ -4,7 +4,7 @@
 // its ES module loader. It answers `lic --version` itself (from dist/version.json, on any
 // Node), refuses a Node older than the floor in one line, prints the help pages the build
 // prebuilt (dist/help.json) where they are what the bundle would print, and otherwise loads
-// dist/cli.cjs with V8's code caches (loadBundle). Written for any Node that can parse it:
+// dist/cli-NOUN.cjs or dist/cli.cjs with V8's code caches (bundleFile, loadBundle). Written for any Node that can parse it:
 // the refusal must reach a user of a retired Node line, not a syntax error.
 'use strict';
 
@@ -35,7 +35,7 @@ function run() {
   }
 }
 
-/** dist/version.json, written by scripts/build.mjs: `{ version, build, node: { floor, supported, endOfLife } }` (build: a hash of dist/cli.cjs); undefined when there is no build. */
+/** dist/version.json, written by scripts/build.mjs: `{ version, build, nouns, node: { floor, supported, endOfLife } }` (build: a hash of dist/cli.cjs and dist/cli-NOUN.cjs; nouns: the nouns with a bundle of their own); undefined when there is no build. */
 function readMeta() {
   try {
     return readDist('version.json');
@@ -162,12 +162,15 @@ function writeAll(fd, text) {
   return true;
 }
 
-/** Loads dist/cli.cjs with the code caches, then runs the command line. */
+/**
+ * Loads the bundle for the command line (bundleFile) with the code caches, then runs the
+ * command line.
+ */
 async function start(meta) {
-  const bundle = loadBundle(meta.build);
+  const bundle = loadBundle(bundleFile(meta), meta.build);
   const ctx = bundle.exports.systemContext();
   // V8 takes a code cache only under the flags it was made with: a run that sets one
-  // (--liftoff-only, just before undici loads) writes dist/cli.cjs's before it does
+  // (--liftoff-only, just before undici loads) writes the bundle's before it does
   const beforeUndici = ctx.beforeUndici;
   if (beforeUndici) ctx.beforeUndici = () => (bundle.saveCache(), beforeUndici());
   process.exitCode = await bundle.exports.main(argv, ctx);
@@ -176,12 +179,24 @@ async function start(meta) {
 }
 
 /**
- * dist/cli.cjs loaded with the code caches, as `{ exports, saveCache }`. Every CommonJS file
- * is loaded with Node's compile cache (module.enableCompileCache: dist/vendor/ and
+ * The bundle that runs this command line: dist/cli-<noun>.cjs when the first word is a noun
+ * the build made one for (`meta.nouns`, dist/version.json: every noun but `completion`), which
+ * holds the whole CLI but the other nouns (scripts/build.mjs), else dist/cli.cjs, the whole CLI
+ * (a root flag first, `help`, `completion`, a typo).
+ */
+function bundleFile(meta) {
+  const noun = argv[0];
+  const name = Array.isArray(meta.nouns) && meta.nouns.includes(noun) ? `cli-${noun}.cjs` : 'cli.cjs';
+  return require('node:path').join(__dirname, '..', 'dist', name);
+}
+
+/**
+ * The bundle `file` (bundleFile) loaded with the code caches, as `{ exports, saveCache }`.
+ * Every CommonJS file is loaded with Node's compile cache (module.enableCompileCache: dist/vendor/ and
  * dist/server.cjs, in a subdirectory of cacheDir() per Node version and set of V8 flags).
  * Node makes that cache when it compiles a file, so it holds only the code V8 compiles
  * up front, and nearly all of the bundle is functions V8 compiles when first called
- * (esbuild's module wrappers): dist/cli.cjs itself is compiled as a vm.Script with a cache
+ * (esbuild's module wrappers): the bundle itself is compiled as a vm.Script with a cache
  * made after a run (saveCache, when there was none or V8 refused it), which holds every
  * function that run compiled (bench/startup.md: ~8 ms of CPU less for `lic keys list`): one
  * per noun, as the nouns run different code (`cli-<build>-<noun>-<V8 version>-<arch>.cache`
@@ -189,9 +204,7 @@ async function start(meta) {
  * turns both off; LIC_CACHE_DIR moves them. A cache is never a failure: an unwritable
  * directory or a refused file just mean compiling this time.
  */
-function loadBundle(build) {
-  const path = require('node:path');
-  const file = path.join(__dirname, '..', 'dist', 'cli.cjs');
+function loadBundle(file, build) {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return { exports: require(file), saveCache() {} };
   const dir = cacheDir();
   // Node makes the cache's directories (and any missing parent) with the umask's mode, 0777

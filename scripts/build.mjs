@@ -7,6 +7,8 @@
 //                         own modules that a short command does not run (the HTTP client,
 //                         the table, the profile writer, the DLL reader...) are in it but
 //                         initialised only when imported (esbuild's lazy module wrappers).
+//   dist/cli-NOUN.cjs     the same without the other nouns' modules, for a command line
+//                         that starts with NOUN (bin/lic.js): one per noun but `completion`.
 //   dist/vendor/PKG.cjs   each bigger third-party package (VENDOR below), required on first
 //                         use: a command that does not use undici or conf does not read them.
 //   dist/server.cjs       `lic serve`: fastify, ajv, swagger, SQLite (its own copy of the
@@ -182,6 +184,46 @@ const vendorPackages = {
   },
 };
 
+/**
+ * src/cli/program.ts's NOUNS as `[noun, the module its loader imports]` pairs, in its order,
+ * read from the source: the noun bundles are built from this list. Throws when a line of
+ * NOUNS does not have the shape `['noun', async (...) => (await import('MODULE'))...]`.
+ */
+function nounModules() {
+  const text = readFileSync(new URL('../src/cli/program.ts', import.meta.url), 'utf8');
+  const start = text.indexOf('export const NOUNS');
+  const block = text.slice(start, text.indexOf(']);', start));
+  const lines = block.split('\n').filter((l) => /^\s*\['/.test(l));
+  const pairs = lines.map((l) => l.match(/^\s*\['([a-z-]+)', async \([a-z]*\) => \(await import\('([^']+)'\)\)/)?.slice(1, 3));
+  if (start < 0 || !pairs.length || pairs.some((p) => !p))
+    throw new Error(`src/cli/program.ts: NOUNS has a line this build can't read:\n${lines.filter((_, i) => !pairs[i]).join('\n')}`);
+  return pairs;
+}
+
+/**
+ * For dist/cli-<noun>.cjs: each other noun's module, as NOUNS in src/cli/program.ts imports
+ * it (`nouns`: nounModules()), is a stand-in that throws when loaded. bin/lic.js runs this
+ * bundle only for a command line whose first word is `noun`, for which buildProgram loads
+ * that noun alone; the throw names the bug should that ever change.
+ */
+function onlyNoun(noun, spec, nouns) {
+  const others = new Set(nouns.map(([, s]) => s).filter((s) => s !== spec));
+  return {
+    name: 'only-noun',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/commands\// }, (args) =>
+        args.kind === 'dynamic-import' && args.importer.endsWith(join('src', 'cli', 'program.ts')) && others.has(args.path)
+          ? { path: args.path, namespace: 'other-noun' }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'other-noun' }, (args) => ({
+        loader: 'js',
+        contents: `throw new Error(${JSON.stringify(`internal error: dist/cli-${noun}.cjs holds the noun ${noun} only, not ${args.path} (scripts/build.mjs)`)});\n`,
+      }));
+    },
+  };
+}
+
 /** `lic serve` loads the service from dist/server.cjs, built on its own. */
 const serverExternal = {
   name: 'server-external',
@@ -228,8 +270,27 @@ results.push(
     plugins: [lazyBuiltins, vendorPackages, serverExternal],
   }),
 );
+// one bundle per noun (dist/cli-<noun>.cjs): the whole CLI with every other noun's module left
+// out. bin/lic.js loads it for a command line whose first word is that noun, where
+// src/cli/program.ts declares that noun alone anyway; it is 40-65 % of dist/cli.cjs, which V8
+// reads, deserialises and keeps in its young generation whole (bench/startup.md)
+const nouns = nounModules();
+const bundled = nouns.filter(([noun]) => noun !== 'completion');
+results.push(
+  ...(await Promise.all(
+    bundled.map(([noun, spec]) =>
+      build({
+        ...common,
+        entryPoints: ['src/cli/index.ts'],
+        outfile: `dist/cli-${noun}.cjs`,
+        plugins: [onlyNoun(noun, spec, nouns), lazyBuiltins, vendorPackages, serverExternal],
+      }),
+    ),
+  )),
+);
 results.push(await build({ ...common, entryPoints: ['src/server/index.ts'], outfile: 'dist/server.cjs', plugins: [lazyBuiltins] }));
-for (const file of ['dist/cli.cjs', 'dist/server.cjs']) asciiOnly(file);
+const cliFiles = ['dist/cli.cjs', ...bundled.map(([noun]) => `dist/cli-${noun}.cjs`)];
+for (const file of [...cliFiles, 'dist/server.cjs']) asciiOnly(file);
 for (const [name, specs] of vendorSpecs) {
   // getters: a package's modules are initialised when first asked for (undici's proxy agent only with a proxy)
   const entry = [...specs]
@@ -247,16 +308,21 @@ for (const [name, specs] of vendorSpecs) {
 
 // bin/lic.js answers `--version` from this file without loading the bundle, and refuses a
 // Node older than the floor (src/cli/node-lines.json) before loading it; `build` (a hash of
-// dist/cli.cjs) names the bundle's code cache: V8 checks a cache against the source's length
+// dist/cli.cjs and every dist/cli-<noun>.cjs) names the bundles' code caches, and `nouns`
+// says which nouns have a bundle of their own: V8 checks a cache against the source's length
 // only, so a cache is never taken for another build of the same length
 const nodeLines = JSON.parse(readFileSync(new URL('../src/cli/node-lines.json', import.meta.url), 'utf8'));
-const buildId = createHash('sha256')
-  .update(readFileSync(new URL('../dist/cli.cjs', import.meta.url)))
-  .digest('hex')
-  .slice(0, 16);
+const hash = createHash('sha256');
+for (const file of cliFiles) hash.update(readFileSync(file));
+const buildId = hash.digest('hex').slice(0, 16);
 writeFileSync(
   new URL('../dist/version.json', import.meta.url),
-  `${JSON.stringify({ version: pkg.version, build: buildId, node: { floor: nodeLines.floor, supported: nodeLines.supported, endOfLife: nodeLines.endOfLife } })}\n`,
+  `${JSON.stringify({
+    version: pkg.version,
+    build: buildId,
+    nouns: bundled.map(([noun]) => noun),
+    node: { floor: nodeLines.floor, supported: nodeLines.supported, endOfLife: nodeLines.endOfLife },
+  })}\n`,
 );
 // bin/lic.js prints `lic --help`, `lic`, `lic NOUN --help`... from this file without loading
 // the bundle, where they are the bundle's bytes (scripts/prebuilt-help.mjs)

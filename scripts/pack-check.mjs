@@ -124,6 +124,8 @@ try {
   for (const need of [
     'bin/lic.js',
     'dist/cli.cjs',
+    'dist/cli-keys.cjs',
+    'dist/cli-log.cjs',
     'dist/server.cjs',
     'dist/version.json',
     'dist/help.json',
@@ -151,7 +153,9 @@ try {
     `the ${imports.length} relative imports in dist/ all resolve inside the tarball`,
     missing.map(([f, t]) => `${f} → ${t}`).join('\n'),
   );
-  const limitKb = 2048;
+  // 2.8 MB since the noun bundles (dist/cli-NOUN.cjs, scripts/build.mjs): 14 copies of the
+  // shared part of dist/cli.cjs, ~1.5 ms off every command that starts with a noun
+  const limitKb = 3072;
   check(info.size < limitKb * 1024, `the tarball is under ${limitKb} kB`, `${info.size} bytes`);
 
   // 2. a global install with every compiler failing and no Node headers

@@ -110,7 +110,7 @@ describe('bin/lic.js prints a prebuilt page as the bundle does', () => {
 });
 
 describe('which runs bin/lic.js answers from dist/help.json (a copy of bin/ with a marked help.json and a stand-in bundle)', () => {
-  /** bin/lic.js beside a dist/ whose pages all read MARK and whose cli.cjs prints BUNDLE. */
+  /** bin/lic.js beside a dist/ whose pages all read MARK and whose bundles print `BUNDLE <file>` (dist/cli.cjs and each noun's dist/cli-NOUN.cjs). */
   function copy(): string {
     const dir = tempDir('lic-prebuilt-help-');
     mkdirSync(join(dir, 'bin'));
@@ -119,10 +119,12 @@ describe('which runs bin/lic.js answers from dist/help.json (a copy of bin/ with
     copyFileSync(join(ROOT, 'bin/package.json'), join(dir, 'bin/package.json'));
     copyFileSync(join(ROOT, 'dist/version.json'), join(dir, 'dist/version.json'));
     writeFileSync(join(dir, 'dist/help.json'), JSON.stringify({ ...help, texts: help.texts.map(() => 'MARK\n') }));
-    writeFileSync(
-      join(dir, 'dist/cli.cjs'),
-      `exports.systemContext = () => ({});\nexports.main = async () => (process.stdout.write('BUNDLE\\n'), 0);\n`,
-    );
+    const { nouns } = JSON.parse(readFileSync(join(ROOT, 'dist/version.json'), 'utf8')) as { nouns: string[] };
+    for (const file of ['cli.cjs', ...nouns.map((n) => `cli-${n}.cjs`)])
+      writeFileSync(
+        join(dir, 'dist', file),
+        `exports.systemContext = () => ({});\nexports.main = async () => (process.stdout.write('BUNDLE ${file}\\n'), 0);\n`,
+      );
     return join(dir, 'bin/lic.js');
   }
 
@@ -137,15 +139,24 @@ describe('which runs bin/lic.js answers from dist/help.json (a copy of bin/ with
     expect(await run(['--help'])).toMatchObject({ code: 0, stdout: 'MARK\n', stderr: '' });
     expect(await run([])).toMatchObject({ code: 2, stdout: '', stderr: 'MARK\n' });
     expect(await run(['help', 'keys'])).toMatchObject({ code: 0, stdout: 'MARK\n' });
-    for (const args of [['keys', 'list', '--help'], ['--no-color', '--help'], ['serve'], ['keys', 'list']])
-      expect(await run(args), args.join(' ')).toMatchObject({ code: 0, stdout: 'BUNDLE\n' });
+    // the bundle of the noun that comes first, else the whole CLI
+    for (const [args, file] of [
+      [['keys', 'list', '--help'], 'cli-keys.cjs'],
+      [['--no-color', '--help'], 'cli.cjs'],
+      [['serve'], 'cli-serve.cjs'],
+      [['keys', 'list'], 'cli-keys.cjs'],
+      [['-o', 'json', 'keys', 'list'], 'cli.cjs'],
+      [['completion', 'bash'], 'cli.cjs'],
+      [['kyes', 'list'], 'cli.cjs'],
+    ] as const)
+      expect(await run([...args]), args.join(' ')).toMatchObject({ code: 0, stdout: `BUNDLE ${file}\n` });
   });
 
   it.skipIf(!hasScript)('on a terminal: the file at its width (or COLUMNS=80), the bundle at any other', async () => {
     const bin = copy();
     expect((await onTerminal([LIC_NODE, bin, '--help'], 80)).output).toBe('MARK\r\n');
-    expect((await onTerminal([LIC_NODE, bin, '--help'], 200)).output).toBe('BUNDLE\r\n');
+    expect((await onTerminal([LIC_NODE, bin, '--help'], 200)).output).toBe('BUNDLE cli.cjs\r\n');
     expect((await onTerminal(['env', 'COLUMNS=80', LIC_NODE, bin, '--help'], 200)).output).toBe('MARK\r\n');
-    expect((await onTerminal(['env', 'COLUMNS=100', LIC_NODE, bin, '--help'], 80)).output).toBe('BUNDLE\r\n');
+    expect((await onTerminal(['env', 'COLUMNS=100', LIC_NODE, bin, '--help'], 80)).output).toBe('BUNDLE cli.cjs\r\n');
   });
 });

@@ -1,8 +1,9 @@
 // Cross-cutting: no command loads a module it does not need; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * The start-up guard, not a timing assert: a short command must not load or
- * initialise a module it does not need. The built CLI is one CommonJS file (dist/cli.cjs)
- * whose modules are initialised lazily by esbuild's wrappers (`"src/cli/table.ts"() {...}`),
+ * initialise a module it does not need. The built CLI is one CommonJS file (dist/cli.cjs, or
+ * for a command line that starts with a noun dist/cli-NOUN.cjs, the same without the other
+ * nouns) whose modules are initialised lazily by esbuild's wrappers (`"src/cli/table.ts"() {...}`),
  * plus dist/vendor/*.cjs and dist/server.cjs, required on first use. The CLI is spawned with
  * NODE_V8_COVERAGE: V8's precise coverage says which files ran and which wrappers were
  * called; the esbuild metafile (build/metafile.json, written by scripts/build.mjs) says which
@@ -129,10 +130,13 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
     },
   );
 
-  it.each([[['log', 'list', '--help']], [['--no-color', '--help']]])('lic %j: no HTTP client, nothing lazy', async (args) => {
+  it.each([
+    [['log', 'list', '--help'], 'dist/cli-log.cjs'],
+    [['--no-color', '--help'], 'dist/cli.cjs'],
+  ])('lic %j: no HTTP client, nothing lazy (%s)', async (args, bundle) => {
     const r = await loads(args);
     expect(r.code).toBe(0);
-    expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/cli.cjs']);
+    expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual([bundle]);
     expect(r.inputs).toContain('node_modules/commander/lib/command.js');
     expect(offending(r.inputs, [...NEVER_AT_START, ...NO_CLIENT])).toEqual([]);
   });
@@ -144,8 +148,8 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
       expect(r.code).toBe(0);
       // it did make its request, through node:http ...
       expect(r.inputs).toContain('src/client/node-http.ts');
-      // ... and loaded neither undici nor anything else it does not need
-      expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/cli.cjs']);
+      // ... from its noun's bundle, and loaded neither undici nor anything else it does not need
+      expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual([`dist/cli-${args[0]}.cjs`]);
       expect(offending(r.inputs, [...NEVER_AT_START, 'node_modules/undici/'])).toEqual([]);
       // ... nor any other noun's commands (src/cli/program.ts, NOUNS: each noun loads on its own)
       const commands = r.inputs.filter((i) => i.startsWith('src/commands/'));
@@ -161,7 +165,7 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
       const r = await loads(['keys', 'list', '-o', 'json'], { ...env, HTTP_PROXY: proxy.url });
       expect(r.code).toBe(0);
       expect(proxy.forwarded).toEqual([`GET ${svc.url}/v1/api-keys`]);
-      expect(r.files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/cli.cjs', 'dist/vendor/undici.cjs']);
+      expect(r.files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/cli-keys.cjs', 'dist/vendor/undici.cjs']);
       expect(r.inputs.some((i) => i.endsWith('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
       const notForAProxy = NOT_FOR_A_REQUEST.filter((m) => !m.endsWith('proxy-agent.js'));
       expect(offending(r.inputs, [...NEVER_AT_START, ...notForAProxy])).toEqual([]);
@@ -178,7 +182,9 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
   });
 
   it('the bundles are ASCII only (scripts/build.mjs asciiOnly): one other character makes V8 hold and decode the whole file as two-byte text', () => {
-    for (const file of ['dist/cli.cjs', 'dist/server.cjs']) {
+    const bundles = readdirSync(join(ROOT, 'dist')).filter((f) => /^cli(-[a-z]+)?\.cjs$/.test(f));
+    expect(bundles.length).toBeGreaterThan(1);
+    for (const file of [...bundles.map((f) => `dist/${f}`), 'dist/server.cjs']) {
       const bytes = readFileSync(join(ROOT, file));
       expect(
         bytes.findIndex((b) => b > 0x7f),
