@@ -100,8 +100,12 @@ const VENDOR = [
   'typebox',
   'pe-library',
   'yaml',
-  // terminal tables only (src/cli/table.ts, itself loaded on first use): not --help's cost
+  // terminal tables only (src/cli/table.ts, itself loaded on first use): not --help's cost;
+  // string-width and wrap-ansi (with ansi-styles, color-convert and emoji-regex, ~50 KB) would
+  // otherwise be in every bundle, read and deserialised by every start
   'cli-table3',
+  'string-width',
+  'wrap-ansi',
   // `log report` only: the charts of its HTML page
   '@observablehq/plot',
   'linkedom',
