@@ -7,7 +7,6 @@
  * root flag first (`--no-color`, which changes nothing in a pipe) runs the same command line
  * through dist/cli.cjs. test/cli/startup-guard.test.ts checks which file each one loads.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../src/cli/context.js';
 import { NOUNS } from '../../src/cli/program.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { LIC_NODE, spawnLic } from '../helpers/spawn.js';
+import { spawnLic, spawnNode } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,18 +59,7 @@ describe('the noun bundles (dist/cli-NOUN.cjs)', () => {
   it("a bundle that is asked for another noun says so: an internal error naming both, not another noun's output", async () => {
     // bin/lic.js never does this; the bundle's own main() with another noun's command line
     const script = `const b = require(${JSON.stringify(join(ROOT, 'dist/cli-keys.cjs'))}); b.main(['log', 'list', '--help'], b.systemContext()).then((c) => { process.exitCode = c; });`;
-    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(LIC_NODE, ['-e', script], {
-        env: { PATH: process.env.PATH ?? '', HOME: tempDir() },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const r = await spawnNode(['-e', script], { env: { PATH: process.env.PATH ?? '', HOME: tempDir() } });
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('dist/cli-keys.cjs holds the noun keys only, not ../commands/log/index.js');
     expect(r.code).not.toBe(0);

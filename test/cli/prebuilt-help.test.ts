@@ -5,7 +5,7 @@
  * code, in a pipe and on a terminal of the page's width; on a terminal of another width the
  * bundle prints it.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { NOUNS } from '../../src/cli/program.js';
 import { tempDir } from '../helpers/cli.js';
-import { BIN, LIC_NODE, hasScript, spawnLic, type SpawnResult } from '../helpers/spawn.js';
+import { BIN, LIC_NODE, hasScript, spawnLic, spawnNode, type SpawnResult } from '../helpers/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/cli.cjs');
@@ -36,17 +36,8 @@ writeFileSync(
 
 /** `lic ARGS` through the bundle itself, never the prebuilt pages; pipes, the environment of spawnLic. */
 function spawnBundle(args: string[]): Promise<SpawnResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(LIC_NODE, [BUNDLE_SCRIPT, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_DISABLE_COMPILE_CACHE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  return spawnNode([BUNDLE_SCRIPT, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_DISABLE_COMPILE_CACHE: '1' },
   });
 }
 

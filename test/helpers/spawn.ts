@@ -33,11 +33,23 @@ export function spawnLic(
   args: string[],
   o: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {},
 ): Promise<SpawnResult> {
+  return spawnNode([BIN, ...args], {
+    ...o,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LIC_CACHE_DIR: CACHE_DIR, ...o.env },
+  });
+}
+
+/**
+ * Spawns LIC_NODE with `args` (a script and its arguments, or `-e CODE`) and pipes, in exactly
+ * the environment `o.env` (nothing else inherited); `o.stdin` is written and closed; killed
+ * after `o.timeoutMs` (default 20 s); resolves with what it printed when it exits.
+ */
+export function spawnNode(
+  args: string[],
+  o: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {},
+): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(LIC_NODE, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LIC_CACHE_DIR: CACHE_DIR, ...o.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(LIC_NODE, args, { env: o.env ?? {}, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
