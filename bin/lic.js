@@ -4,8 +4,9 @@
 // its ES module loader. It answers `lic --version` itself (from dist/version.json, on any
 // Node), refuses a Node older than the floor in one line, prints the help pages the build
 // prebuilt (dist/help.json) where they are what the bundle would print, and otherwise loads
-// dist/cli-NOUN.cjs or dist/cli.cjs with V8's code caches (bundleFile, loadBundle). Written for any Node that can parse it:
-// the refusal must reach a user of a retired Node line, not a syntax error.
+// dist/cli-NOUN.cjs or dist/cli.cjs with V8's code caches (bundleFile, loadBundle). Written
+// for any Node that can parse it: the refusal must reach a user of a retired Node line, not a
+// syntax error.
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -35,7 +36,11 @@ function run() {
   }
 }
 
-/** dist/version.json, written by scripts/build.mjs: `{ version, build, nouns, node: { floor, supported, endOfLife } }` (build: a hash of dist/cli.cjs and dist/cli-NOUN.cjs; nouns: the nouns with a bundle of their own); undefined when there is no build. */
+/**
+ * dist/version.json, written by scripts/build.mjs: `{ version, build, nouns, node: { floor,
+ * supported, endOfLife } }` (build: a hash of dist/cli.cjs and every dist/cli-NOUN.cjs; nouns:
+ * the nouns with a bundle of their own); undefined when there is no build.
+ */
 function readMeta() {
   try {
     return readDist('version.json');
@@ -192,8 +197,9 @@ function bundleFile(meta) {
 
 /**
  * The bundle `file` (bundleFile) loaded with the code caches, as `{ exports, saveCache }`.
- * Every CommonJS file is loaded with Node's compile cache (module.enableCompileCache: dist/vendor/ and
- * dist/server.cjs, in a subdirectory of cacheDir() per Node version and set of V8 flags).
+ * Every CommonJS file is loaded with Node's compile cache (module.enableCompileCache:
+ * dist/vendor/ and dist/server.cjs, in a subdirectory of cacheDir() per Node version and set
+ * of V8 flags).
  * Node makes that cache when it compiles a file, so it holds only the code V8 compiles
  * up front, and nearly all of the bundle is functions V8 compiles when first called
  * (esbuild's module wrappers): the bundle itself is compiled as a vm.Script with a cache

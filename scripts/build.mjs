@@ -276,7 +276,7 @@ results.push(
 );
 // one bundle per noun (dist/cli-<noun>.cjs): the whole CLI with every other noun's module left
 // out. bin/lic.js loads it for a command line whose first word is that noun, where
-// src/cli/program.ts declares that noun alone anyway; it is 40-65 % of dist/cli.cjs, which V8
+// src/cli/program.ts declares that noun alone anyway; it is 44-63 % of dist/cli.cjs, which V8
 // reads, deserialises and keeps in its young generation whole (bench/startup.md)
 const nouns = nounModules();
 const bundled = nouns.filter(([noun]) => noun !== 'completion');
