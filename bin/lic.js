@@ -10,9 +10,10 @@
 'use strict';
 
 const argv = process.argv.slice(2);
-// run as the executable; scripts/sea-entry.cjs requires this file for printPrebuiltHelp only
+// run as the executable; scripts/sea-entry.cjs requires this file for printPrebuiltHelp, and
+// test/cli/noun-bundles.test.ts for bundleFile
 if (require.main === module) run();
-module.exports = { printPrebuiltHelp };
+module.exports = { printPrebuiltHelp, bundleFile };
 
 /** `lic ARGV`: --version, the Node floor, a prebuilt help page, else the bundle. */
 function run() {
@@ -172,7 +173,7 @@ function writeAll(fd, text) {
  * command line.
  */
 async function start(meta) {
-  const bundle = loadBundle(bundleFile(meta), meta.build);
+  const bundle = loadBundle(bundleFile(argv, meta), meta.build);
   const ctx = bundle.exports.systemContext();
   // V8 takes a code cache only under the flags it was made with: a run that sets one
   // (--liftoff-only, just before undici loads) writes the bundle's before it does
@@ -184,15 +185,27 @@ async function start(meta) {
 }
 
 /**
- * The bundle that runs this command line: dist/cli-<noun>.cjs when the first word is a noun
- * the build made one for (`meta.nouns`, dist/version.json: every noun but `completion`), which
- * holds the whole CLI but the other nouns (scripts/build.mjs), else dist/cli.cjs, the whole CLI
- * (a root flag first, `help`, `completion`, a typo).
+ * The bundle that runs the command line `args` as `{ file, noun }`: dist/cli-<noun>.cjs when it
+ * names a noun the build made one for (`meta.nouns`, dist/version.json: every noun but
+ * `completion`), which holds the whole CLI but the other nouns (scripts/build.mjs); else
+ * dist/cli.cjs, the whole CLI (`help`, `completion`, a typo), noun undefined. The noun is the
+ * first word, or past the root flags when the first word is one (`lic -o json keys list`):
+ * found by dist/command-line.cjs with the build's table of them (`meta.rootFlags`), as
+ * src/cli/program.ts finds the one noun it declares.
  */
-function bundleFile(meta) {
-  const noun = argv[0];
-  const name = Array.isArray(meta.nouns) && meta.nouns.includes(noun) ? `cli-${noun}.cjs` : 'cli.cjs';
-  return require('node:path').join(__dirname, '..', 'dist', name);
+function bundleFile(args, meta) {
+  const nouns = Array.isArray(meta.nouns) ? meta.nouns : [];
+  let noun = args[0];
+  if (typeof noun === 'string' && noun.startsWith('-') && meta.rootFlags) {
+    try {
+      const { nounOfArgv } = require(require('node:path').join(__dirname, '..', 'dist', 'command-line.cjs'));
+      noun = nounOfArgv(args, meta.rootFlags, (a) => nouns.includes(a))?.noun;
+    } catch {
+      noun = undefined;
+    }
+  }
+  const own = nouns.includes(noun);
+  return { file: require('node:path').join(__dirname, '..', 'dist', own ? `cli-${noun}.cjs` : 'cli.cjs'), noun: own ? noun : undefined };
 }
 
 /**
@@ -210,7 +223,7 @@ function bundleFile(meta) {
  * turns both off; LIC_CACHE_DIR moves them. A cache is never a failure: an unwritable
  * directory or a refused file just mean compiling this time.
  */
-function loadBundle(file, build) {
+function loadBundle({ file, noun }, build) {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return { exports: require(file), saveCache() {} };
   const dir = cacheDir();
   // Node makes the cache's directories (and any missing parent) with the umask's mode, 0777
@@ -226,8 +239,9 @@ function loadBundle(file, build) {
   if (!build) return { exports: require(file), saveCache() {} };
   // V8 refuses a cache made by another V8, under other flags or from a source of another
   // length; `build` (dist/version.json) tells builds of the same length apart
-  const noun = /^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other';
-  return requireWithCache(file, dir, `cli-${build}-`, `${noun}-${process.versions.v8}-${process.arch}.cache`);
+  // a noun's bundle has one cache, whatever comes before the noun; dist/cli.cjs one per first word
+  const name = noun ?? (/^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other');
+  return requireWithCache(file, dir, `cli-${build}-`, `${name}-${process.versions.v8}-${process.arch}.cache`);
 }
 
 /**

@@ -8,7 +8,9 @@
 //                         the table, the profile writer, the DLL reader...) are in it but
 //                         initialised only when imported (esbuild's lazy module wrappers).
 //   dist/cli-NOUN.cjs     the same without the other nouns' modules, for a command line
-//                         that starts with NOUN (bin/lic.js): one per noun but `completion`.
+//                         that names NOUN first (bin/lic.js): one per noun but `completion`.
+//   dist/command-line.cjs src/cli/command-line.ts alone: bin/lic.js finds the noun of a
+//                         command line that starts with a root flag with it.
 //   dist/vendor/PKG.cjs   each bigger third-party package (VENDOR below), required on first
 //                         use: a command that does not use undici or conf does not read them.
 //   dist/server.cjs       `lic serve`: fastify, ajv, swagger, SQLite (its own copy of the
@@ -293,6 +295,11 @@ results.push(
   )),
 );
 results.push(await build({ ...common, entryPoints: ['src/server/index.ts'], outfile: 'dist/server.cjs', plugins: [lazyBuiltins] }));
+// bin/lic.js finds the noun of a command line that starts with a flag (`lic -o json keys list`)
+// with src/cli/command-line.ts, as buildProgram does: that module alone (no imports, no banner)
+results.push(
+  await build({ ...common, banner: {}, entryPoints: ['src/cli/command-line.ts'], outfile: 'dist/command-line.cjs', plugins: [] }),
+);
 const cliFiles = ['dist/cli.cjs', ...bundled.map(([noun]) => `dist/cli-${noun}.cjs`)];
 for (const file of [...cliFiles, 'dist/server.cjs']) asciiOnly(file);
 for (const [name, specs] of vendorSpecs) {
@@ -312,8 +319,9 @@ for (const [name, specs] of vendorSpecs) {
 
 // bin/lic.js answers `--version` from this file without loading the bundle, and refuses a
 // Node older than the floor (src/cli/node-lines.json) before loading it; `build` (a hash of
-// dist/cli.cjs and every dist/cli-<noun>.cjs) names the bundles' code caches, and `nouns`
-// says which nouns have a bundle of their own: V8 checks a cache against the source's length
+// dist/cli.cjs and every dist/cli-<noun>.cjs) names the bundles' code caches, `nouns` says
+// which nouns have a bundle of their own, and `rootFlags` how each root flag takes its value
+// (to find the noun past them: src/cli/command-line.ts): V8 checks a cache against the source's length
 // only, so a cache is never taken for another build of the same length
 const nodeLines = JSON.parse(readFileSync(new URL('../src/cli/node-lines.json', import.meta.url), 'utf8'));
 const hash = createHash('sha256');
@@ -325,6 +333,7 @@ writeFileSync(
     version: pkg.version,
     build: buildId,
     nouns: bundled.map(([noun]) => noun),
+    rootFlags: createRequire(import.meta.url)('../dist/cli.cjs').rootFlagArity(),
     node: { floor: nodeLines.floor, supported: nodeLines.supported, endOfLife: nodeLines.endOfLife },
   })}\n`,
 );

@@ -5,6 +5,7 @@
 import { Command, Help } from 'commander';
 import type { Context } from './context.js';
 import type { CommandDeps, RuntimeOf } from './deps.js';
+import { nounOfArgv, type FlagArity } from './command-line.js';
 import { UsageError } from './errors.js';
 import { registerHelpTopics } from './help-topics.js';
 import type { RegisterNoun } from './noun.js';
@@ -70,25 +71,31 @@ export function nounOf(argv: readonly string[], root: Command): string | undefin
   return commandOf(argv, root)?.noun;
 }
 
-/** nounOf's noun with the operand right after it (`list` in `lic -q keys list`), which may name one of its verbs. */
+/** nounOf's noun with the operand right after it (`list` in `lic -q keys list`), which may name one of its verbs (./command-line.ts). */
 function commandOf(argv: readonly string[], root: Command): { noun: string; next?: string } | undefined {
-  // the output flags are the verbs' (hoistOutputFlags), but may come first
-  const value = new Map<string, 'required' | 'optional' | 'none'>(OUTPUT_FLAGS);
+  // `completion` writes a script for the whole command tree
+  return nounOfArgv(argv, flagArity(root), (a) => a !== 'completion' && NOUNS.has(a));
+}
+
+/**
+ * Each root flag of `root` (long and short) and the output flags, which are the verbs' own but
+ * may come first (hoistOutputFlags), with how each takes its value: nounOfArgv's table.
+ */
+function flagArity(root: Command): Record<string, FlagArity> {
+  const arity: Record<string, FlagArity> = Object.fromEntries(OUTPUT_FLAGS);
   for (const o of root.options) {
-    for (const flag of [o.long, o.short]) if (flag) value.set(flag, o.required ? 'required' : o.optional ? 'optional' : 'none');
+    for (const flag of [o.long, o.short]) if (flag) arity[flag] = o.required ? 'required' : o.optional ? 'optional' : 'none';
   }
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    // `completion` writes a script for the whole command tree
-    if (!a.startsWith('-')) return a !== 'completion' && NOUNS.has(a) ? { noun: a, next: argv[i + 1] } : undefined;
-    const eq = a.indexOf('=');
-    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const takes = value.get(flag);
-    // unknown (or --help, --), or a value that may or may not follow: commander decides, with every noun
-    if (takes === undefined || (takes === 'optional' && flag === a)) return undefined;
-    if (takes === 'required' && flag === a) i++;
-  }
-  return undefined;
+  return arity;
+}
+
+/**
+ * The root flags' table of nounOfArgv (flagArity of the root program), which scripts/build.mjs
+ * writes into dist/version.json (`rootFlags`) for bin/lic.js to find the noun of a command line
+ * whose first word is a flag (`lic -o json keys list`) as buildProgram does.
+ */
+export function rootFlagArity(): Record<string, FlagArity> {
+  return flagArity(rootProgram({} as Context));
 }
 
 /** Which nouns a program declares (buildProgram, main). */

@@ -1,25 +1,44 @@
-// Cross-cutting: a command line that starts with a noun runs from that noun's own bundle (dist/cli-NOUN.cjs) and prints what the whole CLI prints; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
+// Cross-cutting: a command line that names a noun runs from that noun's own bundle (dist/cli-NOUN.cjs) and prints what the whole CLI prints; a verb's own behaviour is in test/commands/<noun>/<verb>.test.ts.
 /**
  * scripts/build.mjs writes, besides dist/cli.cjs (the whole CLI), one bundle per noun:
  * dist/cli-NOUN.cjs, the whole CLI without the other nouns' modules. bin/lic.js runs it for a
- * command line whose first word is NOUN (dist/version.json `nouns`), and dist/cli.cjs for
- * any other (a root flag first, `help`, `completion`, a typo). Both must print the same: a
- * root flag first (`--no-color`, which changes nothing in a pipe) runs the same command line
- * through dist/cli.cjs. test/cli/startup-guard.test.ts checks which file each one loads.
+ * command line that names NOUN (first, or after root flags: dist/version.json `nouns` and
+ * `rootFlags`, src/cli/command-line.ts), and dist/cli.cjs for any other (`help`, `completion`,
+ * a typo). Both must print the same: WHOLE runs a command line through dist/cli.cjs's own
+ * main(). test/cli/startup-guard.test.ts checks which file each one loads.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FlagArity } from '../../src/cli/command-line.js';
 import type { Context } from '../../src/cli/context.js';
-import { NOUNS } from '../../src/cli/program.js';
+import { buildProgram, NOUNS, nounOf, rootFlagArity } from '../../src/cli/program.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { spawnLic, spawnNode } from '../helpers/spawn.js';
+import { BIN, spawnLic, spawnNode } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const meta = JSON.parse(readFileSync(join(ROOT, 'dist/version.json'), 'utf8')) as { nouns: string[] };
+const meta = JSON.parse(readFileSync(join(ROOT, 'dist/version.json'), 'utf8')) as {
+  nouns: string[];
+  rootFlags: Record<string, FlagArity>;
+};
+/** bin/lic.js's choice of bundle for a command line. */
+const { bundleFile } = createRequire(import.meta.url)(BIN) as {
+  bundleFile: (args: string[], m: typeof meta) => { file: string; noun?: string };
+};
+/** A script that runs a command line through dist/cli.cjs's main(), as bin/lic.js does after its own checks. */
+const WHOLE = join(tempDir('lic-whole-'), 'whole.cjs');
+writeFileSync(
+  WHOLE,
+  `const { main, systemContext } = require(${JSON.stringify(join(ROOT, 'dist/cli.cjs'))});\nmain(process.argv.slice(2), systemContext()).then((c) => (process.exitCode = c));\n`,
+);
+/** `lic ARGS` through dist/cli.cjs, in spawnLic's environment plus `env`. */
+const whole = (args: string[], env: Record<string, string> = {}) =>
+  spawnNode([WHOLE, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
 
 /** `[noun, verb?]` for every command of NOUNS: each verb of a noun with verbs, else the top-level verb alone. */
 async function commands(): Promise<[string, string | undefined][]> {
@@ -48,13 +67,61 @@ describe('the noun bundles (dist/cli-NOUN.cjs)', () => {
     for (const [noun, verb] of all) {
       if (noun === 'completion') continue;
       const args = [noun, ...(verb ? [verb] : []), '--help'];
-      const [own, whole] = await Promise.all([spawnLic(args), spawnLic(['--no-color', ...args])]);
-      expect(own.stderr, args.join(' ')).toBe(whole.stderr);
-      expect(own.stdout, args.join(' ')).toBe(whole.stdout);
+      const [own, all] = await Promise.all([spawnLic(args), whole(args)]);
+      expect(own.stderr, args.join(' ')).toBe(all.stderr);
+      expect(own.stdout, args.join(' ')).toBe(all.stdout);
       expect(own.stdout, args.join(' ')).toContain(`lic ${noun}`);
-      expect([own.code, whole.code], args.join(' ')).toEqual([0, 0]);
+      expect([own.code, all.code], args.join(' ')).toEqual([0, 0]);
     }
   }, 120_000);
+
+  it("bin/lic.js's table of root flags (dist/version.json rootFlags) is the program's", () => {
+    expect(meta.rootFlags).toEqual(rootFlagArity());
+    expect(meta.rootFlags['--profile']).toBe('required');
+    expect(meta.rootFlags['--json']).toBe('optional');
+  });
+
+  it('bin/lic.js runs the bundle of the one noun buildProgram declares, for any command line (fast-check)', async () => {
+    const root = await buildProgram({} as Context);
+    const word = fc.constantFrom(
+      ...[...NOUNS.keys()],
+      'help',
+      'kyes',
+      'list',
+      'create',
+      'json',
+      'prod',
+      '5s',
+      '--',
+      '-',
+      '--help',
+      '-h',
+      '--json=id,name',
+      '--json',
+      '--profile=prod',
+      '--nope',
+      '-x',
+      ...Object.keys(meta.rootFlags),
+    );
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 6 }), (args) => {
+        const noun = nounOf(args, root);
+        const got = bundleFile(args, meta);
+        seen.add(got.noun ?? '');
+        expect(got.noun).toBe(noun);
+        expect(got.file).toBe(join(ROOT, 'dist', noun ? `cli-${noun}.cjs` : 'cli.cjs'));
+      }),
+      { numRuns: 2000 },
+    );
+    // the property met both cases: command lines with a noun of their own, and the whole CLI's
+    expect(seen.has('')).toBe(true);
+    expect(seen.size).toBeGreaterThan(5);
+    expect(bundleFile(['--profile', 'keys', 'log', 'list'], meta).noun).toBe('log');
+    expect(bundleFile(['-o', 'json', 'keys', 'list'], meta).noun).toBe('keys');
+    expect(bundleFile(['--json', 'keys', 'list'], meta).noun).toBeUndefined();
+    expect(bundleFile(['completion', 'bash'], meta).noun).toBeUndefined();
+  });
 
   it("a bundle that is asked for another noun says so: an internal error naming both, not another noun's output", async () => {
     // bin/lic.js never does this; the bundle's own main() with another noun's command line
@@ -84,11 +151,14 @@ describe('the noun bundles (dist/cli-NOUN.cjs)', () => {
       [['state', 'export']],
       [['keys', 'lsit']],
       [['log', 'list', '--level', 'Loud']],
+      [['-o', 'json', 'keys', 'list']],
+      [['--profile=none', 'keys', 'list']],
+      [['-q', '--timeout', '5s', 'templates', 'list', '-o', 'ndjson']],
     ])('lic %j prints what the whole CLI prints, with its exit code', async (args) => {
-      const [own, whole] = await Promise.all([spawnLic(args, { env }), spawnLic(['--no-color', ...args], { env })]);
-      expect(own.stdout).toBe(whole.stdout);
-      expect(own.stderr).toBe(whole.stderr);
-      expect(own.code).toBe(whole.code);
+      const [own, all] = await Promise.all([spawnLic(args, { env }), whole(args, env)]);
+      expect(own.stdout).toBe(all.stdout);
+      expect(own.stderr).toBe(all.stderr);
+      expect(own.code).toBe(all.code);
       expect(own.stdout.length + own.stderr.length).toBeGreaterThan(0);
     });
   });

@@ -109,6 +109,7 @@ describe('which runs bin/lic.js answers from dist/help.json (a copy of bin/ with
     copyFileSync(BIN, join(dir, 'bin/lic.js'));
     copyFileSync(join(ROOT, 'bin/package.json'), join(dir, 'bin/package.json'));
     copyFileSync(join(ROOT, 'dist/version.json'), join(dir, 'dist/version.json'));
+    copyFileSync(join(ROOT, 'dist/command-line.cjs'), join(dir, 'dist/command-line.cjs'));
     writeFileSync(join(dir, 'dist/help.json'), JSON.stringify({ ...help, texts: help.texts.map(() => 'MARK\n') }));
     const { nouns } = JSON.parse(readFileSync(join(ROOT, 'dist/version.json'), 'utf8')) as { nouns: string[] };
     for (const file of ['cli.cjs', ...nouns.map((n) => `cli-${n}.cjs`)])
@@ -130,13 +131,14 @@ describe('which runs bin/lic.js answers from dist/help.json (a copy of bin/ with
     expect(await run(['--help'])).toMatchObject({ code: 0, stdout: 'MARK\n', stderr: '' });
     expect(await run([])).toMatchObject({ code: 2, stdout: '', stderr: 'MARK\n' });
     expect(await run(['help', 'keys'])).toMatchObject({ code: 0, stdout: 'MARK\n' });
-    // the bundle of the noun that comes first, else the whole CLI
+    // the bundle of the noun named (first, or after root flags), else the whole CLI
     for (const [args, file] of [
       [['keys', 'list', '--help'], 'cli-keys.cjs'],
       [['--no-color', '--help'], 'cli.cjs'],
       [['serve'], 'cli-serve.cjs'],
       [['keys', 'list'], 'cli-keys.cjs'],
-      [['-o', 'json', 'keys', 'list'], 'cli.cjs'],
+      [['-o', 'json', 'keys', 'list'], 'cli-keys.cjs'],
+      [['--json', 'keys', 'list'], 'cli.cjs'],
       [['completion', 'bash'], 'cli.cjs'],
       [['kyes', 'list'], 'cli.cjs'],
     ] as const)

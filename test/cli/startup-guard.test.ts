@@ -2,7 +2,7 @@
 /**
  * The start-up guard, not a timing assert: a short command must not load or
  * initialise a module it does not need. The built CLI is one CommonJS file (dist/cli.cjs, or
- * for a command line that starts with a noun dist/cli-NOUN.cjs, the same without the other
+ * for a command line that names a noun dist/cli-NOUN.cjs, the same without the other
  * nouns) whose modules are initialised lazily by esbuild's wrappers (`"src/cli/table.ts"() {...}`),
  * plus dist/vendor/*.cjs and dist/server.cjs, required on first use. The CLI is spawned with
  * NODE_V8_COVERAGE: V8's precise coverage says which files ran and which wrappers were
@@ -131,12 +131,16 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
   );
 
   it.each([
-    [['log', 'list', '--help'], 'dist/cli-log.cjs'],
-    [['--no-color', '--help'], 'dist/cli.cjs'],
-  ])('lic %j: no HTTP client, nothing lazy (%s)', async (args, bundle) => {
+    [['log', 'list', '--help'], ['dist/cli-log.cjs']],
+    // a flag first: dist/command-line.cjs looks for a noun past it, and finds none
+    [
+      ['--no-color', '--help'],
+      ['dist/cli.cjs', 'dist/command-line.cjs'],
+    ],
+  ])('lic %j: no HTTP client, nothing lazy (%j)', async (args, files) => {
     const r = await loads(args);
     expect(r.code).toBe(0);
-    expect(r.files.filter((f) => f.startsWith('dist/'))).toEqual([bundle]);
+    expect(r.files.filter((f) => f.startsWith('dist/')).sort()).toEqual(files);
     expect(r.inputs).toContain('node_modules/commander/lib/command.js');
     expect(offending(r.inputs, [...NEVER_AT_START, ...NO_CLIENT])).toEqual([]);
   });
@@ -157,6 +161,13 @@ describe('what a short command loads (bundle metafile + V8 coverage)', () => {
       expect(commands.filter((i) => !i.startsWith(`src/commands/${args[0]}/`))).toEqual([]);
     },
   );
+
+  it('lic -o json keys list: the noun past the root flags (dist/command-line.cjs), then its bundle', async () => {
+    const r = await loads(['-o', 'json', 'keys', 'list'], env);
+    expect(r.code).toBe(0);
+    expect(r.files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/cli-keys.cjs', 'dist/command-line.cjs']);
+    expect(offending(r.inputs, [...NEVER_AT_START, 'node_modules/undici/'])).toEqual([]);
+  });
 
   it('lic keys list through a proxy: undici Agent and proxy agent, none of the rest of undici', async () => {
     const { startProxy } = await import('../helpers/proxy.js');
