@@ -588,7 +588,7 @@ const floor0 = median(times[0]);
 lines.push(
   '## Import budget',
   '',
-  `Median of \`require(...)\` in a fresh process (Node ${process.version}, without the code cache that bin/lic.js adds), after what loads before it. The budget is a multiple of this run's \`node -e 0\` (${ms(floor0)}), derived from the targets: \`--help\` ≤ 1.30× leaves 0.3× for the bundle, a list command ≤ 2.0× leaves 0.25× for the HTTP client. Every command pays one of the first two rows (a noun's own bundle when the command line starts with the noun); the rest are files required by the commands named.`,
+  `Median of \`require(...)\` in a fresh process (Node ${process.version}, without the code cache that bin/lic.js adds), after what loads before it. The budget is a multiple of this run's \`node -e 0\` (${ms(floor0)}), derived from the targets: \`--help\` ≤ 1.30× leaves 0.3× for the bundle, a list command ≤ 2.0× leaves 0.25× for the HTTP client. Every command pays one of the first two rows (a noun's own bundle when the command line names the noun); the rest are files required by the commands named.`,
   '',
   '| part | import | × `node -e 0` | loaded by | budget | |',
   '| --- | ---: | ---: | --- | ---: | --- |',
