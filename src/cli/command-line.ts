@@ -1,7 +1,7 @@
 /**
  * Which noun a command line runs, read before any program exists: by src/cli/program.ts (to
  * declare that noun alone) and by bin/lic.js (to load that noun's bundle, dist/cli-NOUN.cjs),
- * which requires this module as dist/command-line.cjs, built on its own. No imports, so that
+ * which compiles this module as dist/command-line.cjs, built on its own. No imports, so that
  * file is this module alone.
  */
 
