@@ -173,7 +173,10 @@ function writeAll(fd, text) {
  * command line.
  */
 async function start(meta) {
-  const bundle = loadBundle(bundleFile(argv, meta), meta.build);
+  // LIC_DEBUG=1 prints stack traces: dist/cli.cjs's lines are as esbuild printed them, a noun
+  // bundle's code is one line (scripts/build.mjs)
+  const whole = { file: require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'), noun: undefined };
+  const bundle = loadBundle(process.env.LIC_DEBUG === '1' ? whole : bundleFile(argv, meta), meta.build);
   const ctx = bundle.exports.systemContext();
   // V8 takes a code cache only under the flags it was made with: a run that sets one
   // (--liftoff-only, just before undici loads) writes the bundle's before it does
@@ -221,10 +224,12 @@ function evalCommonJs(file) {
 }
 
 /**
- * The bundle `file` (bundleFile) loaded with the code caches, as `{ exports, saveCache }`.
- * Every CommonJS file is loaded with Node's compile cache (module.enableCompileCache:
- * dist/vendor/ and dist/server.cjs, in a subdirectory of cacheDir() per Node version and set
- * of V8 flags).
+ * The bundle `file` (bundleFile) loaded with the code caches, as `{ exports, saveCache }`;
+ * a noun's bundle (`noun` given) is written wrapped, one function expression, dist/cli.cjs is
+ * a plain CommonJS file (scripts/build.mjs). Every CommonJS file the bundle requires is loaded
+ * with Node's compile cache (module.enableCompileCache: dist/vendor/, dist/server.cjs,
+ * better-sqlite3; in a subdirectory of cacheDir() per Node version and set of V8 flags),
+ * switched on at the first such require: `lic keys list` over http:// requires none.
  * Node makes that cache when it compiles a file, so it holds only the code V8 compiles
  * up front, and nearly all of the bundle is functions V8 compiles when first called
  * (esbuild's module wrappers): the bundle itself is compiled as a vm.Script with a cache
@@ -236,50 +241,66 @@ function evalCommonJs(file) {
  * directory or a refused file just mean compiling this time.
  */
 function loadBundle({ file, noun }, build) {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return { exports: require(file), saveCache() {} };
+  const wrapped = noun !== undefined;
+  if (process.env.NODE_DISABLE_COMPILE_CACHE || !build)
+    return wrapped ? requireWithCache(file, true) : { exports: require(file), saveCache() {} };
   const dir = cacheDir();
-  // Node makes the cache's directories (and any missing parent) with the umask's mode, 0777
-  // under umask 000: owner only instead, while it does
-  const umask = process.umask(0o077);
-  try {
-    require('node:module').enableCompileCache(dir);
-  } catch {
-    // no cache this time
-  } finally {
-    process.umask(umask);
-  }
-  if (!build) return { exports: require(file), saveCache() {} };
+  let on = false;
+  const enableCompileCache = () => {
+    if (on) return;
+    on = true;
+    // Node makes the cache's directories (and any missing parent) with the umask's mode, 0777
+    // under umask 000: owner only instead, while it does
+    const umask = process.umask(0o077);
+    try {
+      require('node:module').enableCompileCache(dir);
+    } catch {
+      // no cache this time
+    } finally {
+      process.umask(umask);
+    }
+  };
   // V8 refuses a cache made by another V8, under other flags or from a source of another
   // length; `build` (dist/version.json) tells builds of the same length apart
   // a noun's bundle has one cache, whatever comes before the noun; dist/cli.cjs one per first word
   const name = noun ?? (/^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other');
-  return requireWithCache(file, dir, `cli-${build}-`, `${name}-${process.versions.v8}-${process.arch}.cache`);
+  return requireWithCache(file, wrapped, {
+    dir,
+    build: `cli-${build}-`,
+    name: `${name}-${process.versions.v8}-${process.arch}.cache`,
+    beforeRequire: enableCompileCache,
+  });
 }
 
 /**
  * Requires the CommonJS `file` as Node does (its own module, require, __filename), but
- * compiled as a vm.Script with the code cache `<build><name>` in `dir`; `saveCache()` writes
- * the cache of what was compiled so far (0600, by rename), once, when there was none or V8
- * refused it, and removes the caches of other builds (named `cli-` but not `build`) beside it.
+ * compiled as a vm.Script (its text as it is when `wrapped`, else in Node's CommonJS
+ * wrapper), with the code cache `<build><name>` in `cache.dir` when `cache` is given;
+ * `cache.beforeRequire()` runs before the file's first require() of anything but a
+ * built-in. `saveCache()` writes the cache of what was compiled so far (0600, by rename),
+ * once, when there was none or V8 refused it, and removes the caches of other builds (named
+ * `cli-` but not `build`) beside it.
  */
-function requireWithCache(file, dir, build, name) {
+function requireWithCache(file, wrapped, cache) {
   const fs = require('node:fs');
   const path = require('node:path');
-  const cacheFile = path.join(dir, build + name);
   const Module = require('node:module');
+  const cacheFile = cache && path.join(cache.dir, cache.build + cache.name);
   let cachedData;
   try {
-    cachedData = fs.readFileSync(cacheFile);
+    if (cacheFile) cachedData = fs.readFileSync(cacheFile);
   } catch {
     // none yet
   }
-  const script = new (require('node:vm').Script)(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const source = fs.readFileSync(file, 'utf8');
+  const script = new (require('node:vm').Script)(wrapped ? source : Module.wrap(source), { filename: file, cachedData });
   const mod = new Module(file, module);
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(path.dirname(file));
-  script.runInThisContext()(mod.exports, (id) => mod.require(id), mod, file, path.dirname(file));
+  const req = (id) => (cache && !Module.isBuiltin(id) && cache.beforeRequire(), mod.require(id));
+  script.runInThisContext()(mod.exports, req, mod, file, path.dirname(file));
   mod.loaded = true;
-  let saved = false;
+  let saved = !cache;
   return {
     exports: mod.exports,
     saveCache() {
@@ -287,11 +308,12 @@ function requireWithCache(file, dir, build, name) {
       saved = true;
       const tmp = `${cacheFile}.${process.pid}`;
       try {
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
         fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(tmp, cacheFile);
-        for (const f of fs.readdirSync(dir))
-          if (f.startsWith('cli-') && f.endsWith('.cache') && !f.startsWith(build)) fs.rmSync(path.join(dir, f), { force: true });
+        for (const f of fs.readdirSync(cache.dir))
+          if (f.startsWith('cli-') && f.endsWith('.cache') && !f.startsWith(cache.build))
+            fs.rmSync(path.join(cache.dir, f), { force: true });
       } catch {
         try {
           fs.rmSync(tmp, { force: true });

@@ -49,6 +49,8 @@ describe('the compile cache of bin/lic.js', () => {
     const written = listing(cache);
     expect(cliCaches(cache)).toEqual([expect.stringMatching(/^cli-[0-9a-f]{16}-keys-/)]);
     expect(statSync(join(cache, cliCaches(cache)[0]!)).mode & 0o777).toBe(0o600);
+    // it required no file (no vendor package over http://), so Node's own cache was never switched on
+    expect(variants(cache)).toEqual([]);
     const again = await spawnLic(['keys', 'list', '-o', 'json'], { env: { ...env, LIC_CACHE_DIR: cache } });
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(first.stdout);

@@ -54,8 +54,11 @@ describe('under umask 000', () => {
 
   it('the code cache: every directory 0700, from $XDG_CACHE_HOME down', async () => {
     const root = tempDir('lic-umask-');
-    // a verb's help loads the bundle and so the cache (`lic --help` is prebuilt, dist/help.json)
-    const r = await spawnLic(['log', 'list', '--help'], { env: { XDG_CACHE_HOME: join(root, 'xdg-cache'), LIC_CACHE_DIR: '' } });
+    // a command that loads the bundle and a file of dist/vendor/ (csv-stringify), for which
+    // Node's own cache is switched on (`lic --help` is prebuilt, dist/help.json, and loads neither)
+    const r = await spawnLic(['profile', 'list', '-o', 'csv'], {
+      env: { XDG_CACHE_HOME: join(root, 'xdg-cache'), LIC_CACHE_DIR: '', LIC_CONFIG_DIR: join(root, 'config') },
+    });
     expect(r.code, r.stderr).toBe(0);
     const cache = join(root, 'xdg-cache', 'lic', 'compile-cache');
     const entries = (await import('node:fs')).readdirSync(cache);

@@ -124,12 +124,35 @@ describe('the noun bundles (dist/cli-NOUN.cjs)', () => {
   });
 
   it("a bundle that is asked for another noun says so: an internal error naming both, not another noun's output", async () => {
-    // bin/lic.js never does this; the bundle's own main() with another noun's command line
-    const script = `const b = require(${JSON.stringify(join(ROOT, 'dist/cli-keys.cjs'))}); b.main(['log', 'list', '--help'], b.systemContext()).then((c) => { process.exitCode = c; });`;
+    // bin/lic.js never does this; the bundle's own main() with another noun's command line (the
+    // bundle is one function expression, CommonJS's wrapper written round it: scripts/build.mjs)
+    const file = join(ROOT, 'dist/cli-keys.cjs');
+    const script = [
+      `const file = ${JSON.stringify(file)};`,
+      'const m = { exports: {} };',
+      "new (require('node:vm').Script)(require('node:fs').readFileSync(file, 'utf8')).runInThisContext()(m.exports, require('node:module').createRequire(file), m, file, require('node:path').dirname(file));",
+      "m.exports.main(['log', 'list', '--help'], m.exports.systemContext()).then((c) => { process.exitCode = c; });",
+    ].join('\n');
     const r = await spawnNode(['-e', script], { env: { PATH: process.env.PATH ?? '', HOME: tempDir() } });
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('dist/cli-keys.cjs holds the noun keys only, not ../commands/log/index.js');
     expect(r.code).not.toBe(0);
+  });
+
+  it('LIC_DEBUG=1 runs dist/cli.cjs, whose stack traces point at its lines (a noun bundle is one line of code)', async () => {
+    const args = ['keys', 'list', '--base-url', 'http://127.0.0.1:9', '--retries', '0'];
+    const plain = await spawnLic(args);
+    expect(plain.code).toBe(5);
+    expect(plain.stderr).not.toMatch(/\bat /);
+    const debug = await spawnLic(args, { env: { LIC_DEBUG: '1' } });
+    expect(debug.code).toBe(5);
+    expect(debug.stderr.split('\n')[0]).toBe(plain.stderr.split('\n')[0]);
+    const frames = [...debug.stderr.matchAll(/dist\/(cli[^:]*\.cjs):(\d+):\d+/g)];
+    expect(frames.length).toBeGreaterThan(0);
+    for (const [, file, line] of frames) {
+      expect(file).toBe('cli.cjs');
+      expect(Number(line)).toBeGreaterThan(1);
+    }
   });
 
   describe('against the demo service', () => {

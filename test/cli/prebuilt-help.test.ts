@@ -112,11 +112,14 @@ describe('which runs bin/lic.js answers from dist/help.json (a copy of bin/ with
     copyFileSync(join(ROOT, 'dist/command-line.cjs'), join(dir, 'dist/command-line.cjs'));
     writeFileSync(join(dir, 'dist/help.json'), JSON.stringify({ ...help, texts: help.texts.map(() => 'MARK\n') }));
     const { nouns } = JSON.parse(readFileSync(join(ROOT, 'dist/version.json'), 'utf8')) as { nouns: string[] };
-    for (const file of ['cli.cjs', ...nouns.map((n) => `cli-${n}.cjs`)])
+    // a noun's bundle is one function expression, CommonJS's wrapper round it (scripts/build.mjs)
+    for (const file of ['cli.cjs', ...nouns.map((n) => `cli-${n}.cjs`)]) {
+      const code = `exports.systemContext = () => ({});\nexports.main = async () => (process.stdout.write('BUNDLE ${file}\\n'), 0);\n`;
       writeFileSync(
         join(dir, 'dist', file),
-        `exports.systemContext = () => ({});\nexports.main = async () => (process.stdout.write('BUNDLE ${file}\\n'), 0);\n`,
+        file === 'cli.cjs' ? code : `(function (exports, require, module, __filename, __dirname) {${code}})\n`,
       );
+    }
     return join(dir, 'bin/lic.js');
   }
 
