@@ -366,6 +366,13 @@ const NOTES = `## Notes (why the targets above are or are not met)
   and parsing the command line ~1, the request's set-up and process.stdout ~0.3 each beyond the
   script's, the body (for-await, JSON.parse, the writer) ~1, the scavenge ~0.8. The cost:
   14 copies of the shared half, the tarball 1.4 → 2.6 MB packed (docs/installing.md).
+  Then each noun's bundle was written as bin/lic.js compiles it: one function expression
+  (CommonJS's wrapper already round the code, so no 340 KB copy by Module.wrap) without
+  whitespace (keys 342 → 220 KB; with LIC_DEBUG=1, for stack traces, lic runs the readable
+  dist/cli.cjs), and Node's compile cache is switched on at the first require of a file
+  instead of at every start (\`keys list\` over http:// requires none): the bundle phase a
+  further −0.56 ms, −0.47 ms a run in 81 alternating rounds, 1.87× → 1.86× beside the build
+  before it in one bench run; the tarball 2.3 MB.
   The harness now runs every other round in reverse order: in a timeline run one build measured
   1.74× first in its round and 1.86× third, so a fixed order charged whatever a position costs
   to the same command every round.

@@ -278,7 +278,7 @@ results.push(
   }),
 );
 // one bundle per noun (dist/cli-<noun>.cjs): the whole CLI with every other noun's module left
-// out. bin/lic.js loads it for a command line whose first word is that noun, where
+// out. bin/lic.js loads it for a command line that names that noun, for which
 // src/cli/program.ts declares that noun alone anyway; it holds 44-63 % of dist/cli.cjs's code, which V8
 // reads, deserialises and keeps in its young generation whole (bench/startup.md)
 // Each is written as bin/lic.js compiles it, so that it reads the file as it is: one function
