@@ -38,9 +38,10 @@ function run() {
 }
 
 /**
- * dist/version.json, written by scripts/build.mjs: `{ version, build, nouns, node: { floor,
- * supported, endOfLife } }` (build: a hash of dist/cli.cjs and every dist/cli-NOUN.cjs; nouns:
- * the nouns with a bundle of their own); undefined when there is no build.
+ * dist/version.json, written by scripts/build.mjs: `{ version, build, nouns, rootFlags, node:
+ * { floor, supported, endOfLife } }` (build: a hash of dist/cli.cjs and every
+ * dist/cli-NOUN.cjs; nouns: the nouns with a bundle of their own; rootFlags: how each root flag
+ * takes its value, for bundleFile); undefined when there is no build.
  */
 function readMeta() {
   try {
@@ -236,7 +237,7 @@ function evalCommonJs(file) {
  * made after a run (saveCache, when there was none or V8 refused it), which holds every
  * function that run compiled (bench/startup.md: ~8 ms of CPU less for `lic keys list`): one
  * per noun, as the nouns run different code (`cli-<build>-<noun>-<V8 version>-<arch>.cache`
- * in the same directory). NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch)
+ * in the same directory; dist/cli.cjs's `cli-<build>-whole-<first word>-…`). NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch)
  * turns both off; LIC_CACHE_DIR moves them. A cache is never a failure: an unwritable
  * directory or a refused file just mean compiling this time.
  */
@@ -262,8 +263,9 @@ function loadBundle({ file, noun }, build) {
   };
   // V8 refuses a cache made by another V8, under other flags or from a source of another
   // length; `build` (dist/version.json) tells builds of the same length apart
-  // a noun's bundle has one cache, whatever comes before the noun; dist/cli.cjs one per first word
-  const name = noun ?? (/^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other');
+  // a noun's bundle has one cache, whatever comes before the noun; dist/cli.cjs one per first
+  // word, apart from the noun bundles' (LIC_DEBUG=1 runs it for `lic keys ...` too)
+  const name = noun ?? `whole-${/^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other'}`;
   return requireWithCache(file, wrapped, {
     dir,
     build: `cli-${build}-`,

@@ -69,6 +69,14 @@ describe('the compile cache of bin/lic.js', () => {
     expect(cliCaches(cache)).toHaveLength(1);
     expect((await spawnLic(['kyes', 'list'], { env: { LIC_CACHE_DIR: cache } })).code).toBe(2);
     expect(cliCaches(cache)).toHaveLength(1);
+    // LIC_DEBUG=1 runs dist/cli.cjs, whose cache has a name of its own: the noun bundle's is untouched
+    const debug = await spawnLic(['keys', 'list', '-o', 'json'], { env: { ...env, LIC_CACHE_DIR: cache, LIC_DEBUG: '1' } });
+    expect(debug.stdout).toBe(first.stdout);
+    expect(cliCaches(cache)).toEqual([
+      expect.stringMatching(/^cli-[0-9a-f]{16}-keys-/),
+      expect.stringMatching(/^cli-[0-9a-f]{16}-whole-keys-/),
+    ]);
+    for (const [f, st] of written) expect(listing(cache).get(f)).toEqual(st);
   });
 
   it("Node's own cache holds the vendor files, one subdirectory per Node version and set of V8 flags", async () => {
