@@ -355,7 +355,7 @@ const NOTES = `## Notes (why the targets above are or are not met)
   (scripts/build.mjs; bin/lic.js picks it with dist/version.json's \`nouns\` and \`rootFlags\`
   and src/cli/command-line.ts, the function buildProgram uses); anything else (\`help\`,
   \`completion\`, a typo) runs dist/cli.cjs. For \`keys list\` the file V8 reads, wraps and
-  keeps in its young generation went from 704 to 342 KB and its code cache from 377 to ~200 KB;
+  keeps in its young generation went from 704 to 342 KB and its code cache from 377 to ~280 KB;
   string-width and wrap-ansi (with ansi-styles, color-convert, emoji-regex: ~50 KB that only
   a terminal table runs) moved to dist/vendor/. In the timeline (medians of 31–41 runs, ms):
   the bundle phase 6.6–6.8 → 4.5–4.7 (enabling Node's compile cache 0.2, reading the code cache
