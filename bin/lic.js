@@ -176,8 +176,7 @@ function writeAll(fd, text) {
 async function start(meta) {
   // LIC_DEBUG=1 prints stack traces: dist/cli.cjs's lines are as esbuild printed them, a noun
   // bundle's code is one line (scripts/build.mjs)
-  const whole = { file: require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'), noun: undefined };
-  const bundle = loadBundle(process.env.LIC_DEBUG === '1' ? whole : bundleFile(argv, meta), meta.build);
+  const bundle = loadBundle(bundleFile(process.env.LIC_DEBUG === '1' ? [] : argv, meta), meta.build);
   const ctx = bundle.exports.systemContext();
   // V8 takes a code cache only under the flags it was made with: a run that sets one
   // (--liftoff-only, just before undici loads) writes the bundle's before it does
@@ -202,7 +201,10 @@ function bundleFile(args, meta) {
   let noun = args[0];
   if (typeof noun === 'string' && noun.startsWith('-') && meta.rootFlags) {
     try {
-      const { nounOfArgv } = evalCommonJs(require('node:path').join(__dirname, '..', 'dist', 'command-line.cjs'));
+      // compiled as the bundles are: require() would first read lic's package.json for the
+      // file's module type, ~1 ms of a ~45 ms start
+      const file = require('node:path').join(__dirname, '..', 'dist', 'command-line.cjs');
+      const { nounOfArgv } = requireWithCache(file, false).exports;
       noun = nounOfArgv(args, meta.rootFlags, (a) => nouns.includes(a))?.noun;
     } catch {
       noun = undefined;
@@ -210,18 +212,6 @@ function bundleFile(args, meta) {
   }
   const own = nouns.includes(noun);
   return { file: require('node:path').join(__dirname, '..', 'dist', own ? `cli-${noun}.cjs` : 'cli.cjs'), noun: own ? noun : undefined };
-}
-
-/**
- * The exports of the CommonJS `file`, a module that requires nothing (dist/command-line.cjs),
- * compiled and run as a vm.Script: Node's require() would first look for the package.json that
- * says the file's module type, reading lic's own, ~1 ms of a ~45 ms start.
- */
-function evalCommonJs(file) {
-  const mod = { exports: {} };
-  const code = require('node:module').wrap(require('node:fs').readFileSync(file, 'utf8'));
-  new (require('node:vm').Script)(code, { filename: file }).runInThisContext()(mod.exports, require, mod, file, __dirname);
-  return mod.exports;
 }
 
 /**
