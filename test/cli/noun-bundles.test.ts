@@ -4,10 +4,10 @@
  * dist/cli-NOUN.cjs, the whole CLI without the other nouns' modules. bin/lic.js runs it for a
  * command line that names NOUN (first, or after root flags: dist/version.json `nouns` and
  * `rootFlags`, src/cli/command-line.ts), and dist/cli.cjs for any other (`help`, `completion`,
- * a typo). Both must print the same: WHOLE runs a command line through dist/cli.cjs's own
- * main(). test/cli/startup-guard.test.ts checks which file each one loads.
+ * a typo). Both must print the same: WHOLE_CLI (test/helpers/spawn.ts) runs a command line
+ * through dist/cli.cjs's own main(). test/cli/startup-guard.test.ts checks which file each one loads.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import type { FlagArity } from '../../src/cli/command-line.js';
 import type { Context } from '../../src/cli/context.js';
 import { buildProgram, NOUNS, nounOf, rootFlagArity } from '../../src/cli/program.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { BIN, spawnLic, spawnNode } from '../helpers/spawn.js';
+import { BIN, spawnLic, spawnNode, spawnWholeCli } from '../helpers/spawn.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,15 +30,8 @@ const meta = JSON.parse(readFileSync(join(ROOT, 'dist/version.json'), 'utf8')) a
 const { bundleFile } = createRequire(import.meta.url)(BIN) as {
   bundleFile: (args: string[], m: typeof meta) => { file: string; noun?: string };
 };
-/** A script that runs a command line through dist/cli.cjs's main(), as bin/lic.js does after its own checks. */
-const WHOLE = join(tempDir('lic-whole-'), 'whole.cjs');
-writeFileSync(
-  WHOLE,
-  `const { main, systemContext } = require(${JSON.stringify(join(ROOT, 'dist/cli.cjs'))});\nmain(process.argv.slice(2), systemContext()).then((c) => (process.exitCode = c));\n`,
-);
-/** `lic ARGS` through dist/cli.cjs, in spawnLic's environment plus `env`. */
-const whole = (args: string[], env: Record<string, string> = {}) =>
-  spawnNode([WHOLE, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
+/** `lic ARGS` through dist/cli.cjs's own main() (WHOLE_CLI), in spawnLic's environment plus `env`. */
+const whole = (args: string[], env: Record<string, string> = {}) => spawnWholeCli(args, env);
 
 /** `[noun, verb?]` for every command of NOUNS: each verb of a noun with verbs, else the top-level verb alone. */
 async function commands(): Promise<[string, string | undefined][]> {

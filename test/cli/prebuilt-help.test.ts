@@ -13,10 +13,9 @@ import { describe, expect, it } from 'vitest';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { NOUNS } from '../../src/cli/program.js';
 import { tempDir } from '../helpers/cli.js';
-import { BIN, LIC_NODE, hasScript, spawnLic, spawnNode, type SpawnResult } from '../helpers/spawn.js';
+import { BIN, LIC_NODE, WHOLE_CLI, hasScript, spawnLic, spawnWholeCli, type SpawnResult } from '../helpers/spawn.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist/cli.cjs');
 
 interface PrebuiltHelp {
   width: number;
@@ -27,18 +26,9 @@ interface PrebuiltHelp {
 const help = JSON.parse(readFileSync(join(ROOT, 'dist/help.json'), 'utf8')) as PrebuiltHelp;
 const served = Object.keys(help.pages).map((k) => JSON.parse(k) as string[]);
 
-/** A script that runs the bundle as bin/lic.js runs it after its own checks: `main(argv, systemContext())`, exit code set. */
-const BUNDLE_SCRIPT = join(tempDir('lic-bundle-'), 'bundle.cjs');
-writeFileSync(
-  BUNDLE_SCRIPT,
-  `const { main, systemContext } = require(${JSON.stringify(CLI)});\nmain(process.argv.slice(2), systemContext()).then((c) => (process.exitCode = c));\n`,
-);
-
 /** `lic ARGS` through the bundle itself, never the prebuilt pages; pipes, the environment of spawnLic. */
 function spawnBundle(args: string[]): Promise<SpawnResult> {
-  return spawnNode([BUNDLE_SCRIPT, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_DISABLE_COMPILE_CACHE: '1' },
-  });
+  return spawnWholeCli(args, { NODE_DISABLE_COMPILE_CACHE: '1' });
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -90,7 +80,7 @@ describe('bin/lic.js prints a prebuilt page as the bundle does', () => {
       async (cols, argv) => {
         const [fast, bundle] = await Promise.all([
           onTerminal([LIC_NODE, BIN, ...argv], cols),
-          onTerminal([LIC_NODE, BUNDLE_SCRIPT, ...argv], cols),
+          onTerminal([LIC_NODE, WHOLE_CLI, ...argv], cols),
         ]);
         expect(fast.output).toBe(bundle.output);
         expect(fast.code).toBe(bundle.code);

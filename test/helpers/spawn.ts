@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,23 @@ export const LIC_NODE: string = process.execPath;
  */
 const CACHE_DIR = mkdtempSync(join(tmpdir(), 'lic-test-cache-'));
 process.once('exit', () => rmSync(CACHE_DIR, { recursive: true, force: true }));
+
+/**
+ * A script that runs dist/cli.cjs, the whole CLI, as bin/lic.js runs a bundle after its own
+ * checks: `main(argv, systemContext())`, exit code set. No prebuilt help page, no noun bundle
+ * (dist/cli-NOUN.cjs), no code cache: what bin/lic.js prints must be what this prints.
+ */
+export const WHOLE_CLI: string = join(mkdtempSync(join(tmpdir(), 'lic-test-whole-')), 'whole.cjs');
+process.once('exit', () => rmSync(join(WHOLE_CLI, '..'), { recursive: true, force: true }));
+writeFileSync(
+  WHOLE_CLI,
+  `const { main, systemContext } = require(${JSON.stringify(fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url)))});\nmain(process.argv.slice(2), systemContext()).then((c) => (process.exitCode = c));\n`,
+);
+
+/** `lic ARGS` through WHOLE_CLI, with pipes; the environment is PATH, HOME and `env`. */
+export function spawnWholeCli(args: string[], env: Record<string, string> = {}): Promise<SpawnResult> {
+  return spawnNode([WHOLE_CLI, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
+}
 
 export interface SpawnResult {
   code: number | null;
