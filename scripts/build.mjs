@@ -24,66 +24,8 @@ import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { lazyBuiltins } from './lazy-builtins.mjs';
 import { prebuiltHelp } from './prebuilt-help.mjs';
-
-/**
- * Built-in modules that cost milliseconds to load (fs/promises with the streams it pulls in,
- * crypto, child_process: bench/startup.md) but that most commands never
- * call: commander requires child_process for executable subcommands we do not use, and
- * `serve`, `resources get`, `doctor` import crypto or fs/promises for their own work; tty
- * (it loads net) only when stdin's terminal-ness is asked; v8 and vm (with the heap and
- * profiler modules v8 brings) only for a verb that collects garbage on its own
- * (src/cli/memory.ts). Each
- * import of one of these resolves to a stand-in whose exports are getters that require the
- * real module (process.getBuiltinModule) on first use, so the cost is paid by the command that calls it, not by all.
- */
-const LAZY_BUILTINS = [
-  'child_process',
-  'crypto',
-  'fs/promises',
-  'readline',
-  'os',
-  'timers/promises',
-  'zlib',
-  'dgram',
-  'worker_threads',
-  'tls',
-  'https',
-  'http2',
-  'tty',
-  'v8',
-  'vm',
-];
-const lazyBuiltins = {
-  name: 'lazy-builtins',
-  setup(b) {
-    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.map((m) => m.replace('/', '\\/')).join('|')})$`);
-    b.onResolve({ filter }, (args) => ({ path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
-      const real = await import(`node:${args.path}`);
-      const names = Object.keys(real).filter(
-        (n) => n !== 'default' && !(['http2', 'fs/promises'].includes(args.path) && n === 'constants'),
-      );
-      // undici's HTTP/2 client destructures http2.constants (header names such as ':authority',
-      // fixed by RFC 9113, and nghttp2 codes) when it loads: a copy taken at build time keeps
-      // that from loading http2, tls and crypto in every run that speaks HTTP/1.1
-      // fs/promises' constants are node:fs's own object (loaded at start anyway): a module that
-      // reads them when it loads (src/commands/state/apply.ts) does not load fs/promises, and
-      // with it readline and the streams, in every command
-      const eager =
-        args.path === 'http2'
-          ? `  constants: ${JSON.stringify(real.constants)},\n`
-          : args.path === 'fs/promises'
-            ? `  get constants() { return process.getBuiltinModule('node:fs').constants; },\n`
-            : '';
-      const getters = names.map((n) => `  get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; },`).join('\n');
-      return {
-        loader: 'js',
-        contents: `let m;\nconst load = () => (m ??= process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)}));\nmodule.exports = {\n${eager}${getters}\n};\n`,
-      };
-    });
-  },
-};
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
