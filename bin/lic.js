@@ -13,7 +13,7 @@ const argv = process.argv.slice(2);
 // run as the executable; scripts/sea-entry.cjs requires this file for printPrebuiltHelp, and
 // test/cli/noun-bundles.test.ts for bundleFile
 if (require.main === module) run();
-module.exports = { printPrebuiltHelp, bundleFile };
+module.exports = { printPrebuiltHelp, bundleFile, mayHaveHelpPage };
 
 /** `lic ARGV`: --version, the Node floor, a prebuilt help page, else the bundle. */
 function run() {
@@ -95,7 +95,7 @@ function nodeRefusal(version, node) {
  * columns) or one the page differs on: the bundle then prints it.
  */
 function printPrebuiltHelp(args, loadHelp) {
-  if (args.length > 2) return false;
+  if (!mayHaveHelpPage(args)) return false;
   let help;
   try {
     help = loadHelp();
@@ -115,6 +115,20 @@ function printPrebuiltHelp(args, loadHelp) {
   }
   if (writeAll(fd, help.texts[text])) process.exitCode = code;
   return true;
+}
+
+/**
+ * Whether dist/help.json may hold a page for the command line `args`: false when it has not the
+ * shape of any command line scripts/prebuilt-help.mjs builds a page for (none, `--help`, `-h`,
+ * `help [TOPIC|NOUN]`, `NOUN --help|-h`, a noun alone), which scripts/build.mjs checks on every
+ * page. `lic keys list` is thus not one: it does not read and parse help.json's 46 KB (~100 KB
+ * of V8's young generation) to find no page.
+ */
+function mayHaveHelpPage(args) {
+  if (args.length === 0) return true;
+  if (args.length > 2) return false;
+  if (args[0] === 'help' || args.length === 1) return true;
+  return args[1] === '--help' || args[1] === '-h';
 }
 
 /**
@@ -276,7 +290,10 @@ function loadBundle({ file, noun }, build) {
 function requireWithCache(file, wrapped, cache) {
   const fs = require('node:fs');
   const path = require('node:path');
-  const Module = require('node:module');
+  // node:module's Module class, as this file's own module object has it: require('node:module')
+  // would load Node's lib/module.js with its source-map support (~0.1 ms, ~10 KB of V8's 1 MiB
+  // young generation, which `lic keys list` fills to the edge: docs/benchmarks.md)
+  const Module = module.constructor;
   const cacheFile = cache && path.join(cache.dir, cache.build + cache.name);
   let cachedData;
   try {

@@ -290,10 +290,14 @@ writeFileSync(
 );
 // bin/lic.js prints `lic --help`, `lic`, `lic NOUN --help`... from this file without loading
 // the bundle, where they are the bundle's bytes (scripts/prebuilt-help.mjs)
-writeFileSync(
-  new URL('../dist/help.json', import.meta.url),
-  `${JSON.stringify(await prebuiltHelp(new URL('../dist/cli.cjs', import.meta.url).pathname))}\n`,
-);
+const help = await prebuiltHelp(new URL('../dist/cli.cjs', import.meta.url).pathname);
+// bin/lic.js reads the file only for a command line of a page's shape (mayHaveHelpPage): a page
+// it would never look for is a build error, not a page silently unserved
+const { mayHaveHelpPage } = createRequire(import.meta.url)('../bin/lic.js');
+for (const args of Object.keys(help.pages).map((k) => JSON.parse(k)))
+  if (!mayHaveHelpPage(args))
+    throw new Error(`dist/help.json: bin/lic.js's mayHaveHelpPage() never looks for the page of \`lic ${args.join(' ')}\``);
+writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(help)}\n`);
 // which source module went into which output file: for the start-up guard test, for
 // pack-check and for `bench/startup.mjs`'s budget (kept out of dist/, which is published)
 const metafile = { inputs: {}, outputs: {} };

@@ -7,6 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +61,20 @@ describe('dist/help.json', () => {
     // `lic keys` (no verb) is keys' help, a usage error; `lic serve` alone would serve, and is not a page
     expect(help.pages['["keys"]']?.slice(0, 2)).toEqual([2, 2]);
     expect(served).not.toContainEqual(['serve']);
+  });
+
+  it("bin/lic.js looks in it only for a command line of a page's shape (mayHaveHelpPage)", () => {
+    const { mayHaveHelpPage } = createRequire(import.meta.url)(BIN) as { mayHaveHelpPage: (args: string[]) => boolean };
+    for (const argv of served) expect(mayHaveHelpPage(argv), JSON.stringify(argv)).toBe(true);
+    // what users run most: no help.json read and parsed (46 KB) to find no page
+    for (const argv of [
+      ['keys', 'list'],
+      ['log', 'stats'],
+      ['keys', 'list', '-o', 'json'],
+      ['-o', 'json', 'keys', 'list'],
+      ['keys', 'get', '--help'],
+    ])
+      expect(mayHaveHelpPage(argv), JSON.stringify(argv)).toBe(false);
   });
 });
 
