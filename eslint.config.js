@@ -205,10 +205,18 @@ export default tseslint.config(
     // Node's globals used by bin/, scripts/ and bench/ (in .ts files TypeScript checks names)
     languageOptions: {
       globals: Object.fromEntries(
-        ['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'].map((g) => [
-          g,
-          'readonly',
-        ]),
+        [
+          'process',
+          'console',
+          'URL',
+          'Buffer',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'setImmediate',
+          'performance',
+        ].map((g) => [g, 'readonly']),
       ),
     },
   },
