@@ -1,17 +1,12 @@
 #!/usr/bin/env node
-// The executable: the only place, with src/cli/system.ts, that touches the real process.
-// CommonJS (bin/package.json), like the bundle it loads: Node starts a CommonJS file without
-// its ES module loader. It answers `lic --version` itself (from dist/version.json, on any
-// Node), refuses a Node older than the floor in one line, prints the help pages the build
-// prebuilt (dist/help.json) where they are what the bundle would print, and otherwise loads
-// dist/cli-NOUN.cjs or dist/cli.cjs with V8's code caches (bundleFile, loadBundle). Written
-// for any Node that can parse it: the refusal must reach a user of a retired Node line, not a
-// syntax error.
+// The executable (CommonJS, for any Node that can parse it): --version, the Node floor, a
+// prebuilt help page, else dist/cli-NOUN.cjs or dist/cli.cjs with V8's code caches.
+// docs/architecture.md ("bin/lic.js") explains each step. Its comments are short on purpose:
+// V8 keeps this file's text in the young generation of every run (~2.5 bytes a character).
 'use strict';
 
 const argv = process.argv.slice(2);
-// run as the executable; scripts/sea-entry.cjs requires this file for printPrebuiltHelp, and
-// test/cli/noun-bundles.test.ts for bundleFile
+// required (not run) by scripts/sea-entry.cjs, scripts/build.mjs and tests
 if (require.main === module) run();
 module.exports = { printPrebuiltHelp, bundleFile, mayHaveHelpPage };
 
@@ -37,12 +32,7 @@ function run() {
   }
 }
 
-/**
- * dist/version.json, written by scripts/build.mjs: `{ version, build, nouns, rootFlags, node:
- * { floor, supported, endOfLife } }` (build: a hash of dist/cli.cjs and every
- * dist/cli-NOUN.cjs; nouns: the nouns with a bundle of their own; rootFlags: how each root flag
- * takes its value, for bundleFile); undefined when there is no build.
- */
+/** dist/version.json (scripts/build.mjs): `{ version, build, nouns, rootFlags, node }`; undefined without a build. */
 function readMeta() {
   try {
     return readDist('version.json');
@@ -51,17 +41,12 @@ function readMeta() {
   }
 }
 
-/** A JSON file of dist/, parsed; throws when it can't be read (read and parsed, not required: no module lookup). */
+/** A JSON file of dist/, read and parsed (no module lookup); throws when it can't be. */
 function readDist(name) {
   return JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'dist', name), 'utf8'));
 }
 
-/**
- * One line when `version` ("20.20.2") is older than `node.floor` ("22.14.0"; package.json
- * engines.node, from src/cli/node-lines.json), naming the supported lines and how to get one;
- * undefined when it may run. In a clone, whose devDependency `node` pins a supported Node in
- * node_modules/.bin, the line also says how to run lic on that one.
- */
+/** One line when Node `version` ("20.20.2") is older than `node.floor` (src/cli/node-lines.json), else undefined. */
 function nodeRefusal(version, node) {
   const have = version.split('.').map(Number);
   const want = node.floor.split('.').map(Number);
@@ -87,12 +72,8 @@ function nodeRefusal(version, node) {
 }
 
 /**
- * Prints the help page `loadHelp()` (dist/help.json) holds for the command line `args` (`lic`, `lic --help`,
- * `lic keys --help`, `lic help filters`...: scripts/prebuilt-help.mjs, which ran each through
- * the bundle at build time) and sets its exit code; false, printing nothing, when it holds
- * none, or when the page's stream is a terminal of another width than the page's (on a
- * terminal help is wrapped to its width, src/cli/layout.ts: COLUMNS, else the terminal's
- * columns) or one the page differs on: the bundle then prints it.
+ * Prints the page `loadHelp()` (dist/help.json) holds for `args` and sets its exit code; false,
+ * printing nothing, when there is none or it is not what the bundle would print there.
  */
 function printPrebuiltHelp(args, loadHelp) {
   if (!mayHaveHelpPage(args)) return false;
@@ -105,8 +86,6 @@ function printPrebuiltHelp(args, loadHelp) {
   const page = help.pages[JSON.stringify(args)];
   if (!page) return false;
   const [fd, code, text, onTerminal] = page;
-  // Node's stream for the descriptor is made only on a terminal, for its width (writeAll); node:tty
-  // (which loads node:net, ~2 ms) only for a character device: a pipe or a file is no terminal
   if (isTerminal(fd)) {
     const columns = (process.env.COLUMNS || '').trim();
     const stream = fd === 1 ? process.stdout : process.stderr;
@@ -117,13 +96,7 @@ function printPrebuiltHelp(args, loadHelp) {
   return true;
 }
 
-/**
- * Whether dist/help.json may hold a page for the command line `args`: false when it has not the
- * shape of any command line scripts/prebuilt-help.mjs builds a page for (none, `--help`, `-h`,
- * `help [TOPIC|NOUN]`, `NOUN --help|-h`, a noun alone), which scripts/build.mjs checks on every
- * page. `lic keys list` is thus not one: it does not read and parse help.json's 46 KB (~100 KB
- * of V8's young generation) to find no page.
- */
+/** Whether `args` has the shape of a command line dist/help.json holds pages for (scripts/build.mjs checks each page). */
 function mayHaveHelpPage(args) {
   if (args.length === 0) return true;
   if (args.length > 2) return false;
@@ -131,10 +104,7 @@ function mayHaveHelpPage(args) {
   return args[1] === '--help' || args[1] === '-h';
 }
 
-/**
- * Whether the file descriptor `fd` is a terminal, asking node:tty (which loads node:net, ~2 ms)
- * only about a character device other than /dev/null (where cron and `> /dev/null` send output).
- */
+/** Whether the descriptor `fd` is a terminal; node:tty is asked only about a character device but /dev/null. */
 function isTerminal(fd) {
   const fs = require('node:fs');
   try {
@@ -149,13 +119,8 @@ function isTerminal(fd) {
 }
 
 /**
- * Writes `text` to the file descriptor `fd` (1 or 2) at once, with fs.writeSync: Node makes
- * process.stdout on first use, and for a pipe that is a net.Socket, ~4 ms of a ~27 ms start,
- * more than the rest of `lic --version` (bench/startup.md). As the bundle does, a reader that
- * went away (EPIPE: `lic --help | head -1`) ends the run quietly; a descriptor that would
- * block (EAGAIN: a non-blocking pipe that is full) gets the rest through Node's stream; any
- * other failure (ENOSPC: `lic --help > /dev/full`) is one line on stderr and exit 1. Returns
- * false after such a failure.
+ * Writes `text` to `fd` (1 or 2) with fs.writeSync; EPIPE ends quietly, EAGAIN leaves the rest
+ * to Node's stream, any other failure is one line on stderr, exit 1 and false.
  */
 function writeAll(fd, text) {
   const bytes = Buffer.from(text);
@@ -183,17 +148,12 @@ function writeAll(fd, text) {
   return true;
 }
 
-/**
- * Loads the bundle for the command line (bundleFile) with the code caches, then runs the
- * command line.
- */
+/** Loads the command line's bundle (bundleFile, loadBundle) and runs it. */
 async function start(meta) {
-  // LIC_DEBUG=1 prints stack traces: dist/cli.cjs's lines are as esbuild printed them, a noun
-  // bundle's code is one line (scripts/build.mjs)
+  // LIC_DEBUG=1 (stack traces) runs the readable dist/cli.cjs
   const bundle = loadBundle(bundleFile(process.env.LIC_DEBUG === '1' ? [] : argv, meta), meta.build);
   const ctx = bundle.exports.systemContext();
-  // V8 takes a code cache only under the flags it was made with: a run that sets one
-  // (--liftoff-only, just before undici loads) writes the bundle's before it does
+  // the cache is written before a V8 flag is set (--liftoff-only, for undici): V8 refuses it under others
   const beforeUndici = ctx.beforeUndici;
   if (beforeUndici) ctx.beforeUndici = () => (bundle.saveCache(), beforeUndici());
   process.exitCode = await bundle.exports.main(argv, ctx);
@@ -203,35 +163,23 @@ async function start(meta) {
 }
 
 /**
- * Ends the process now (process.exit, with process.exitCode) when nothing but the standard
- * streams' handles is left (process.getActiveResourcesInfo(): no timer, socket, child, file
- * operation or write still in flight, which Node lists as a request such as SimpleWriteWrap),
- * that is when Node would end it anyway: Node's own end of a finished process (freeing the
- * environment, then the heap page by page) takes ~0.7 ms of a ~45 ms `lic keys list`, which
- * exit() leaves to the kernel (docs/benchmarks.md). Called from setImmediate, after the
- * microtasks and Node's check for unhandled rejections. Anything else still there: Node ends
- * the process as usual, once it is done.
+ * process.exit() when only the standard streams' handles are left (no timer, socket, child or
+ * write in flight: process.getActiveResourcesInfo()), skipping Node's teardown; else nothing.
  */
 function exitWhenIdle() {
   if (process.getActiveResourcesInfo().every((r) => r === 'PipeWrap' || r === 'TTYWrap')) process.exit();
 }
 
 /**
- * The bundle that runs the command line `args` as `{ file, noun }`: dist/cli-<noun>.cjs when it
- * names a noun the build made one for (`meta.nouns`, dist/version.json: every noun but
- * `completion`), which holds the whole CLI but the other nouns (scripts/build.mjs); else
- * dist/cli.cjs, the whole CLI (`help`, `completion`, a typo), noun undefined. The noun is the
- * first word, or past the root flags when the first word is one (`lic -o json keys list`):
- * found by dist/command-line.cjs with the build's table of them (`meta.rootFlags`), as
- * src/cli/program.ts finds the one noun it declares.
+ * `{ file, noun }`: dist/cli-NOUN.cjs when `args` names a noun of `meta.nouns`, first or past
+ * root flags (dist/command-line.cjs, `meta.rootFlags`); else dist/cli.cjs, noun undefined.
  */
 function bundleFile(args, meta) {
   const nouns = Array.isArray(meta.nouns) ? meta.nouns : [];
   let noun = args[0];
   if (typeof noun === 'string' && noun.startsWith('-') && meta.rootFlags) {
     try {
-      // compiled as the bundles are: require() would first read lic's package.json for the
-      // file's module type, ~1 ms of a ~45 ms start
+      // not require(): that reads package.json for the module type first (~1 ms)
       const file = require('node:path').join(__dirname, '..', 'dist', 'command-line.cjs');
       const { nounOfArgv } = requireWithCache(file, false).exports;
       noun = nounOfArgv(args, meta.rootFlags, (a) => nouns.includes(a))?.noun;
@@ -244,21 +192,10 @@ function bundleFile(args, meta) {
 }
 
 /**
- * The bundle `file` (bundleFile) loaded with the code caches, as `{ exports, saveCache }`;
- * a noun's bundle (`noun` given) is written wrapped, one function expression, dist/cli.cjs is
- * a plain CommonJS file (scripts/build.mjs). Every CommonJS file the bundle requires is loaded
- * with Node's compile cache (module.enableCompileCache: dist/vendor/, dist/server.cjs,
- * better-sqlite3; in a subdirectory of cacheDir() per Node version and set of V8 flags),
- * switched on at the first such require: `lic keys list` over http:// requires none.
- * Node makes that cache when it compiles a file, so it holds only the code V8 compiles
- * up front, and nearly all of the bundle is functions V8 compiles when first called
- * (esbuild's module wrappers): the bundle itself is compiled as a vm.Script with a cache
- * made after a run (saveCache, when there was none or V8 refused it), which holds every
- * function that run compiled (bench/startup.md: ~8 ms of CPU less for `lic keys list`): one
- * per noun, as the nouns run different code (`cli-<build>-<noun>-<V8 version>-<arch>.cache`
- * in the same directory; dist/cli.cjs's `cli-<build>-whole-<first word>-…`). NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch)
- * turns both off; LIC_CACHE_DIR moves them. A cache is never a failure: an unwritable
- * directory or a refused file just mean compiling this time.
+ * The bundle `{ file, noun }` (bundleFile; a noun's is one function expression) loaded with its
+ * code cache (`cli-<build>-<noun or whole-WORD>-<V8>-<arch>.cache` in cacheDir()), as
+ * `{ exports, saveCache }`; Node's compile cache for the files it requires, switched on at the
+ * first. NODE_DISABLE_COMPILE_CACHE=1 turns both off. A cache is never a failure.
  */
 function loadBundle({ file, noun }, build) {
   const wrapped = noun !== undefined;
@@ -269,8 +206,7 @@ function loadBundle({ file, noun }, build) {
   const enableCompileCache = () => {
     if (on) return;
     on = true;
-    // Node makes the cache's directories (and any missing parent) with the umask's mode, 0777
-    // under umask 000: owner only instead, while it does
+    // owner only: Node makes the directories with the umask's mode
     const umask = process.umask(0o077);
     try {
       require('node:module').enableCompileCache(dir);
@@ -280,10 +216,7 @@ function loadBundle({ file, noun }, build) {
       process.umask(umask);
     }
   };
-  // V8 refuses a cache made by another V8, under other flags or from a source of another
-  // length; `build` (dist/version.json) tells builds of the same length apart
-  // a noun's bundle has one cache, whatever comes before the noun; dist/cli.cjs one per first
-  // word, apart from the noun bundles' (LIC_DEBUG=1 runs it for `lic keys ...` too)
+  // `build` tells builds of the same length apart; dist/cli.cjs has one cache per first word
   const name = noun ?? `whole-${/^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other'}`;
   return requireWithCache(file, wrapped, {
     dir,
@@ -294,20 +227,16 @@ function loadBundle({ file, noun }, build) {
 }
 
 /**
- * Requires the CommonJS `file` as Node does (its own module, require, __filename), but
- * compiled as a vm.Script (its text as it is when `wrapped`, else in Node's CommonJS
- * wrapper), with the code cache `<build><name>` in `cache.dir` when `cache` is given;
- * `cache.beforeRequire()` runs before the file's first require() of anything but a
- * built-in. `saveCache()` writes the cache of what was compiled so far (0600, by rename),
- * once, when there was none or V8 refused it, and removes the caches of other builds (named
- * `cli-` but not `build`) beside it.
+ * Requires the CommonJS `file` as Node does, compiled as a vm.Script (as it is when `wrapped`,
+ * else in Node's wrapper) with the code cache `cache.dir/<build><name>` when `cache` is given
+ * (`cache.beforeRequire()` before its first require of a non-built-in), as `{ exports,
+ * saveCache }`; saveCache() writes the cache (0600, by rename) when there was none or V8
+ * refused it, and removes other builds' caches.
  */
 function requireWithCache(file, wrapped, cache) {
   const fs = require('node:fs');
   const path = require('node:path');
-  // node:module's Module class, as this file's own module object has it: require('node:module')
-  // would load Node's lib/module.js with its source-map support (~0.1 ms, ~10 KB of V8's 1 MiB
-  // young generation, which `lic keys list` fills to the edge: docs/benchmarks.md)
+  // node:module's Module, without loading lib/module.js
   const Module = module.constructor;
   const cacheFile = cache && path.join(cache.dir, cache.build + cache.name);
   let cachedData;
@@ -349,11 +278,12 @@ function requireWithCache(file, wrapped, cache) {
   };
 }
 
-/** The code cache's directory: LIC_CACHE_DIR, else $XDG_CACHE_HOME/lic/compile-cache, else ~/.cache/lic/compile-cache (XDG Base Directory spec). */
+/** LIC_CACHE_DIR, else $XDG_CACHE_HOME/lic/compile-cache, else ~/.cache/lic/compile-cache (XDG Base Directory spec). */
 function cacheDir() {
   const join = require('node:path').join;
   const env = process.env;
   if (env.LIC_CACHE_DIR) return env.LIC_CACHE_DIR;
-  const base = env.XDG_CACHE_HOME || join(require('node:os').homedir(), '.cache');
-  return join(base, 'lic', 'compile-cache');
+  // $HOME is what os.homedir() answers on POSIX, without loading node:os
+  const home = (process.platform !== 'win32' && env.HOME) || require('node:os').homedir();
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'lic', 'compile-cache');
 }
