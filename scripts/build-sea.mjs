@@ -49,8 +49,8 @@ const runtimeRequire = {
     // this machine's path: the entry's global getter stands for it instead
     b.onLoad({ filter: /dist[\\/]cli\.cjs$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
-      const banner = /^var __licImportMetaUrl = .*\n/;
-      if (!banner.test(text)) fail("dist/cli.cjs does not start with scripts/build.mjs's __licImportMetaUrl banner");
+      const banner = /^var __licImportMeta = .*\n/;
+      if (!banner.test(text)) fail("dist/cli.cjs does not start with scripts/build.mjs's __licImportMeta banner");
       return { contents: text.replace(banner, ''), loader: 'js' };
     });
   },

@@ -9,7 +9,7 @@
 //
 // Nothing of the build machine may be kept: the bundle's top level reads no environment,
 // argv, working directory, terminal or clock (systemContext() does, in the deserialised main
-// function, at run time), and what names files (__licImportMetaUrl, __licSeaRequire) is
+// function, at run time), and what names files (__licImportMeta.url, __licSeaRequire) is
 // computed when called, from the executable's path at run time.
 /* global process, Buffer -- Node's, as in the .js and .mjs files (eslint.config.js lists them there) */
 'use strict';
@@ -20,9 +20,11 @@ const { dirname, join } = require('node:path');
 const besideExecutable = () => join(dirname(process.execPath), 'cli.cjs');
 // what the bundle's `import.meta.url` stands for (src/commands/serve/driver.ts finds
 // better-sqlite3 and lic's directory from it): dist/cli.cjs beside the executable
-Object.defineProperty(globalThis, '__licImportMetaUrl', {
-  get: () => require('node:url').pathToFileURL(besideExecutable()).href,
-});
+globalThis.__licImportMeta = {
+  get url() {
+    return require('node:url').pathToFileURL(besideExecutable()).href;
+  },
+};
 const vendor = new Map();
 /**
  * The bundle's require() of what the snapshot does not hold: `./vendor/NAME.cjs` from the

@@ -73,8 +73,11 @@ export function nounOf(argv: readonly string[], root: Command): string | undefin
 
 /** nounOf's noun with the operand right after it (`list` in `lic -q keys list`), which may name one of its verbs (./command-line.ts). */
 function commandOf(argv: readonly string[], root: Command): { noun: string; next?: string } | undefined {
+  // the table of root flags only when a flag comes first: `lic keys list` reads none (~7 KB of
+  // V8's young generation, which a short command fills to the edge: docs/benchmarks.md)
+  const flags = argv[0]?.startsWith('-') ? flagArity(root) : {};
   // `completion` writes a script for the whole command tree
-  return nounOfArgv(argv, flagArity(root), (a) => a !== 'completion' && NOUNS.has(a));
+  return nounOfArgv(argv, flags, (a) => a !== 'completion' && NOUNS.has(a));
 }
 
 /**
@@ -226,6 +229,7 @@ const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/;
  * `lic keys list --json id,name` takes the list.
  */
 export function bareJsonFlag(args: readonly string[], program: Command): string[] {
+  if (!args.includes('--json')) return [...args];
   const names = new Set<string>();
   const walk = (c: Command) => c.commands.forEach((sub) => (names.add(sub.name()), sub.aliases().forEach((a) => names.add(a)), walk(sub)));
   walk(program);
