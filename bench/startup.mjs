@@ -350,6 +350,30 @@ function shortTable(times) {
 /** What was found while cutting the start-up: why a target is not met, and the levers tried. */
 const NOTES = `## Notes (why the targets above are or are not met)
 
+- Issue 30, fifth pass (Node 26). What changed: the stand-ins of lazy built-ins
+  (scripts/lazy-builtins.mjs) answer names through their prototype instead of a getter each,
+  so esbuild's __toESM copies nothing (~88 KB less of V8's young generation, the bundle phase
+  −0.27 ms); bin/lic.js reads dist/help.json only for a command line of a help page's shape
+  (\`lic keys list\` no longer parses its 46 KB, ~107 KB), takes Node's Module class from
+  \`module.constructor\`, keeps its explanations in docs/architecture.md (~24 KB less young
+  memory) and, once the command is done and only the standard streams are left, ends with
+  process.exit() (exitWhenIdle): Node's own teardown of the environment and heap is ~0.7 ms
+  (the process's end to its reaping 8.24 → 7.60 ms, 201 alternating rounds). In that timeline
+  harness (201 rounds, two orders, stdout on /dev/null as here) \`keys list -o json\` went
+  1.81–1.82× → 1.76–1.78×. What is left over the one-GET script is mostly one scavenge: V8's
+  young generation is 1 MiB, Node's start fills ~350 KB of it and lic's run ~700 KB more, so
+  one minor collection lands while the request is being sent. PerformanceObserver 'gc'
+  entries (no V8 flag: a flag such as --trace-gc makes V8 refuse the code cache made without
+  it) put it at 0.6–1.1 ms in some runs and 3.5–4 ms in others; without it
+  (\`--min-semi-space-size=2\`, 101 rounds) the run is 3.1 ms shorter, 1.74× → 1.63×. Avoiding
+  it would take ~130–150 KB less young allocation, and what remains is spread thin: commander
+  ~60 KB as it loads (its classes; its first Command object ~18 KB of first-time object
+  shapes), building the program ~85, parsing ~34, the bundle's module wrappers ~25, node:http
+  ~165 as in the script. Tried and left: namespace objects made on first use (−2 KB),
+  identifiers minified (−9 KB), a single-threaded scavenge set at run time (needs node:v8,
+  whose loading cost what it saved), the reply body read by events instead of for-await
+  (−0.3 ms in the body phase, no change in the whole run).
+
 - Issue 30, fourth pass (Node 26): a bundle per noun. A command line that names a noun (first,
   or after root flags) runs dist/cli-NOUN.cjs, the whole CLI without the other nouns' modules
   (scripts/build.mjs; bin/lic.js picks it with dist/version.json's \`nouns\` and \`rootFlags\`

@@ -8,7 +8,7 @@
 const argv = process.argv.slice(2);
 // required (not run) by scripts/sea-entry.cjs, scripts/build.mjs and tests
 if (require.main === module) run();
-module.exports = { printPrebuiltHelp, bundleFile, mayHaveHelpPage };
+module.exports = { printPrebuiltHelp, bundleFile, mayHaveHelpPage, requireWithCache };
 
 /** `lic ARGV`: --version, the Node floor, a prebuilt help page, else the bundle. */
 function run() {

@@ -117,13 +117,11 @@ describe('the noun bundles (dist/cli-NOUN.cjs)', () => {
   });
 
   it("a bundle that is asked for another noun says so: an internal error naming both, not another noun's output", async () => {
-    // bin/lic.js never does this; the bundle's own main() with another noun's command line (the
-    // bundle is one function expression, CommonJS's wrapper written round it: scripts/build.mjs)
+    // bin/lic.js never does this; the bundle's own main() with another noun's command line,
+    // the bundle loaded as bin/lic.js loads it (requireWithCache, without a code cache)
     const file = join(ROOT, 'dist/cli-keys.cjs');
     const script = [
-      `const file = ${JSON.stringify(file)};`,
-      'const m = { exports: {} };',
-      "new (require('node:vm').Script)(require('node:fs').readFileSync(file, 'utf8')).runInThisContext()(m.exports, require('node:module').createRequire(file), m, file, require('node:path').dirname(file));",
+      `const m = require(${JSON.stringify(BIN)}).requireWithCache(${JSON.stringify(file)}, true);`,
       "m.exports.main(['log', 'list', '--help'], m.exports.systemContext()).then((c) => { process.exitCode = c; });",
     ].join('\n');
     const r = await spawnNode(['-e', script], { env: { PATH: process.env.PATH ?? '', HOME: tempDir() } });
