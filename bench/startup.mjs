@@ -287,9 +287,9 @@ function requireCost(file, before = [], use = '') {
   const code = `${before.map((b) => `require(${JSON.stringify(b)});`).join('')}const t = performance.now(); const m = require(${JSON.stringify(file)}); ${use}; process.stdout.write(String(performance.now() - t));`;
   return msOf(code, `require ${file}`);
 }
-/** requireCost's figure for a noun's bundle, which is one function expression (scripts/build.mjs): compiled and called as bin/lic.js does, without its code cache. */
+/** requireCost's figure for a noun's bundle, which is one function expression (scripts/build.mjs): loaded by bin/lic.js's own requireWithCache, without its code cache. */
 function nounBundleCost(file) {
-  const code = `const t = performance.now(); const f = ${JSON.stringify(file)}; const m = { exports: {} }; new (require('node:vm').Script)(require('node:fs').readFileSync(f, 'utf8'), { filename: f }).runInThisContext()(m.exports, require('node:module').createRequire(f), m, f, require('node:path').dirname(f)); process.stdout.write(String(performance.now() - t));`;
+  const code = `const { requireWithCache } = require(${JSON.stringify(join(ROOT, 'bin/lic.js'))}); const t = performance.now(); requireWithCache(${JSON.stringify(file)}, true); process.stdout.write(String(performance.now() - t));`;
   return msOf(code, file);
 }
 const cli = join(ROOT, 'dist/cli.cjs');
@@ -357,15 +357,20 @@ const NOTES = `## Notes (why the targets above are or are not met)
   (\`lic keys list\` no longer parses its 46 KB, ~107 KB), takes Node's Module class from
   \`module.constructor\`, keeps its explanations in docs/architecture.md (~24 KB less young
   memory) and, once the command is done and only the standard streams are left, ends with
-  process.exit() (exitWhenIdle): Node's own teardown of the environment and heap is ~0.7 ms
-  (the process's end to its reaping 8.24 → 7.60 ms, 201 alternating rounds). In that timeline
-  harness (201 rounds, two orders, stdout on /dev/null as here) \`keys list -o json\` went
-  1.81–1.82× → 1.76–1.78×. What is left over the one-GET script is mostly one scavenge: V8's
+  process.exit() (exitWhenIdle), skipping Node's teardown of the environment and heap. On the
+  real builds side by side (151–201 alternating rounds, stdout on /dev/null as here): the early
+  end −0.5 ms (1.831× → 1.825×), \`keys list -o json\` 1.836× → 1.830× against 162cfc9,
+  \`lic keys list\` with no flag 1.842× → 1.804×; four runs of this page (this one the
+  last) 1.80–1.82× against that build's 1.82–1.85×. (A timeline harness whose marks in bin/lic.js make Node's own end
+  dearer had shown 1.76–1.78×.) What is left over the one-GET script is mostly one scavenge: V8's
   young generation is 1 MiB, Node's start fills ~350 KB of it and lic's run ~700 KB more, so
   one minor collection lands while the request is being sent. PerformanceObserver 'gc'
   entries (no V8 flag: a flag such as --trace-gc makes V8 refuse the code cache made without
   it) put it at 0.6–1.1 ms in some runs and 3.5–4 ms in others; without it
-  (\`--min-semi-space-size=2\`, 101 rounds) the run is 3.1 ms shorter, 1.74× → 1.63×. Avoiding
+  (\`--min-semi-space-size=2\`, 101 rounds) the run is 3.1 ms shorter, 1.74× → 1.63×. The slow
+  collections wait for V8's concurrent baseline compiler (Sparkplug):
+  \`--no-concurrent-sparkplug\` makes every one ~1 ms, but the run is no shorter, as that
+  compiling then happens on the main thread (101 rounds: 1.767× → 1.770×). Avoiding
   it would take ~130–150 KB less young allocation, and what remains is spread thin: commander
   ~60 KB as it loads (its classes; its first Command object ~18 KB of first-time object
   shapes), building the program ~85, parsing ~34, the bundle's module wrappers ~25, node:http
