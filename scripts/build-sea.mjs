@@ -46,7 +46,7 @@ const runtimeRequire = {
       loader: 'js',
     }));
     // dist/cli.cjs's banner takes import.meta.url from __filename, which in a snapshot would be
-    // this machine's path: the entry's global getter stands for it instead
+    // this machine's path: the entry's global __licImportMeta stands for it instead
     b.onLoad({ filter: /dist[\\/]cli\.cjs$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       const banner = /^var __licImportMeta = .*\n/;

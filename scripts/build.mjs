@@ -198,7 +198,7 @@ const common = {
   // an external file (the service, a vendor package) a require(): no ES module loader at all
   supported: { 'dynamic-import': false },
   // driver.ts finds better-sqlite3 from import.meta.url, which CommonJS has not: made from
-  // __filename when first read (lic serve), not at every start (~4 KB of young generation)
+  // __filename when first read (lic serve), not at every start
   define: { __LIC_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__licImportMeta.url' },
   banner: { js: "var __licImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
   // the main fields as Node resolves them (a package's "module" build may differ from what Node runs)

@@ -43,9 +43,9 @@ export const LAZY_BUILTINS = [
  * the stand-in gets esbuild's __toESM(stand-in), a new object of the stand-in's prototype with
  * a getter copied for each of the stand-in's own names, and here it has none. With a getter a
  * name (fs/promises has 33, v8 25, tls 19), those copies, their closures and descriptors were
- * ~90 KB of V8's young generation in every `lic keys list`, whose 1 MiB it overflows into a
- * garbage collection (docs/benchmarks.md). Only `Object.keys()` of the stand-in differs
- * (empty): lic never lists a built-in's names.
+ * ~88 KB of V8's young generation in every `lic keys list` (1 MiB, which that run overflows
+ * once: docs/benchmarks.md). Only `Object.keys()` of the stand-in differs (empty): lic never
+ * lists a built-in's names.
  */
 export function standInSource(name, constants) {
   const own = constants ? `k === 'constants' ? (c ??= ${constants}) : ` : '';

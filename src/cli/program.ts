@@ -73,8 +73,7 @@ export function nounOf(argv: readonly string[], root: Command): string | undefin
 
 /** nounOf's noun with the operand right after it (`list` in `lic -q keys list`), which may name one of its verbs (./command-line.ts). */
 function commandOf(argv: readonly string[], root: Command): { noun: string; next?: string } | undefined {
-  // the table of root flags only when a flag comes first: `lic keys list` reads none (~7 KB of
-  // V8's young generation, which a short command fills to the edge: docs/benchmarks.md)
+  // the table of root flags only when a flag comes first: `lic keys list` needs none
   const flags = argv[0]?.startsWith('-') ? flagArity(root) : {};
   // `completion` writes a script for the whole command tree
   return nounOfArgv(argv, flags, (a) => a !== 'completion' && NOUNS.has(a));
