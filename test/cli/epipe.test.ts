@@ -6,10 +6,9 @@
  * in front of the service shows far fewer page requests than the whole log needs. Output
  * to a full disk (`> /dev/full`, ENOSPC) is exit 1 with one line on stderr, no stack trace.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, LIC_NODE } from '../helpers/spawn.js';
+import { licInBash } from '../helpers/spawn.js';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 
 import { insertLog } from './list/harness.js';
@@ -38,18 +37,11 @@ function pipeline(args: string[], reader = 'head -1'): Promise<{ code: number; s
 
 /** Runs `bash -c 'set -o pipefail; lic ARGS TAIL'` (`| head -1`, `> /dev/full`) against the counting proxy. */
 function inBash(args: string[], tail: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const script = `set -o pipefail; ${[LIC_NODE, BIN, ...args].map(quote).join(' ')} ${tail}`;
-  return new Promise((resolve) => {
-    execFile(
-      'bash',
-      ['-c', script],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LIC_BASE_URL: proxyUrl, LIC_API_KEY: svc.adminKey },
-        timeout: 30_000,
-      },
-      (e, stdout, stderr) => resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, stdout, stderr }),
-    );
+  return licInBash(args, tail, {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    LIC_BASE_URL: proxyUrl,
+    LIC_API_KEY: svc.adminKey,
   });
 }
 

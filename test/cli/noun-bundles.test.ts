@@ -30,8 +30,6 @@ const meta = JSON.parse(readFileSync(join(ROOT, 'dist/version.json'), 'utf8')) a
 const { bundleFile } = createRequire(import.meta.url)(BIN) as {
   bundleFile: (args: string[], m: typeof meta) => { file: string; noun?: string };
 };
-/** `lic ARGS` through dist/cli.cjs's own main() (WHOLE_CLI), in spawnLic's environment plus `env`. */
-const whole = (args: string[], env: Record<string, string> = {}) => spawnWholeCli(args, env);
 
 /** `[noun, verb?]` for every command of NOUNS: each verb of a noun with verbs, else the top-level verb alone. */
 async function commands(): Promise<[string, string | undefined][]> {
@@ -60,7 +58,7 @@ describe('the noun bundles (dist/cli-NOUN.cjs)', () => {
     for (const [noun, verb] of all) {
       if (noun === 'completion') continue;
       const args = [noun, ...(verb ? [verb] : []), '--help'];
-      const [own, all] = await Promise.all([spawnLic(args), whole(args)]);
+      const [own, all] = await Promise.all([spawnLic(args), spawnWholeCli(args)]);
       expect(own.stderr, args.join(' ')).toBe(all.stderr);
       expect(own.stdout, args.join(' ')).toBe(all.stdout);
       expect(own.stdout, args.join(' ')).toContain(`lic ${noun}`);
@@ -169,7 +167,7 @@ describe('the noun bundles (dist/cli-NOUN.cjs)', () => {
       [['--profile=none', 'keys', 'list']],
       [['-q', '--timeout', '5s', 'templates', 'list', '-o', 'ndjson']],
     ])('lic %j prints what the whole CLI prints, with its exit code', async (args) => {
-      const [own, all] = await Promise.all([spawnLic(args, { env }), whole(args, env)]);
+      const [own, all] = await Promise.all([spawnLic(args, { env }), spawnWholeCli(args, env)]);
       expect(own.stdout).toBe(all.stdout);
       expect(own.stderr).toBe(all.stderr);
       expect(own.code).toBe(all.code);

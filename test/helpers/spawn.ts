@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,25 @@ writeFileSync(
 /** `lic ARGS` through WHOLE_CLI, with pipes; the environment is PATH, HOME and `env`. */
 export function spawnWholeCli(args: string[], env: Record<string, string> = {}): Promise<SpawnResult> {
   return spawnNode([WHOLE_CLI, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
+}
+
+/**
+ * `bash -c 'set -o pipefail; lic ARGS TAIL'` (`| head -1`, `> /dev/full`): the real bin/lic.js
+ * in a shell pipeline, in exactly the environment `env`; the exit status is the pipeline's
+ * (-1 when killed, after 30 s).
+ */
+export function licInBash(
+  args: string[],
+  tail: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const script = `set -o pipefail; ${[LIC_NODE, BIN, ...args].map(quote).join(' ')} ${tail}`;
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', script], { env, timeout: 30_000 }, (e, stdout, stderr) =>
+      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+    );
+  });
 }
 
 export interface SpawnResult {

@@ -7,11 +7,10 @@
  * And an error of the page fetched ahead surfaces after the pages before it, in order,
  * as it did when pages were fetched one after the other.
  */
-import { execFile } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listenOnFreePort } from '../../helpers/fake-server.js';
-import { BIN, LIC_NODE } from '../../helpers/spawn.js';
+import { licInBash } from '../../helpers/spawn.js';
 
 import { insertLog } from './harness.js';
 import { useService } from '../../helpers/fixtures.js';
@@ -83,18 +82,11 @@ async function startHoldingProxy(holdMs: number, fail?: (n: number) => boolean):
 
 /** Runs `bash -c 'set -o pipefail; lic ARGS | TAIL'` against `url`; the exit status is the pipeline's. */
 function pipeline(url: string, args: string[], tail: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const script = `set -o pipefail; ${[LIC_NODE, BIN, ...args].map(quote).join(' ')} | ${tail}`;
-  return new Promise((resolve) => {
-    execFile(
-      'bash',
-      ['-c', script],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LIC_BASE_URL: url, LIC_API_KEY: svc.adminKey },
-        timeout: 30_000,
-      },
-      (e, stdout, stderr) => resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, stdout, stderr }),
-    );
+  return licInBash(args, `| ${tail}`, {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    LIC_BASE_URL: url,
+    LIC_API_KEY: svc.adminKey,
   });
 }
 
