@@ -25,7 +25,6 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { lazyBuiltins } from './lazy-builtins.mjs';
-import { leanBundle } from './lean-bundle.mjs';
 import { prebuiltHelp } from './prebuilt-help.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -240,8 +239,6 @@ results.push(
         entryPoints: ['src/cli/index.ts'],
         outfile: `dist/cli-${noun}.cjs`,
         minifyWhitespace: true,
-        // no source map: leanBundle moves code after esbuild; LIC_DEBUG=1's stack traces come from dist/cli.cjs
-        sourcemap: false,
         banner: { js: `(function (exports, require, module, __filename, __dirname) {${common.banner.js}` },
         footer: { js: '})' },
         plugins: [onlyNoun(noun, spec, nouns), lazyBuiltins, vendorPackages, serverExternal],
@@ -256,14 +253,6 @@ results.push(
   await build({ ...common, banner: {}, entryPoints: ['src/cli/command-line.ts'], outfile: 'dist/command-line.cjs', plugins: [] }),
 );
 const cliFiles = ['dist/cli.cjs', ...bundled.map(([noun]) => `dist/cli-${noun}.cjs`)];
-// each noun's bundle fills its lazy modules' namespaces when they are first initialised, not at
-// every start (scripts/lean-bundle.mjs); dist/cli.cjs stays as esbuild wrote it, with its map
-for (const [noun] of bundled) {
-  const file = `dist/cli-${noun}.cjs`;
-  const { text, moved } = leanBundle(readFileSync(file, 'utf8'));
-  if (moved === 0) throw new Error(`${file}: leanBundle found no namespace to move (has esbuild's output changed?)`);
-  writeFileSync(file, text);
-}
 for (const file of [...cliFiles, 'dist/server.cjs']) asciiOnly(file);
 for (const [name, specs] of vendorSpecs) {
   // getters: a package's modules are initialised when first asked for (undici's proxy agent only with a proxy)
