@@ -1,6 +1,6 @@
 // The esbuild plugin of scripts/build.mjs that makes some of Node's built-in modules load on
 // first use instead of at start, and the stand-in module it puts in their place
-// (test/build/lazy-builtins.test.ts runs the stand-in's code).
+// (test/cli/lazy-builtins.test.ts runs the stand-in's code).
 
 /**
  * Built-in modules that cost milliseconds to load (fs/promises with the streams it pulls in,

@@ -77,6 +77,12 @@ export interface Context {
    * Absent in tests.
    */
   beforeUndici?(): void;
+  /**
+   * Called once a run has its API client's modules (node:http) loaded, before its first request:
+   * the real process makes V8's young-generation collections single-threaded there (system.ts).
+   * Absent in tests.
+   */
+  clientLoaded?(): void;
 }
 
 declare const __LIC_VERSION__: string;

@@ -196,6 +196,7 @@ export class Runtime {
       const tlsPossible = url.protocol === 'https:' || Boolean(pick('http_proxy', 'HTTP_PROXY') || pick('https_proxy', 'HTTPS_PROXY'));
       const ca = tlsPossible || net.caFile ? await this.extraCas(net.caFile) : undefined;
       const { ApiClient } = await import('../client/request.js');
+      this.ctx.clientLoaded?.();
       const client = new ApiClient({
         baseUrl: t.baseUrl,
         apiKey,

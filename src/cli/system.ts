@@ -78,7 +78,22 @@ export function systemContext(): Context {
     },
     sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
     beforeUndici: liftoffOnly,
+    clientLoaded: singleThreadedScavenges,
   };
+}
+
+/**
+ * V8's `--no-parallel-scavenge`, set once the client's modules are loaded: a run of lic fills
+ * V8's young generation (1 MiB) about once, and its collection takes ~1 ms on the main thread
+ * alone. In parallel it waits for a helper thread, which a busy machine (two cores, the
+ * service answering on the other) schedules a time slice later: 3.5-4 ms in about half the
+ * runs of `lic keys list` (docs/benchmarks.md). Set here, not at start, because node:v8 needs
+ * the stream modules node:http has just loaded (0.4 ms now, 1.6 ms at start). A collector flag
+ * is not part of the flags V8's code caches are checked against (test/cli/gc-flags.test.ts),
+ * so every cache stays valid. `lic serve`, which makes no client, keeps parallel collections.
+ */
+function singleThreadedScavenges(): void {
+  setKnownV8Flag('--no-parallel-scavenge');
 }
 
 /**
@@ -88,12 +103,16 @@ export function systemContext(): Context {
  * baseline (Liftoff) code is plenty for a CLI's replies. Only a run that loads undici sets
  * it (a plain http:// request goes through node:http), and always at the same point of
  * the run, so Node's compile cache sees the same flags for each file from run to run.
- * Set only on the Node lines known to have the flag (src/cli/node-lines.json's
- * `supported`: an unknown flag makes V8 print an error line); a newer Node runs without it.
+ * Set only on the Node lines known to have the flag (setKnownV8Flag).
  */
 function liftoffOnly(): void {
+  setKnownV8Flag('--liftoff-only');
+}
+
+/** Sets V8 `flag` on the Node lines lic knows (src/cli/node-lines.json's `supported`): V8 prints an error line for a flag it lacks, so a newer Node runs without it. */
+function setKnownV8Flag(flag: string): void {
   const major = Number(process.versions.node.split('.')[0]);
-  if (nodeLines.supported.includes(major)) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  if (nodeLines.supported.includes(major)) process.getBuiltinModule('node:v8').setFlagsFromString(flag);
 }
 
 /** The platform's data dir for lic (`~/.local/share/lic` on Linux), by env-paths (loaded here: its first use reads the home and temp dirs, ~0.5 ms that only `lic serve` needs). */
