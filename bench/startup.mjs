@@ -350,6 +350,25 @@ function shortTable(times) {
 /** What was found while cutting the start-up: why a target is not met, and the levers tried. */
 const NOTES = `## Notes (why the targets above are or are not met)
 
+- Issue 30, sixth pass (Node 26). A run's one young-generation collection (V8's is 1 MiB;
+  lic's run fills it once) took 0.7–1.0 ms in half the runs and 3.5–4 ms in the others: V8
+  splits it with a helper thread, which on two cores, with the service answering on the other,
+  gets a core a time slice later (\`--no-parallel-scavenge\` and \`--single-threaded-gc\` make
+  them ~1 ms; \`--no-concurrent-sparkplug\` does not, so the fifth pass's Sparkplug reading was
+  wrong). Once its API client is loaded, lic sets \`--no-parallel-scavenge\` through node:v8
+  (src/cli/system.ts; 0.4 ms then, 1.6 ms at start); a collector flag is not part of V8's
+  code-cache check (test/cli/gc-flags.test.ts). Whether a run's collection was fast depended
+  on where it landed, which incidental allocation moves (the same build of 2d77597 had 10 of
+  14 slow collections in one directory, 2 of 14 in another); with the flag all 14 take
+  1.0–1.2 ms. 201 alternating rounds of \`keys list -o json\`: 1.828× → 1.746× where the
+  collection landed badly, 1.754× → 1.749× where it landed well; two runs of this page 1.75×
+  and 1.78× (2d77597 1.82× and 1.78×). The stream moves within its noise (1M entries, 8 runs
+  each: 2.40–2.62 s against 2.47–2.57 s). The log row (1.87× on the last page; 1.83× and 1.81×)
+  is at its target, not under: its query costs the service 0.4–0.5 ms more and its 41 KB reply
+  is parsed, normalised and printed. Allocating less, to
+  have no collection at all, was tried and left (docs/benchmarks.md): lazy namespaces −20 KB,
+  options declared only when named −39 KB, and smaller cuts; all together ~990 KB remain,
+  against the ~980 KB where the collection comes.
 - Issue 30, fifth pass (Node 26). What changed: the stand-ins of lazy built-ins
   (scripts/lazy-builtins.mjs) answer names through their prototype instead of a getter each,
   so esbuild's __toESM copies nothing (~88 KB less of V8's young generation, the bundle phase
