@@ -361,9 +361,10 @@ const NOTES = `## Notes (why the targets above are or are not met)
   on where it landed, which incidental allocation moves (the same build of 2d77597 had 10 of
   14 slow collections in one directory, 2 of 14 in another); with the flag all 14 take
   1.0–1.2 ms. 201 alternating rounds of \`keys list -o json\`: 1.828× → 1.746× where the
-  collection landed badly, 1.754× → 1.749× where it landed well; two runs of this page 1.75×
-  and 1.78× (2d77597 1.82× and 1.78×). The stream moves within its noise (1M entries, 8 runs
-  each: 2.40–2.62 s against 2.47–2.57 s). The log row (1.87× on the last page; 1.83× and 1.81×)
+  collection landed badly, 1.754× → 1.749× where it landed well; three runs of this page
+  1.75×, 1.78×, 1.75× (2d77597 1.82×, 1.78×, 1.81×). The stream moves within its noise (1M
+  entries, 8 runs each: 2.40–2.62 s against 2.47–2.57 s; the three pages 391,000, 341,000,
+  353,000/s against 380,000, 359,000, 357,000). The log row (1.87× on the last stop's page; 1.83×, 1.81×, 1.83×)
   is at its target, not under: its query costs the service 0.4–0.5 ms more and its 41 KB reply
   is parsed, normalised and printed. Allocating less, to
   have no collection at all, was tried and left (docs/benchmarks.md): lazy namespaces −20 KB,
