@@ -365,7 +365,7 @@ const NOTES = `## Notes (why the targets above are or are not met)
   1.75×, 1.78×, 1.75× (2d77597 1.82×, 1.78×, 1.81×). The stream moves within its noise (1M
   entries, 8 runs each: 2.40–2.62 s against 2.47–2.57 s; the three pages 391,000, 341,000,
   353,000/s against 380,000, 359,000, 357,000). The log row (1.87× on the last stop's page; 1.83×, 1.81×, 1.83×)
-  is at its target, not under: its query costs the service 0.4–0.5 ms more and its 41 KB reply
+  is just over its target (not met): its query costs the service 0.4–0.5 ms more and its 41 KB reply
   is parsed, normalised and printed. Allocating less, to
   have no collection at all, was tried and left (docs/benchmarks.md): lazy namespaces −20 KB,
   options declared only when named −39 KB, and smaller cuts; all together ~990 KB remain,
