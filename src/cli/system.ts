@@ -87,8 +87,9 @@ export function systemContext(): Context {
  * V8's young generation (1 MiB) about once, and its collection takes ~1 ms on the main thread
  * alone. In parallel it waits for a helper thread, which a busy machine (two cores, the
  * service answering on the other) schedules a time slice later: 3.5-4 ms in `lic keys list`
- * whenever the collection lands then, which incidental allocation decides (docs/benchmarks.md). Set here, not at start, because node:v8 needs
- * the stream modules node:http has just loaded (0.4 ms now, 1.6 ms at start). A collector flag
+ * whenever the collection lands then, which incidental allocation decides
+ * (docs/benchmarks.md). Set here, not at start, because node:v8 needs the stream modules
+ * node:http has just loaded (0.4 ms now, 1.6 ms at start). A collector flag
  * is not part of the flags V8's code caches are checked against (test/cli/gc-flags.test.ts),
  * so every cache stays valid. `lic serve`, which makes no client, keeps parallel collections.
  */

@@ -1,12 +1,10 @@
 // bin/lic.js ends a finished command with process.exit() when nothing but the standard streams
 // is left (exitWhenIdle), instead of Node's slower teardown: the run still ends only once every
 // byte is out, with its own exit code, and a run with something left to do ends as Node ends it.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { useService } from '../helpers/fixtures.js';
-import { BIN, licInBash, spawnNode, type SpawnResult } from '../helpers/spawn.js';
+import { licInBash, spawnLicWithPreload, type SpawnResult } from '../helpers/spawn.js';
 import { insertLog } from './list/harness.js';
 
 const ENTRIES = 4000;
@@ -18,9 +16,8 @@ const runEnv = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir(), ...env })
  * emitted only then), plus `extra` code of its own.
  */
 function withProbe(args: string[], extra = ''): Promise<SpawnResult> {
-  const file = join(tempDir(), 'probe.cjs');
-  writeFileSync(file, `process.on('beforeExit', () => require('node:fs').writeSync(2, 'PROBE: beforeExit\\n'));\n${extra}`);
-  return spawnNode(['-r', file, BIN, ...args], { env: runEnv() });
+  const probe = `process.on('beforeExit', () => require('node:fs').writeSync(2, 'PROBE: beforeExit\\n'));\n${extra}`;
+  return spawnLicWithPreload(args, probe, tempDir(), runEnv());
 }
 
 describe('the end of a finished run', () => {

@@ -1,11 +1,11 @@
 // Cross-cutting: the V8 collector flag the real process sets once its API client is loaded
 // (src/cli/system.ts: singleThreadedScavenges), for every command that sends a request.
-import { writeFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { useService } from '../helpers/fixtures.js';
-import { BIN, spawnNode } from '../helpers/spawn.js';
+import { spawnLicWithPreload, spawnNode } from '../helpers/spawn.js';
 
 const { svc } = useService({ seed: 'demo' });
 
@@ -19,25 +19,19 @@ async function flagsSetBy(
 ): Promise<{ code: number | null; stdout: string; flags: { flag: string; httpLoaded: boolean }[] }> {
   const dir = tempDir();
   const record = join(dir, 'flags.json');
-  const probe = join(dir, 'probe.cjs');
-  writeFileSync(
-    probe,
-    `const v8 = require('node:v8');
+  const probe = `const v8 = require('node:v8');
 const set = v8.setFlagsFromString;
 const seen = [];
 v8.setFlagsFromString = (flag) => { seen.push({ flag, httpLoaded: process.moduleLoadList.includes('NativeModule http') }); set(flag); };
 process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(seen)));
-`,
-  );
-  const r = await spawnNode(['-r', probe, BIN, ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      LIC_CONFIG_DIR: join(dir, 'config'),
-      LIC_CACHE_DIR: join(dir, 'cache'),
-      LIC_BASE_URL: svc.url,
-      LIC_API_KEY: svc.adminKey,
-    },
+`;
+  const r = await spawnLicWithPreload(args, probe, dir, {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    LIC_CONFIG_DIR: join(dir, 'config'),
+    LIC_CACHE_DIR: join(dir, 'cache'),
+    LIC_BASE_URL: svc.url,
+    LIC_API_KEY: svc.adminKey,
   });
   return { code: r.code, stdout: r.stdout, flags: JSON.parse(readFileSync(record, 'utf8')) as { flag: string; httpLoaded: boolean }[] };
 }

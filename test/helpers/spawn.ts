@@ -76,6 +76,17 @@ export function spawnLic(
 }
 
 /**
+ * The real `bin/lic.js ARGS` with `preload` (CommonJS source, written to a file in `dir`) run
+ * first by `node -r`, in exactly the environment `env`, with pipes: tests that watch the
+ * process from inside (its exit, the V8 flags it sets).
+ */
+export function spawnLicWithPreload(args: string[], preload: string, dir: string, env: Record<string, string>): Promise<SpawnResult> {
+  const file = join(dir, 'preload.cjs');
+  writeFileSync(file, preload);
+  return spawnNode(['-r', file, BIN, ...args], { env });
+}
+
+/**
  * Spawns LIC_NODE with `args` (a script and its arguments, or `-e CODE`) and pipes, in exactly
  * the environment `o.env` (nothing else inherited); `o.stdin` is written and closed; killed
  * after `o.timeoutMs` (default 20 s); resolves with what it printed when it exits.
